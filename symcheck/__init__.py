@@ -1,0 +1,14 @@
+"""symcheck: sound symbolic verification of the symmetries of gated MLPs and bilinear attention."""
+from .activations import Activation, activation, catalogue
+from .budget import DEFAULT_TIMEOUT
+from .errors import DomainError, EvaluationError, ParseError, SymcheckError, UnknownNameError
+from .results import CheckResult, Step
+from .symmetries import check_exchange, check_inverse_scaling
+from .verdict import Verdict
+
+__all__ = [
+    "Activation", "activation", "catalogue", "check_exchange", "check_inverse_scaling",
+    "CheckResult", "Step", "Verdict", "DEFAULT_TIMEOUT",
+    "SymcheckError", "ParseError", "DomainError", "UnknownNameError", "EvaluationError",
+]
+__version__ = "0.1.0"

@@ -1,0 +1,71 @@
+"""Time budgets for symbolic steps: running out gives ``inconclusive``, never a hang.
+
+SymPy is pure Python, so a SIGALRM timer can interrupt it between bytecodes. The exception is
+a ``BaseException`` so that SymPy's many ``except Exception`` clauses cannot swallow it and
+return a half-finished answer. Off the main thread signals are unavailable; there the budget
+is checked between steps only (documented in the README).
+"""
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+DEFAULT_TIMEOUT = 20.0
+
+
+class BudgetExceeded(BaseException):
+    """Raised inside a step whose time ran out."""
+
+
+class Budget:
+    """A deadline shared by the steps of one check."""
+
+    def __init__(self, seconds: float = DEFAULT_TIMEOUT) -> None:
+        if not seconds > 0:
+            raise ValueError("the time budget must be positive")
+        self.seconds = float(seconds)
+        self.deadline = time.monotonic() + self.seconds
+
+    def remaining(self) -> float:
+        return self.deadline - time.monotonic()
+
+    def expired(self) -> bool:
+        return self.remaining() <= 0
+
+    @contextmanager
+    def step(self, limit: float | None = None) -> Iterator[None]:
+        """Run the body under ``min(limit, remaining)`` seconds; raise BudgetExceeded after."""
+        seconds = self.remaining() if limit is None else min(limit, self.remaining())
+        if seconds <= 0:
+            raise BudgetExceeded
+        with _alarm(seconds):
+            yield
+
+
+@contextmanager
+def _alarm(seconds: float) -> Iterator[None]:
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def _expire(signum: int, frame: object) -> None:
+        raise BudgetExceeded
+
+    # Nested steps: keep the outer timer and restore it afterwards.
+    previous_handler = signal.signal(signal.SIGALRM, _expire)
+    outer_left, _ = signal.getitimer(signal.ITIMER_REAL)
+    started = time.monotonic()
+    if outer_left and outer_left < seconds:
+        seconds = outer_left
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous_handler)
+        if outer_left:
+            left = outer_left - (time.monotonic() - started)
+            signal.setitimer(signal.ITIMER_REAL, max(left, 1e-6))

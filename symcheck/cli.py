@@ -1,0 +1,205 @@
+"""The ``symcheck`` command: parses arguments, calls the library, renders what it returns.
+
+Exit status: 0 when a check ran (whatever the verdict); 1 when ``--expect`` differs from the
+verdict; 2 for bad input or usage, with one ``Error: …`` line on stderr and no traceback.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from .budget import DEFAULT_TIMEOUT
+from .errors import SymcheckError
+
+EXIT_EXPECT, EXIT_USAGE, EXIT_INTERNAL = 1, 2, 3
+VERDICTS = ("holds", "broken", "inconclusive")
+CATALOG_COLUMNS = {"exchange": ("exchange", None), "α>0": ("inverse-scaling", "positive"),
+                   "α=−1": ("inverse-scaling", "-1"), "α≠0": ("inverse-scaling", "any")}
+_JSON_KEYS = {"α>0": "positive", "α=−1": "minus-one", "α≠0": "any", "exchange": "exchange"}
+
+
+def _emit(payload: Any, as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+        return
+    from rich.console import Console
+    Console(soft_wrap=False).print(payload)
+
+
+def _finish(result, as_json: bool, expect: str | None) -> None:
+    _emit(result.to_dict() if as_json else result, as_json)
+    if expect is not None and result.verdict.value != expect:
+        click.echo(f"Error: expected {expect}, got {result.verdict.value}", err=True)
+        sys.exit(EXIT_EXPECT)
+
+
+def _common(f: Callable) -> Callable:
+    options = [
+        click.option("--act", "act", required=True, metavar="ACT",
+                     help="Catalogue name (see `symcheck activations`) or an expression in one "
+                          "variable, e.g. 'z*tanh(softplus(z))' or 'Max(z, z/5)'."),
+        click.option("--form", default="gated", show_default=True, metavar="FORM",
+                     help="Unit form: gated = σ(a)·b (the GLU family), rank1 = σ(a·b)."),
+        click.option("--timeout", type=click.FloatRange(min=0.01), default=DEFAULT_TIMEOUT,
+                     show_default=True, help="Time budget in seconds; running out is 'inconclusive'."),
+        click.option("--json", "as_json", is_flag=True, help="Print one JSON object."),
+        click.option("--expect", type=click.Choice(VERDICTS), default=None,
+                     help="Exit with status 1 when the verdict differs."),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="symcheck")
+def cli() -> None:
+    """Sound symbolic checks of query/key symmetries of gated MLPs and bilinear attention.
+
+    Verdicts: 'holds' comes with a proof covering all of R, 'broken' with an exact witness
+    certified by exact or interval arithmetic, anything else is 'inconclusive'.
+    """
+
+
+@cli.command()
+@_common
+def exchange(act: str, form: str, timeout: float, as_json: bool, expect: str | None) -> None:
+    """Is swapping query and key, (q, k) -> (k, q), a symmetry of the unit?
+
+    \b
+    Example:  symcheck exchange --act silu
+              symcheck exchange --act relu --form rank1 --json
+    """
+    from .symmetries import check_exchange
+    _finish(check_exchange(act, form, timeout=timeout), as_json, expect)
+
+
+@cli.command()
+@_common
+@click.option("--alpha", default="positive", show_default=True, metavar="DOMAIN",
+              help="positive (every α>0), negative, any (every α≠0), or one number, e.g. -1 or 1/2.")
+def scaling(act: str, form: str, timeout: float, as_json: bool, expect: str | None, alpha: str) -> None:
+    """Is inverse scaling, (q, k) -> (αq, k/α), a symmetry for every α in the domain?
+
+    \b
+    Example:  symcheck scaling --act relu
+              symcheck scaling --act tanh --alpha -1
+    """
+    from .symmetries import check_inverse_scaling
+    _finish(check_inverse_scaling(act, alpha, form, timeout=timeout), as_json, expect)
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
+def activations(as_json: bool) -> None:
+    """List the catalogue activations with their formulas (torch.nn.functional defaults)."""
+    from .activations import ALIASES, CATALOGUE
+    aliases: dict[str, list[str]] = {}
+    for alias, name in ALIASES.items():
+        aliases.setdefault(name, []).append(alias)
+    rows = [{"name": n, "formula": f, "description": d, "aliases": aliases.get(n, [])}
+            for n, (f, d) in CATALOGUE.items()]
+    if as_json:
+        _emit(rows, True)
+        return
+    from rich.table import Table
+    table = Table(title="Activation catalogue", header_style="bold")
+    for column in ("name", "formula", "description", "aliases"):
+        table.add_column(column, overflow="fold")
+    for row in rows:
+        table.add_row(row["name"], row["formula"], row["description"], ", ".join(row["aliases"]))
+    _emit(table, False)
+
+
+@cli.command()
+@click.option("--timeout", type=click.FloatRange(min=0.01), default=DEFAULT_TIMEOUT,
+              show_default=True, help="Time budget per check, in seconds.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def catalog(timeout: float, as_json: bool) -> None:
+    """Every catalogue activation against exchange and inverse scaling on the gated form."""
+    from .activations import catalogue
+    from .symmetries import check
+    from .transformations import Transformation, domain
+    acts = catalogue()
+    transformations = [Transformation(sym, None if dom is None else domain(dom))
+                       for sym, dom in CATALOG_COLUMNS.values()]
+    rows = []
+    with _progress(len(acts) * len(transformations), quiet=False) as advance:
+        for act in acts:
+            results = []
+            for t in transformations:
+                results.append(check(act, t, "gated", timeout=timeout))
+                advance(act.name)
+            rows.append((act.name, act.formula, results))
+    if as_json:
+        _emit({"form": "gated", "columns": [_JSON_KEYS[c] for c in CATALOG_COLUMNS],
+               "rows": [{"activation": name, "formula": formula,
+                         **{_JSON_KEYS[c]: r.verdict.value for c, r in zip(CATALOG_COLUMNS, results)},
+                         "results": [r.to_dict() for r in results]}
+                        for name, formula, results in rows]}, True)
+        return
+    from .render import catalogue_table
+    _emit(catalogue_table(rows, list(CATALOG_COLUMNS)), False)
+
+
+class _progress:
+    """A transient rich progress bar on stderr (silent when stderr is not a terminal)."""
+
+    def __init__(self, total: int, quiet: bool) -> None:
+        self.total, self.quiet, self.bar = total, quiet or not sys.stderr.isatty(), None
+
+    def __enter__(self) -> Callable[[str], None]:
+        if self.quiet:
+            return lambda label: None
+        from rich.console import Console
+        from rich.progress import Progress
+        self.bar = Progress(console=Console(stderr=True), transient=True)
+        self.bar.__enter__()
+        task = self.bar.add_task("checking", total=self.total)
+        return lambda label: self.bar.update(task, advance=1, description=label)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: every error becomes one line on stderr with the documented exit status."""
+    try:
+        cli.main(args=argv, prog_name="symcheck", standalone_mode=False)
+    except click.exceptions.Exit as done:
+        sys.exit(done.exit_code)
+    except click.Abort:
+        click.echo("Error: aborted", err=True)
+        sys.exit(130)
+    except click.UsageError as err:
+        click.echo(f"Error: {_one_line(err.format_message())}", err=True)
+        sys.exit(EXIT_USAGE)
+    except click.ClickException as err:
+        click.echo(f"Error: {_one_line(err.format_message())}", err=True)
+        sys.exit(EXIT_USAGE)
+    except SymcheckError as err:
+        click.echo(f"Error: {_one_line(str(err))}", err=True)
+        sys.exit(EXIT_USAGE)
+    except KeyboardInterrupt:
+        click.echo("Error: interrupted", err=True)
+        sys.exit(130)
+    except Exception as err:  # a bug, not bad input: still one line, traceback on request
+        if os.environ.get("SYMCHECK_DEBUG"):
+            raise
+        click.echo(f"Error: internal error ({type(err).__name__}: {_one_line(str(err))}); "
+                   "set SYMCHECK_DEBUG=1 for the traceback", err=True)
+        sys.exit(EXIT_INTERNAL)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+if __name__ == "__main__":
+    main()

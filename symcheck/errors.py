@@ -1,0 +1,48 @@
+"""One error root for everything symcheck reports about bad input.
+
+Each error also subclasses the matching builtin (as pint does) so callers may catch either,
+and carries typed fields so the CLI can render a one-line message without parsing text.
+"""
+from __future__ import annotations
+
+
+class SymcheckError(Exception):
+    """Root of every error symcheck raises on purpose; ``str(err)`` is one line."""
+
+
+class ParseError(SymcheckError, ValueError):
+    """The text is not an expression symcheck accepts (syntax, forbidden construct, limits)."""
+
+    def __init__(self, message: str, *, text: str = "") -> None:
+        super().__init__(message)
+        self.text = text
+
+
+class DomainError(SymcheckError, ValueError):
+    """The expression is not a real function defined on all of R.
+
+    ``point`` is a value of the variable where it fails, when one is known.
+    """
+
+    def __init__(self, message: str, *, text: str = "", point: object = None) -> None:
+        super().__init__(message)
+        self.text = text
+        self.point = point
+
+
+class UnknownNameError(SymcheckError, LookupError):
+    """A name (activation, form, symmetry, domain) that symcheck does not know."""
+
+    def __init__(self, kind: str, name: str, suggestions: tuple[str, ...] = ()) -> None:
+        hint = f"; did you mean {', '.join(repr(s) for s in suggestions)}?" if suggestions else ""
+        super().__init__(f"unknown {kind} {name!r}{hint}")
+        self.kind = kind
+        self.name = name
+        self.suggestions = suggestions
+
+    def __str__(self) -> str:  # LookupError would otherwise repr() the message
+        return self.args[0]
+
+
+class EvaluationError(SymcheckError, ArithmeticError):
+    """Certified evaluation could not decide a value (unsupported function, undecided branch)."""

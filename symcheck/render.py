@@ -1,0 +1,52 @@
+"""Rich renderings of results (imported lazily: rich costs import time the JSON path avoids)."""
+from __future__ import annotations
+
+from rich.console import Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from .results import CheckResult
+from .verdict import Verdict
+
+VERDICT_STYLE = {Verdict.HOLDS: "bold green", Verdict.BROKEN: "bold red",
+                 Verdict.INCONCLUSIVE: "bold yellow"}
+STATUS_STYLE = {"verified": "green", "certified": "green", "theorem": "cyan", "given": "dim",
+                "unknown": "yellow", "timeout": "yellow", "failed": "red"}
+
+
+def verdict_text(verdict: Verdict) -> Text:
+    return Text(verdict.value, style=VERDICT_STYLE[verdict])
+
+
+def rich_result(result: CheckResult) -> Panel:
+    table = Table(show_header=True, header_style="bold", box=None, expand=False, padding=(0, 1))
+    table.add_column("step", style="bold", no_wrap=True)
+    table.add_column("statement", overflow="fold")
+    table.add_column("status", no_wrap=True)
+    for step in result.steps:
+        body = Text(step.statement)
+        if step.justification:
+            body.append("\n" + step.justification, style="dim italic")
+        table.add_row(step.title, body, Text(step.status, style=STATUS_STYLE.get(step.status, "")))
+    parts: list = [table]
+    if result.note:
+        parts.append(Text(f"note: {result.note}", style="yellow"))
+    if result.verdict is Verdict.INCONCLUSIVE and result.evidence:
+        parts.append(Text(f"numeric evidence (not a proof): {result.evidence.get('points', 0)} points, "
+                          f"largest |r| ≈ {result.evidence.get('largest', '0')}", style="dim"))
+    title = Text.assemble(result.title, ": ", verdict_text(result.verdict))
+    return Panel(Group(*parts), title=title, title_align="left",
+                 subtitle=f"σ(z) = {result.formula}", subtitle_align="left")
+
+
+def catalogue_table(rows, columns: list[str]) -> Table:
+    """rows: (activation name, formula, [CheckResult per column])."""
+    table = Table(title="Symmetries of the gated unit σ(a)·b", header_style="bold")
+    table.add_column("activation", style="bold")
+    table.add_column("σ(z)", overflow="fold", max_width=42)
+    for column in columns:
+        table.add_column(column, justify="center")
+    for name, formula, results in rows:
+        table.add_row(name, formula, *(verdict_text(r.verdict) for r in results))
+    return table

@@ -1,0 +1,102 @@
+"""Immutable results that render themselves: text, rich, LaTeX, JSON and Jupyter."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+import sympy
+
+from .verdict import Verdict
+
+#: step statuses: machine-checked, stated theorem, given input, or could not be settled
+STATUSES = ("verified", "theorem", "given", "certified", "unknown", "timeout", "failed")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One line of a justification: what is claimed, in text and LaTeX, why, and its status."""
+
+    title: str
+    statement: str
+    latex: str
+    justification: str = ""
+    status: str = "verified"
+
+    def to_dict(self) -> dict[str, str]:
+        return {"title": self.title, "statement": self.statement, "latex": self.latex,
+                "justification": self.justification, "status": self.status}
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """The verdict of one symmetry check, with the proof or the certified witness behind it."""
+
+    symmetry: str
+    form: str
+    domain: str | None
+    activation: str
+    formula: str
+    verdict: Verdict
+    witness: Mapping[str, sympy.Rational] | None
+    steps: tuple[Step, ...]
+    residual: sympy.Expr | None = None
+    evidence: Mapping[str, Any] = field(default_factory=dict)
+    note: str = ""
+    elapsed: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.witness is not None:
+            object.__setattr__(self, "witness", MappingProxyType(dict(self.witness)))
+        object.__setattr__(self, "evidence", MappingProxyType(dict(self.evidence)))
+
+    @property
+    def title(self) -> str:
+        where = f" ({self.domain_text})" if self.domain else ""
+        return f"{self.symmetry}{where} on the {self.form} form, σ = {self.activation}"
+
+    @property
+    def domain_text(self) -> str:
+        if self.domain in ("positive", "negative", "any"):
+            return {"positive": "α > 0", "negative": "α < 0", "any": "α ≠ 0"}[self.domain]
+        return f"α = {self.domain}" if self.domain else ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "symmetry": self.symmetry,
+            "form": self.form,
+            "domain": self.domain,
+            "activation": self.activation,
+            "formula": self.formula,
+            "verdict": self.verdict.value,
+            "witness": None if self.witness is None else {k: str(v) for k, v in self.witness.items()},
+            "residual": None if self.residual is None else sympy.sstr(self.residual),
+            "steps": [s.to_dict() for s in self.steps],
+            "evidence": dict(self.evidence),
+            "note": self.note,
+            "elapsed_seconds": round(self.elapsed, 4),
+        }
+
+    def __str__(self) -> str:
+        width = max(len(s.title) for s in self.steps) if self.steps else 0
+        lines = [f"{self.title}: {self.verdict.value}"]
+        for s in self.steps:
+            lines.append(f"  {s.title:<{width}}  {s.statement}  [{s.status}]")
+            if s.justification:
+                lines.append(f"  {'':<{width}}    {s.justification}")
+        if self.note:
+            lines.append(f"  note: {self.note}")
+        return "\n".join(lines)
+
+    def __rich__(self):  # rich is imported only when something renders with it
+        from .render import rich_result
+        return rich_result(self)
+
+    def to_latex(self) -> str:
+        from .latex import result_fragment
+        return result_fragment(self)
+
+    def _repr_latex_(self) -> str:
+        from .latex import result_fragment
+        return result_fragment(self, notebook=True)

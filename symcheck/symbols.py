@@ -1,0 +1,14 @@
+"""The symbols every module agrees on: one place, so expressions from different modules compose."""
+from __future__ import annotations
+
+import sympy
+
+#: the activation's variable; real so that e.g. log(exp(z)) reduces to z
+Z = sympy.Symbol("z", real=True)
+#: the query/gate branch a = x·q and the key/up branch b = x·k of one unit
+A = sympy.Symbol("a", real=True)
+B = sympy.Symbol("b", real=True)
+#: the scale of inverse scaling (q, k) -> (alpha q, k / alpha)
+ALPHA = sympy.Symbol("alpha", real=True)
+#: the activation as an opaque function, for statements that hold for every sigma
+SIGMA = sympy.Function("sigma", real=True)

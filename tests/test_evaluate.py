@@ -1,0 +1,357 @@
+"""Certified evaluation: enclosures contain 100-digit references, certificates are sound."""
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from fractions import Fraction
+
+import mpmath
+import pytest
+import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from symcheck.errors import EvaluationError
+from symcheck.evaluate import Certificate, approximate, certify_nonzero, enclose
+
+z = sympy.Symbol("z", real=True)
+a, b = sympy.symbols("a b", real=True)
+R = sympy.Rational
+REF_DPS = 100
+
+POINTS = [R(-30), R(-7, 3), R(-1, 2), R(-1, 10**20), R(0), R(1, 10**20), R(3, 7), R(1), R(5, 2), R(30)]
+POSITIVE_POINTS = [p for p in POINTS if p > 0]
+
+
+def mp(q) -> mpmath.mpf:
+    """A rational as an mpmath number at the reference precision (call inside workdps)."""
+    q = Fraction(int(q.p), int(q.q)) if isinstance(q, sympy.Rational) else Fraction(q)
+    return mpmath.mpf(q.numerator) / q.denominator
+
+
+def bounds(interval) -> tuple[mpmath.mpf, mpmath.mpf]:
+    lo, hi = interval._mpi_
+    return mpmath.mp.make_mpf(lo), mpmath.mp.make_mpf(hi)
+
+
+def assert_encloses(interval, reference: mpmath.mpf) -> None:
+    lo, hi = bounds(interval)
+    assert lo <= reference <= hi, (interval, reference)
+
+
+def heaviside(t):
+    return mpmath.mpf(1) if t > 0 else mpmath.mpf(0) if t < 0 else mpmath.mpf(1) / 2
+
+
+# (SymPy function, mpmath reference, points) — every supported function of one argument
+FUNCTIONS = [
+    (sympy.exp, mpmath.exp, POINTS),
+    (sympy.log, mpmath.log, POSITIVE_POINTS),
+    (sympy.sqrt, mpmath.sqrt, [R(0), *POSITIVE_POINTS]),
+    (sympy.sin, mpmath.sin, POINTS),
+    (sympy.cos, mpmath.cos, POINTS),
+    (sympy.tan, mpmath.tan, POINTS),
+    (sympy.sinh, mpmath.sinh, POINTS),
+    (sympy.cosh, mpmath.cosh, POINTS),
+    (sympy.tanh, mpmath.tanh, POINTS),
+    (sympy.asinh, mpmath.asinh, POINTS),
+    (sympy.atan, mpmath.atan, POINTS),
+    (sympy.erf, mpmath.erf, POINTS),
+    (sympy.erfc, mpmath.erfc, POINTS),
+    (sympy.Abs, abs, POINTS),
+    (sympy.sign, mpmath.sign, POINTS),
+    (sympy.Heaviside, heaviside, POINTS),
+]
+CASES = [(f, ref, p) for f, ref, points in FUNCTIONS for p in points]
+
+
+@pytest.mark.parametrize("prec", [64, 200])
+@pytest.mark.parametrize(("func", "ref", "point"), CASES, ids=[f"{f.__name__}({p})" for f, _, p in CASES])
+def test_enclosure_contains_reference_and_is_tight(func, ref, point, prec):
+    interval = enclose(func(z), {z: point}, prec)
+    with mpmath.workdps(REF_DPS):
+        reference = ref(mp(point))
+        lo, hi = bounds(interval)
+        assert lo <= reference <= hi
+        if reference == 0:
+            assert lo == hi == 0
+        else:  # tight: a few ulps at the requested precision
+            assert (hi - lo) / abs(reference) < mpmath.mpf(2) ** (12 - prec)
+
+
+@pytest.mark.parametrize("func", [sympy.erf, sympy.erfc])
+@pytest.mark.parametrize("point", [R(-6), R(-1, 3), R(1, 7), R(2), R(9, 2), R(6), R(13, 2), R(10), R(25)])
+def test_erf_erfc_against_mpmath_at_60_digits(func, point):
+    with mpmath.workdps(60):
+        reference = getattr(mpmath, func.__name__)(mp(point))
+        for prec in (64, 150):
+            interval = enclose(func(z), {z: point}, prec)
+            assert_encloses(interval, reference)
+            lo, hi = bounds(interval)
+            assert (hi - lo) / abs(reference) < mpmath.mpf(2) ** (12 - prec)
+
+
+@pytest.mark.parametrize("point", [R(1000), R(-1000), R(10**6)])
+def test_tanh_of_large_arguments_does_not_overflow(point):
+    interval = enclose(sympy.tanh(z), {z: point}, 64)
+    lo, hi = bounds(interval)
+    expected = 1 if point > 0 else -1
+    assert abs(lo - expected) < 2**-60 and abs(hi - expected) < 2**-60
+    assert_encloses(interval, mpmath.mpf(expected) - expected * 2 * mpmath.exp(-2 * abs(mp(point))))
+
+
+def test_constants_and_floats_are_exact_binary_values():
+    with mpmath.workdps(REF_DPS):
+        assert_encloses(enclose(sympy.pi, {}, 64), +mpmath.pi)
+        assert_encloses(enclose(sympy.E, {}, 64), +mpmath.e)
+    tenth = enclose(sympy.Float(0.1) * z, {z: 1}, 64)
+    lo, hi = bounds(tenth)
+    assert lo == hi == mpmath.mpf(0.1)  # the binary double, not 1/10
+
+
+@pytest.mark.parametrize(
+    ("expr", "point", "reference"),
+    [
+        (z**3, R(-7, 3), lambda t: t**3),
+        (z**-2, R(-7, 3), lambda t: t**-2),
+        (z ** R(1, 3), R(5, 2), lambda t: mpmath.cbrt(t)),
+        (z ** R(-3, 2), R(3, 7), lambda t: t ** mpmath.mpf(-1.5)),
+        (z**z, R(3, 7), lambda t: t**t),
+        (2**z, R(-1, 2), lambda t: mpmath.mpf(2) ** t),
+        (sympy.Max(z, sympy.sin(z), -1), R(-7, 3), lambda t: max(t, mpmath.sin(t), -1)),
+        (sympy.Min(z, sympy.sin(z)), R(3, 7), lambda t: min(t, mpmath.sin(t))),
+        (sympy.Heaviside(z, 0), R(0), lambda t: 0),
+        (z * sympy.exp(-(z**2)) / (1 + sympy.pi), R(5, 2), lambda t: t * mpmath.exp(-(t**2)) / (1 + mpmath.pi)),
+    ],
+)
+def test_powers_and_lattice_operations(expr, point, reference):
+    with mpmath.workdps(REF_DPS):
+        assert_encloses(enclose(expr, {z: point}, 64), reference(mp(point)))
+
+
+def test_even_power_of_an_enclosure_containing_zero_is_nonnegative():
+    zero_ish = sympy.sin(z) ** 2 + sympy.cos(z) ** 2 - 1  # encloses 0 without being [0, 0]
+    lo, hi = bounds(enclose(zero_ish, {z: R(3, 7)}, 64))
+    assert lo < 0 < hi
+    lo, hi = bounds(enclose(zero_ish**2, {z: R(3, 7)}, 64))
+    assert lo == 0 and 0 < hi < 2**-100
+    lo, hi = bounds(enclose(zero_ish**3, {z: R(3, 7)}, 64))
+    assert lo < 0 < hi
+    with pytest.raises(EvaluationError, match="undecided"):
+        enclose(1 / zero_ish, {z: R(3, 7)}, 64)
+
+
+RELU = sympy.Piecewise((z, z > 0), (0, True))
+
+
+@pytest.mark.parametrize(
+    ("expr", "point", "expected"),
+    [
+        (RELU, R(-1, 3), 0),
+        (RELU, R(0), 0),
+        (RELU, R(2, 3), R(2, 3)),
+        (sympy.Piecewise((1, z >= R(1, 3)), (0, True)), R(1, 3), 1),  # exact at a non-binary breakpoint
+        (sympy.Piecewise((1, sympy.Eq(z, R(1, 3))), (0, True)), R(1, 3), 1),
+        (sympy.Piecewise((1, sympy.Ne(z, 0)), (2, True)), R(0), 2),
+        (sympy.Piecewise((1, z < 0), (2, z <= 1), (3, True)), R(1), 2),
+        (sympy.Piecewise((1, sympy.And(z > -1, z < 1)), (0, True)), R(1, 2), 1),
+        (sympy.Piecewise((1, sympy.Or(z < -1, z > 1)), (0, True)), R(1, 2), 0),
+        (sympy.Piecewise((1, sympy.Not(z > 0)), (0, True)), R(0), 1),
+        (sympy.Piecewise((1, sympy.ITE(z > 0, z > 2, z < -2)), (0, True)), R(-3), 1),
+        (sympy.Piecewise((1, sympy.exp(z) > 2), (0, True)), R(1), 1),  # decided by enclosure
+        (sympy.Piecewise((1, sympy.sin(z) > 0), (0, True)), R(0), 0),  # sin(0) is exactly 0
+    ],
+)
+def test_piecewise_conditions(expr, point, expected):
+    lo, hi = bounds(enclose(expr, {z: point}, 64))
+    with mpmath.workdps(REF_DPS):
+        assert lo <= mp(R(expected)) <= hi and hi - lo < 2**-60
+
+
+def test_undecided_condition_raises_so_the_caller_can_retry():
+    expr = sympy.Piecewise((1, sympy.sin(z) ** 2 + sympy.cos(z) ** 2 >= 1), (0, True))
+    with pytest.raises(EvaluationError, match="undecided"):
+        enclose(expr, {z: R(3, 7)}, 64)
+
+
+@pytest.mark.parametrize(
+    ("expr", "values", "message"),
+    [
+        (sympy.Function("f")(z), {z: 1}, "undefined function f"),
+        (sympy.gamma(z), {z: 1}, "gamma"),
+        (sympy.I * z, {z: 1}, "ImaginaryUnit"),
+        (z + a, {z: 1}, "no value given for the symbol a"),
+        (sympy.log(z), {z: -1}, "logarithm"),
+        (sympy.log(z), {z: 0}, "logarithm"),
+        (sympy.sqrt(z), {z: R(-1, 2)}, "square root"),
+        (1 / z, {z: 0}, "division by zero"),
+        (z ** R(1, 3), {z: -8}, "not real"),
+        (sympy.Piecewise((1, z > 0)), {z: -1}, "undefined"),
+        (sympy.exp(sympy.exp(sympy.exp(z))), {z: 10}, "astronomically large"),
+    ],
+)
+def test_evaluation_errors(expr, values, message):
+    start = time.perf_counter()
+    with pytest.raises(EvaluationError, match=message):
+        enclose(expr, values, 64)
+    with pytest.raises(EvaluationError):
+        approximate(expr, values)
+    assert time.perf_counter() - start < 1
+
+
+def test_huge_exponent_is_refused_by_certify_too():
+    with pytest.raises(EvaluationError, match="astronomically large"):
+        certify_nonzero(sympy.exp(sympy.exp(sympy.exp(z))) - 1, {z: 10})
+
+
+def test_approximate_is_close_and_restores_precision():
+    dps_before, prec_before = mpmath.mp.dps, mpmath.iv.prec
+    expr = z * sympy.tanh(sympy.log(1 + sympy.exp(z))) + sympy.Piecewise((z, z > 0), (0, True))
+    value = approximate(expr, {z: R(3, 7)}, dps=50)
+    enclose(expr, {z: R(3, 7)}, 300)
+    assert (mpmath.mp.dps, mpmath.iv.prec) == (dps_before, prec_before)
+    with mpmath.workdps(REF_DPS):
+        t = mp(R(3, 7))
+        reference = t * mpmath.tanh(mpmath.log(1 + mpmath.exp(t))) + t
+        assert abs(value - reference) < mpmath.mpf(10) ** -45
+    assert isinstance(value, mpmath.mpf)
+
+
+# --------------------------------------------------------------------------- certify_nonzero
+
+
+def test_exact_rational_residual_is_certified_exactly():
+    cert = certify_nonzero(z + z**3 / 10**15 - (1 + R(1, 10**15)) * z, {z: 2})
+    assert cert == Certificate(value=R(6, 10**15), exact=True, lower="3/500000000000000",
+                               upper="3/500000000000000", prec=0, sign=1)
+    assert cert.decimal(5) == "6e-15"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        cert.sign = -1  # type: ignore[misc]
+
+
+def test_a_difference_float64_cannot_see_is_certified_negative():
+    assert math.exp(-100) - math.exp(-100) * (1 + 1e-40) == 0.0
+    cert = certify_nonzero(sympy.exp(-100) - sympy.exp(-100) * (1 + R(1, 10**40)), {})
+    assert cert is not None and cert.sign == -1 and not cert.exact
+    with mpmath.workdps(REF_DPS):
+        reference = -mpmath.exp(-100) / mpmath.mpf(10) ** 40
+    assert Fraction(cert.lower) <= Fraction(mpmath.nstr(reference, 90)) <= Fraction(cert.upper) < 0
+    assert cert.decimal(10) == "-3.720075976e-84"
+
+
+@pytest.mark.parametrize(
+    ("expr", "point"),
+    [
+        (sympy.sin(z) ** 2 + sympy.cos(z) ** 2 - 1, R(3, 7)),
+        (sympy.tanh(z) + sympy.tanh(-z), 2),
+        (sympy.log(sympy.exp(z)) - z, 2),
+        (sympy.sin(2 * z) - 2 * sympy.sin(z) * sympy.cos(z), R(-5, 3)),
+        (sympy.cosh(z) ** 2 - sympy.sinh(z) ** 2 - 1, R(7, 2)),
+        (sympy.atan(z) + sympy.atan(1 / z) - sympy.pi / 2, R(3, 2)),
+        (sympy.erf(z) + sympy.erfc(z) - 1, R(4, 3)),
+        (sympy.asinh(sympy.sinh(z)) - z, R(1, 3)),
+        (RELU, 0),
+        (sympy.Max(z, 0) - RELU, R(-2)),
+    ],
+)
+def test_true_identities_are_never_certified(expr, point):
+    assert certify_nonzero(expr, {z: point}) is None
+
+
+def test_piecewise_away_from_its_breakpoint_is_exact():
+    cert = certify_nonzero(RELU - z, {z: R(-1, 3)})
+    assert cert is not None and cert.exact and cert.value == R(1, 3) and cert.sign == 1
+
+
+def test_precision_escalates_and_respects_max_prec():
+    residual = sympy.tanh(z) - 1  # ≈ -2·e^-60 ≈ -2**-85.6: invisible at 64 bits
+    cert = certify_nonzero(residual, {z: 30})
+    assert cert is not None and cert.sign == -1 and cert.prec == 128
+    assert certify_nonzero(residual, {z: 30}, max_prec=64) is None
+    far = certify_nonzero(residual, {z: 1000}, max_prec=4096)  # 1 - tanh(1000) ≈ 2**-2885
+    assert far is not None and far.sign == -1 and far.prec == 4096
+
+
+def test_floats_are_read_as_their_binary_value():
+    # unevaluated: SymPy itself would round Float(0.1) - 1/10 to a Float
+    cert = certify_nonzero(sympy.Add(sympy.Float(0.1), -R(1, 10), evaluate=False), {})
+    assert cert is not None and cert.exact and cert.sign == 1
+    assert cert.value == sympy.Rational(*Fraction(0.1).as_integer_ratio()) - R(1, 10)
+
+
+def test_values_may_be_python_numbers_and_missing_ones_are_reported():
+    assert certify_nonzero(z**2 - 2, {z: Fraction(3, 2)}).value == R(1, 4)
+    with pytest.raises(EvaluationError, match="no value given for a"):
+        certify_nonzero(z + a, {z: 1})
+    with pytest.raises(EvaluationError, match="not an exact rational"):
+        certify_nonzero(z, {z: sympy.sqrt(2)})
+
+
+SILU = z / (1 + sympy.exp(-z))
+GELU = z / 2 * (1 + sympy.erf(z / sympy.sqrt(2)))
+MISH = z * sympy.tanh(sympy.log(1 + sympy.exp(z)))
+
+
+def exchange_residual(act: sympy.Expr) -> sympy.Expr:
+    return act.subs(z, a) * b - act.subs(z, b) * a
+
+
+@pytest.mark.parametrize("act", [SILU, GELU, MISH, sympy.tanh(z)], ids=["silu", "gelu", "mish", "tanh"])
+def test_activation_residuals_are_certified_fast(act):
+    residual = exchange_residual(act)
+    certify_nonzero(residual, {a: 2, b: 1})  # warm SymPy's caches
+    start = time.perf_counter()
+    cert = certify_nonzero(residual, {a: R(3, 2), b: R(-1, 2)})
+    elapsed = time.perf_counter() - start
+    assert cert is not None and not cert.exact and cert.prec == 64
+    assert elapsed < 0.05
+    with mpmath.workdps(REF_DPS):
+        reference = approximate(residual, {a: R(3, 2), b: R(-1, 2)}, dps=REF_DPS)
+        assert Fraction(cert.lower) <= Fraction(mpmath.nstr(reference, 95)) <= Fraction(cert.upper)
+        assert abs(Fraction(cert.decimal(20)) / Fraction(mpmath.nstr(reference, 40)) - 1) < Fraction(1, 10**18)
+    assert cert.sign == (1 if reference > 0 else -1)
+
+
+# --------------------------------------------------------------------------- properties
+
+rationals = st.one_of(
+    st.fractions(min_value=-40, max_value=40, max_denominator=10**6),
+    st.builds(lambda k, s: Fraction(s, 10**k), st.integers(1, 30), st.sampled_from([-1, 1])),
+)
+
+# (expression in z, the same function written with mpmath)
+EXPRESSIONS = [
+    (SILU, lambda t: t / (1 + mpmath.exp(-t))),
+    (GELU, lambda t: t / 2 * (1 + mpmath.erf(t / mpmath.sqrt(2)))),
+    (MISH, lambda t: t * mpmath.tanh(mpmath.log(1 + mpmath.exp(t)))),
+    (sympy.atan(z) * sympy.exp(-(z**2) / 50), lambda t: mpmath.atan(t) * mpmath.exp(-(t**2) / 50)),
+    (sympy.asinh(z) / (1 + z**2), lambda t: mpmath.asinh(t) / (1 + t**2)),
+    (sympy.sin(z) * sympy.cosh(z / 3) - sympy.tan(z / 100), lambda t: mpmath.sin(t) * mpmath.cosh(t / 3) - mpmath.tan(t / 100)),
+    (z * sympy.erfc(z) + sympy.sqrt(1 + z**2), lambda t: t * mpmath.erfc(t) + mpmath.sqrt(1 + t**2)),
+    (sympy.Piecewise((z**2, z > 1), (sympy.Abs(z) ** R(3, 2), True)), lambda t: t**2 if t > 1 else abs(t) ** mpmath.mpf(1.5)),
+    (sympy.Max(sympy.sinh(z), z**3 / 7) - sympy.Heaviside(z) * sympy.tanh(z), lambda t: max(mpmath.sinh(t), t**3 / 7) - heaviside(t) * mpmath.tanh(t)),
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(q=rationals, which=st.integers(0, len(EXPRESSIONS) - 1), prec=st.sampled_from([53, 64, 100, 256]))
+def test_enclosure_always_contains_the_100_digit_value(q, which, prec):
+    expr, reference = EXPRESSIONS[which]
+    interval = enclose(expr, {z: sympy.Rational(q.numerator, q.denominator)}, prec)
+    with mpmath.workdps(REF_DPS):
+        assert_encloses(interval, reference(mp(q)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(p=rationals, q=rationals, which=st.integers(0, 2))
+def test_certified_sign_agrees_with_the_100_digit_value(p, q, which):
+    act, ref = EXPRESSIONS[which]
+    values = {a: sympy.Rational(p.numerator, p.denominator), b: sympy.Rational(q.numerator, q.denominator)}
+    cert = certify_nonzero(exchange_residual(act), values)
+    with mpmath.workdps(REF_DPS):
+        reference = ref(mp(p)) * mp(q) - ref(mp(q)) * mp(p)
+        if cert is not None:
+            assert cert.sign == (1 if reference > 0 else -1)
+            if not cert.exact:
+                assert Fraction(cert.lower) <= Fraction(mpmath.nstr(reference, 95)) <= Fraction(cert.upper)

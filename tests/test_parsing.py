@@ -1,0 +1,384 @@
+"""The safe parser: exact SymPy results, hostile input refused in one line, domains checked."""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+import sympy
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from symcheck.errors import DomainError, ParseError, SymcheckError
+from symcheck.parsing import (
+    LIMITS,
+    Obligation,
+    Parsed,
+    check_defined_on_reals,
+    parse_activation,
+    parse_expression,
+)
+from symcheck.symbols import A, B, Z
+
+X = sympy.Symbol("x", real=True)
+SIGMOID = {"sigmoid": lambda u: 1 / (1 + sympy.exp(-u))}
+RELU = {"relu": lambda u: sympy.Max(u, 0)}
+Q = sympy.Rational
+
+# --- valid expressions ------------------------------------------------------------------------
+
+VALID = [
+    ("Max(z, z/5)", sympy.Max(Z, Z / 5)),
+    ("Piecewise((2*z, z > 0), (z/2, True))", sympy.Piecewise((2 * Z, Z > 0), (Z / 2, True))),
+    ("z*tanh(log(1+exp(z)))", Z * sympy.tanh(sympy.log(1 + sympy.exp(Z)))),
+    ("0.01*z", Q(1, 100) * Z),
+    ("1e-3*z", Q(1, 1000) * Z),
+    ("1_000.5", Q(2001, 2)),
+    ("0x10*z", 16 * Z),
+    ("z^2", Z**2),
+    ("z^2+1", Z**2 + 1),  # '^' is power with power's precedence, not z**3
+    ("z/(1+exp(-z))", Z / (1 + sympy.exp(-Z))),
+    ("z/(1+Abs(z))", Z / (1 + sympy.Abs(Z))),
+    ("-sqrt(2/pi)/(erfc(1/sqrt(2))*exp(1/2) - 1)",
+     -sympy.sqrt(2 / sympy.pi) / (sympy.erfc(1 / sympy.sqrt(2)) * sympy.exp(Q(1, 2)) - 1)),
+    ("Piecewise((log(z), z > 0), (0, True))", sympy.Piecewise((sympy.log(Z), Z > 0), (0, True))),
+    ("Piecewise((z, z > 0), (-z, z <= 0))", sympy.Piecewise((Z, Z > 0), (-Z, True))),
+    ("Piecewise((z, (z > 0) & (z < 1)), (0, True))", sympy.Piecewise((Z, (Z > 0) & (Z < 1)), (0, True))),
+    ("Piecewise((z, z > 0 and not z > 1), (0, True))", sympy.Piecewise((Z, (Z > 0) & (Z <= 1)), (0, True))),
+    ("Piecewise((z, And(z > 0, z < 1)), (0, True))", sympy.Piecewise((Z, (Z > 0) & (Z < 1)), (0, True))),
+    ("Piecewise((1, 0 < z < 1), (0, True))", sympy.Piecewise((1, (Z > 0) & (Z < 1)), (0, True))),
+    ("Piecewise((1/z, z != 0), (0, True))", sympy.Piecewise((1 / Z, sympy.Ne(Z, 0)), (0, True))),
+    ("Piecewise((1/z, Ne(z, 0)), (0, True))", sympy.Piecewise((1 / Z, sympy.Ne(Z, 0)), (0, True))),
+    ("Piecewise((1, z > 0), (-1, z < 0), (0, Eq(z, 0)))",
+     sympy.Piecewise((1, Z > 0), (-1, Z < 0), (0, sympy.Eq(Z, 0)))),
+    ("sqrt(z**2+1)", sympy.sqrt(Z**2 + 1)),
+    ("log(1+exp(z))", sympy.log(1 + sympy.exp(Z))),
+    ("Abs(z)**(3/2)", sympy.Abs(Z) ** Q(3, 2)),
+    ("exp(z)**2", sympy.exp(2 * Z)),
+    ("2**z", 2**Z),
+    ("abs(z) + max(z, 0) - min(z, 0)", sympy.Abs(Z) + sympy.Max(Z, 0) - sympy.Min(Z, 0)),
+    ("Heaviside(z)*sign(z)", sympy.Heaviside(Z) * sympy.sign(Z)),
+    ("sin(z)+cos(z)+sinh(z)+cosh(z)+asinh(z)+atan(z)+erf(z)", sympy.sin(Z) + sympy.cos(Z) + sympy.sinh(Z)
+     + sympy.cosh(Z) + sympy.asinh(Z) + sympy.atan(Z) + sympy.erf(Z)),
+    ("tan(atan(z))", Z),
+    ("tan(1)*z", sympy.tan(1) * Z),
+    ("log(exp(z))", Z),
+    ("x*tanh(log(1 + exp(x)))", Z * sympy.tanh(sympy.log(1 + sympy.exp(Z)))),  # any one name is the variable
+    ("0", sympy.Integer(0)),
+    ("1", sympy.Integer(1)),
+    ("pi*E", sympy.pi * sympy.E),
+    ("(z\n + 1)", Z + 1),
+    ("  z  ", Z),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), VALID, ids=[t for t, _ in VALID])
+def test_valid_activation(text: str, expected: sympy.Expr) -> None:
+    assert parse_activation(text) == expected
+
+
+@pytest.mark.parametrize(("text", "functions", "expected"), [
+    ("x*sigmoid(x)", SIGMOID, Z / (1 + sympy.exp(-Z))),
+    ("relu(z)**2", RELU, sympy.Max(Z, 0) ** 2),
+    ("sigmoid(relu(z))", {**SIGMOID, **RELU}, 1 / (1 + sympy.exp(-sympy.Max(Z, 0)))),
+])
+def test_extra_functions(text: str, functions: dict, expected: sympy.Expr) -> None:
+    assert parse_activation(text, functions=functions) == expected
+
+
+def test_extra_functions_add_no_obligations_but_their_arguments_do() -> None:
+    assert parse_expression("sigmoid(z)", functions={"sigmoid": lambda u: 1 / u}).obligations == ()
+    (ob,) = parse_expression("sigmoid(log(z))", functions=SIGMOID).obligations
+    assert (ob.kind, ob.expr, ob.source) == ("positive", Z, "log(z)")
+
+
+def test_extra_function_needs_one_argument() -> None:
+    with pytest.raises(ParseError, match=r"^sigmoid\(\) takes 1 argument, got 2$"):
+        parse_expression("sigmoid(z, z)", functions=SIGMOID)
+
+
+def test_parse_expression_returns_frozen_parsed() -> None:
+    parsed = parse_expression("z + 1")
+    assert isinstance(parsed, Parsed)
+    assert (parsed.expr, parsed.obligations, parsed.variables) == (Z + 1, (), (Z,))
+    with pytest.raises(AttributeError):
+        parsed.expr = Z  # type: ignore[misc]
+
+
+def test_every_unknown_name_is_a_real_symbol_by_default() -> None:
+    parsed = parse_expression("a*b + x")
+    assert parsed.expr == A * B + X
+    assert all(s.is_real for s in parsed.variables)
+
+
+def test_symbols_mapping_restricts_variables() -> None:
+    assert parse_expression("a*b", symbols={"a": A, "b": B}).expr == A * B
+    with pytest.raises(ParseError, match=r"^unknown variable 'c'; expected one of: a, b$"):
+        parse_expression("a*c", symbols={"a": A, "b": B})
+    with pytest.raises(ParseError, match=r"^unknown variable 'alpah'; did you mean 'alpha'\?$"):
+        parse_expression("alpah*a", symbols={"a": A, "alpha": sympy.Symbol("alpha")})
+
+
+# --- obligations ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "kind", "expr", "source"), [
+    ("z/z", "nonzero", Z, "division by z"),
+    ("1/(z-1)", "nonzero", Z - 1, "division by (z - 1)"),
+    ("z**-2", "nonzero", Z, "z**(-2)"),
+    ("z**(1/3)", "nonnegative", Z, "z**(1/3)"),
+    ("z**(-1/2)", "positive", Z, "z**(-1/2)"),
+    ("z**z", "positive", Z, "z**z"),
+    ("log(z)", "positive", Z, "log(z)"),
+    ("sqrt(z - 1)", "nonnegative", Z - 1, "sqrt(z - 1)"),
+    ("tan(2*z)", "cos-nonzero", 2 * Z, "tan(2*z)"),
+])
+def test_obligations_as_written(text: str, kind: str, expr: sympy.Expr, source: str) -> None:
+    (ob,) = parse_expression(text).obligations
+    assert (ob.kind, ob.expr, ob.source, ob.region) == (kind, expr, source, sympy.true)
+
+
+def test_integer_powers_need_nothing() -> None:
+    assert parse_expression("z**2 + z**0 + (z**3)**2").obligations == ()
+
+
+def test_piecewise_branches_set_the_region() -> None:
+    parsed = parse_expression("Piecewise((log(z), z > 0), (1/z, z < -1), (0, True))")
+    log_ob, div_ob = parsed.obligations
+    assert log_ob.region == (Z > 0)
+    assert div_ob.region == sympy.And(Z < -1, Z <= 0)
+    assert div_ob.region.as_set() == sympy.Interval.open(-sympy.oo, -1)
+
+
+def test_piecewise_without_true_records_coverage() -> None:
+    (ob,) = parse_expression("Piecewise((z, z > 0))").obligations
+    assert ob.kind == "covered" and ob.region == (Z <= 0)
+
+
+def test_printed_sympy_parses_back() -> None:
+    for text in ["Piecewise((z, z > 0), (z/100, True))", "Piecewise((1/z, z != 0), (0, True))",
+                 "z*tanh(log(1 + exp(z)))", "Max(z, z/5)", "z*(erf(sqrt(2)*z/2) + 1)/2"]:
+        expr = parse_activation(text)
+        assert parse_activation(str(expr)) == expr
+
+
+def test_long_piecewise_is_checked_quickly() -> None:
+    branches = ",".join(f"(log(z + {i}), z > {1 - i})" for i in range(1, 40))
+    start = time.perf_counter()
+    parse_activation(f"Piecewise({branches}, (0, True))")
+    assert time.perf_counter() - start < 5
+
+
+def test_check_defined_on_reals_directly() -> None:
+    check_defined_on_reals(Z, [Obligation("positive", 1 + Z**2, "log(1 + z**2)")])
+    with pytest.raises(DomainError) as info:
+        check_defined_on_reals(Z, [Obligation("nonzero", Z - 2, "division by (z - 2)")])
+    assert info.value.point == 2
+
+
+# --- hostile and invalid input --------------------------------------------------------------
+
+PINNED = [
+    ("__import__('os').system('echo hi')",
+     ParseError, "name '__import__' is not allowed: names starting with '_' are reserved"),
+    ("().__class__.__bases__[0].__subclasses__()", ParseError, "attribute access is not allowed: '__class__'"),
+    ("z.__class__", ParseError, "attribute access is not allowed: '__class__'"),
+    ("z.real", ParseError, "attribute access is not allowed: 'real'"),
+    ("lambda: 1", ParseError, "lambda expressions are not allowed"),
+    ("[x for x in ()]", ParseError, "comprehensions are not allowed"),
+    ('"a"', ParseError, "strings are not allowed: 'a'"),
+    ("f'{z}'", ParseError, "f-strings are not allowed"),
+    ("(x := 1)", ParseError, "assignment expressions (:=) are not allowed"),
+    ("z[0]", ParseError, "subscripts are not allowed"),
+    ("exp(*z)", ParseError, "starred arguments are not allowed"),
+    ("exp(z=1)", ParseError, "keyword arguments are not allowed: 'z='"),
+    ("z % 2", ParseError, "operator '%' is not allowed"),
+    ("z if z > 0 else 0", ParseError,
+     "conditional expressions are not allowed; use Piecewise((a, cond), (b, True))"),
+    ("a__b", ParseError, "name 'a__b' is not allowed: names containing '__' are reserved"),
+    ("9**9**9**9", ParseError,
+     "exponent 387420489 is not allowed: a numeric exponent must be a fraction p/q with |p| <= 100 and q <= 100"),
+    ("10**10**10", ParseError,
+     "exponent 10000000000 is not allowed: a numeric exponent must be a fraction p/q with |p| <= 100 and q <= 100"),
+    ("(z**100)**100", ParseError, "nested powers too large: total exponent 10000 exceeds 1000"),
+    ("((z**50)**50)**50", ParseError, "nested powers too large: total exponent 2500 exceeds 1000"),
+    ("(1e300*z)**100", ParseError, "power too large: (1e300*z)**100 would need about 99800 bits (limit 10000)"),
+    ("z**pi", ParseError,
+     "exponent pi is not allowed: a numeric exponent must be a fraction p/q with |p| <= 100 and q <= 100"),
+    ("1e99999", ParseError, "number literal out of range: 1e99999"),
+    ("(" * 500 + "z" + ")" * 500, ParseError, "expression too long: 1001 characters (limit 1000)"),
+    ("(" * 31 + "z" + ")" * 31, ParseError, "expression nested too deeply: more than 30 levels of brackets"),
+    ("-" * 5000 + "z", ParseError, "expression too long: 5001 characters (limit 1000)"),
+    ("-" * 500 + "z", ParseError, "expression nested too deeply: more than 100 levels"),
+    ("Max(" + ",".join(["z"] * 400) + ")", ParseError, "expression too large: more than 400 nodes"),
+    ("+".join(["z"] * 300), ParseError, "expression nested too deeply: more than 100 levels"),
+    ("", ParseError, "empty expression"),
+    ("   ", ParseError, "empty expression"),
+    ("z\x00", ParseError, "non-printable character '\\x00' at position 1"),
+    ("z +", ParseError, "syntax error: invalid syntax"),
+    ("Max($)", ParseError, "syntax error at column 5: invalid syntax"),
+    ("(z\n+", ParseError, "syntax error at column 1: '(' was never closed"),
+    ("(z,\n$)", ParseError, "syntax error at line 2, column 1: invalid syntax"),
+    ("z + y", ParseError, "expected one variable, found 2: y, z"),
+    ("x - x + y", ParseError, "expected one variable, found 2: x, y"),  # as written, not as simplified
+    ("log(z)", DomainError, "log(z) is not defined on all of R: its argument is not positive at z = 0"),
+    ("log(x)", DomainError, "log(x) is not defined on all of R: its argument is not positive at x = 0"),
+    ("1/z", DomainError, "division by z is undefined at z = 0"),
+    ("z/z", DomainError, "division by z is undefined at z = 0"),
+    ("sqrt(z)", DomainError, "sqrt(z) is not defined on all of R: its argument is negative at z = -1"),
+    ("tan(z)", DomainError, "tan(z) is undefined at z = pi/2"),
+    ("1/(exp(z) - 2)", DomainError, "division by (exp(z) - 2) is undefined at z = log(2)"),
+    ("z**(1/3)", DomainError, "z**(1/3) is not defined on all of R: its base is negative at z = -1"),
+    ("z**z", DomainError,
+     "z**z needs a positive base because its exponent is not a number, but the base is not positive at z = 0"),
+    ("sqrt(-1)", DomainError, "sqrt(-1) is not defined on all of R: its argument is negative at z = 0"),
+    ("log(-1)", DomainError, "log(-1) is not defined on all of R: its argument is not positive at z = 0"),
+    ("1j*z", ParseError, "not real-valued: imaginary number 1j"),
+    ("Max(z, sqrt(-1))", ParseError, "not real-valued: Max(z, sqrt(-1)) compares a number that is not real"),
+    ("tanhh(z)", ParseError, "unknown function 'tanhh'; did you mean 'tanh'?"),
+    ("foo(z)", ParseError, "unknown function 'foo'"),
+    ("exp(z, 2)", ParseError, "exp() takes 1 argument, got 2"),
+    ("log(z, 2)", ParseError, "log() takes 1 argument, got 2"),
+    ("Max(z)", ParseError, "Max() takes at least 2 arguments, got 1"),
+    ("exp", ParseError, "'exp' is a function; call it, as in exp(z)"),
+    ("Piecewise((z, z > 0))", DomainError,
+     "Piecewise((z, z > 0)) does not cover all of R: no branch applies at z = 0"),
+    ("Piecewise((z, z > 0), (-z, z < 0))", DomainError,
+     "Piecewise((z, z > 0), (-z, z < 0)) does not cover all of R: no branch applies at z = 0"),
+    ("Piecewise((z, z > 0), z)", ParseError, "Piecewise arguments must be (expression, condition) pairs"),
+    ("Piecewise((z, z), (0, True))", ParseError,
+     "expected a condition (a comparison, And/Or/Not, True or False), got 'z'"),
+    ("z > 0", ParseError, "a comparison cannot be used as a number: 'z > 0'"),
+    ("True", ParseError, "a condition cannot be used as a number: True"),
+    ("(1, 2)", ParseError, "a tuple is only allowed as a Piecewise (expression, condition) pair"),
+    ("Piecewise((z, z > 0 & z < 1), (0, True))", ParseError,
+     "'&' joins conditions, not numbers; put parentheses around comparisons, as in (z > 0) & (z < 1)"),
+    ("Piecewise((log(z), sin(z) > 0), (0, True))", DomainError,
+     "could not verify that log(z) is defined for every real z"),
+]
+
+
+@pytest.mark.parametrize(("text", "error", "message"), PINNED, ids=[repr(t[:40]) for t, _, _ in PINNED])
+def test_refused_with_exact_message(text: str, error: type[SymcheckError], message: str) -> None:
+    with pytest.raises(error) as info:
+        parse_activation(text)
+    assert str(info.value) == message
+    assert "\n" not in str(info.value)
+    assert info.value.text == text
+
+
+@pytest.mark.parametrize(("text", "point"), [
+    ("log(z)", 0), ("1/z", 0), ("z/z", 0), ("sqrt(z)", -1), ("tan(z)", sympy.pi / 2),
+    ("1/(z**2 - 1)", -1), ("Piecewise((z, z > 0))", 0), ("Abs(z)**(-1/2)", 0),
+])
+def test_domain_error_carries_a_certified_point(text: str, point: sympy.Expr) -> None:
+    with pytest.raises(DomainError) as info:
+        parse_activation(text)
+    assert info.value.point == point
+
+
+@pytest.mark.parametrize("text", [
+    "0/0", "1/0", "z/(z - z)", "log(0)", "(-8)**(1/3)", "exp(z)**(1/2)*sqrt(-z**2 - 1)",
+    "Piecewise((sqrt(z), z > -1), (0, True))", "log(exp(z) - 1)", "sinh(z)**(1/2)",
+])
+def test_not_defined_on_all_of_r(text: str) -> None:
+    with pytest.raises(DomainError):
+        parse_activation(text)
+
+
+@pytest.mark.parametrize("text", ["9**9**9**9", "10**10**10", "2**2**2**2**2**2", "(10**300)**(1/99)",
+                                  "((z**30)**30)**30", "1e300**100", "z" + "**z" * 200])
+def test_huge_powers_fail_fast(text: str) -> None:
+    start = time.perf_counter()
+    with pytest.raises(ParseError):
+        parse_activation(text)
+    assert time.perf_counter() - start < 1.0
+
+
+def test_errors_are_value_errors_too() -> None:
+    with pytest.raises(ValueError):
+        parse_activation("log(z)")
+    with pytest.raises(ValueError):
+        parse_activation("z.__class__")
+
+
+def test_no_code_runs(tmp_path: Path) -> None:
+    marker = tmp_path / "marker"
+    attempts = [
+        f"__import__('os').system('touch {marker}')",
+        f"exec(\"open('{marker}', 'w')\")",
+        f"eval(\"open('{marker}', 'w')\")",
+        f"open('{marker}', 'w')",
+        f"(lambda: open('{marker}', 'w'))()",
+        f"[c for c in ().__class__.__base__.__subclasses__() if c.__name__ == 'Popen'][0](['touch', '{marker}'])",
+        f"z + sympify(\"__import__('os').system('touch {marker}')\")",
+    ]
+    for text in attempts:
+        with pytest.raises(ParseError):
+            parse_activation(text)
+    assert not marker.exists()
+
+
+def test_limits_are_published() -> None:
+    assert (LIMITS.max_length, LIMITS.max_depth, LIMITS.max_nodes) == (1000, 30, 400)
+    assert LIMITS.max_exponent == 100 and LIMITS.max_total_exponent == 1000
+
+
+def test_exact_limits_are_accepted() -> None:
+    assert parse_activation("(" * 30 + "z" + ")" * 30) == Z
+    assert parse_activation("z**100") == Z**100
+    assert parse_activation("(z**10)**100") == Z**1000
+    assert parse_activation("1e300*z") == 10**300 * Z
+
+
+# --- speed ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "z/(1+exp(-z))", "z*tanh(log(1+exp(z)))", "z/(1+Abs(z))",
+    "-sqrt(2/pi)/(erfc(1/sqrt(2))*exp(1/2) - 1)", "Max(z, z/5)", "z*(1 + erf(z/sqrt(2)))/2",
+])
+def test_catalogue_expressions_are_fast(text: str) -> None:
+    parse_activation(text)  # warm SymPy's caches
+    start = time.perf_counter()
+    parse_activation(text)
+    assert time.perf_counter() - start < 0.05
+
+
+# --- properties ----------------------------------------------------------------------------------
+
+SEEDS = [text for text, _ in VALID] + ["log(z)", "tan(z)", "Piecewise((z, z > 0))", "x*sigmoid(x)"]
+TOKENS = list("z()+-*/^,.<>=!&|~ 0123456789_[]'\"") + [
+    "**", "exp", "log", "sqrt", "tan", "Piecewise", "True", "pi", "E", "Max", "1e300", "1e-3", "(z, z>0)",
+    "__", ".__class__", "lambda", "sigmoid", "9**9", "j",
+]
+
+
+@st.composite
+def mutations(draw: st.DrawFn) -> str:
+    text = draw(st.sampled_from(SEEDS))
+    for _ in range(draw(st.integers(1, 4))):
+        at = draw(st.integers(0, len(text)))
+        piece = draw(st.sampled_from(TOKENS))
+        text = draw(st.sampled_from([text[:at] + piece + text[at:], text[:at] + text[at + 1:],
+                                     text[:at] + piece + text[at + 1:]]))
+    return text
+
+
+def _only_symcheck_errors(text: str) -> None:
+    try:
+        result = parse_activation(text, functions=SIGMOID)
+    except SymcheckError as err:
+        assert str(err) and "\n" not in str(err)
+    else:
+        assert result.free_symbols <= {Z}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.characters(blacklist_categories=("Cs",)), max_size=60))
+def test_random_text_raises_only_symcheck_errors(text: str) -> None:
+    _only_symcheck_errors(text)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutations())
+def test_mutated_expressions_raise_only_symcheck_errors(text: str) -> None:
+    _only_symcheck_errors(text)
