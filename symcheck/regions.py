@@ -17,7 +17,7 @@ from sympy import S
 
 from .budget import Budget
 from .evaluate import certify_nonzero
-from .errors import EvaluationError
+from .printing import text
 
 #: nonsmooth primitives that are rewritten to Piecewise before splitting
 _NONSMOOTH = (sympy.Abs, sympy.Max, sympy.Min, sympy.sign, sympy.Heaviside)
@@ -59,14 +59,14 @@ class Region:
 
     def describe(self, var: str = "z") -> str:
         if self.is_point:
-            return f"{var} = {sympy.sstr(self.lower)}"
+            return f"{var} = {text(self.lower)}"
         if self.lower == -S.Infinity and self.upper == S.Infinity:
             return f"{var} ∈ R"
         if self.lower == -S.Infinity:
-            return f"{var} < {sympy.sstr(self.upper)}"
+            return f"{var} < {text(self.upper)}"
         if self.upper == S.Infinity:
-            return f"{var} > {sympy.sstr(self.lower)}"
-        return f"{sympy.sstr(self.lower)} < {var} < {sympy.sstr(self.upper)}"
+            return f"{var} > {text(self.lower)}"
+        return f"{text(self.lower)} < {var} < {text(self.upper)}"
 
     def latex(self, var: str = "z") -> str:
         lo, hi = sympy.latex(self.lower), sympy.latex(self.upper)
@@ -210,7 +210,7 @@ def _specialize(expr: sympy.Expr, var: sympy.Symbol, region: Region, budget: Bud
         for branch, cond in expr.args:
             if _decide(cond, var, region, budget):
                 return _specialize(branch, var, region, budget)
-        raise Undecided(f"no branch of {sympy.sstr(expr)} applies on {region.describe()}")
+        raise Undecided(f"no branch of {text(expr)} applies on {region.describe()}")
     return expr.func(*(_specialize(arg, var, region, budget) for arg in expr.args))
 
 
@@ -229,7 +229,7 @@ def _decide(cond: sympy.Basic, var: sympy.Symbol, region: Region, budget: Budget
         if cuts:
             raise _Split(cuts)
         return bool(cond.func(*[S.true if v else S.false for v in values]))
-    raise Undecided(f"cannot decide the condition {sympy.sstr(cond)}")
+    raise Undecided(f"cannot decide the condition {text(cond)}")
 
 
 _SIGN_TEST = {
@@ -259,7 +259,7 @@ def _exact_sign(value: sympy.Expr) -> int:
         # Not certified non-zero at 2048 bits: accept zero only when SymPy can prove it.
         if sympy.simplify(value) == 0:
             return 0
-        raise Undecided(f"cannot decide the sign of {sympy.sstr(value)}")
+        raise Undecided(f"cannot decide the sign of {text(value)}")
     return certificate.sign
 
 
@@ -295,4 +295,4 @@ def _real_roots(g: sympy.Expr, var: sympy.Symbol, interval: sympy.Interval) -> s
         return set(found)
     if found is S.EmptySet:
         return set()
-    raise Undecided(f"cannot find every real root of {sympy.sstr(g)} = 0")
+    raise Undecided(f"cannot find every real root of {text(g)} = 0")

@@ -20,6 +20,7 @@ from .budget import DEFAULT_TIMEOUT, Budget, BudgetExceeded
 from .errors import DomainError
 from .evaluate import Certificate, certify_nonzero
 from .forms import Form, form as _form
+from .printing import text
 from .results import CheckResult, Step
 from .symbols import A, ALPHA, B, SIGMA, Z
 from .theorems import ANY, EXCHANGE, NEGATIVE, POSITIVE, Reduction, fixed_scale
@@ -96,7 +97,7 @@ def _decide(sigma: Activation, t: Transformation, unit: Form, budget: Budget):
     reduction = _reduction(unit, t)
     steps.append(_reduction_step(reduction, opaque, t))
     residual = reduction.residual(sigma)
-    steps.append(Step("Residual", f"r(z) = {sympy.sstr(residual)}",
+    steps.append(Step("Residual", f"r(z) = {text(residual)}",
                       rf"r(z) = {sympy.latex(residual)}",
                       "the condition above with σ substituted; the symmetry holds iff r ≡ 0 on R",
                       "given"))
@@ -124,7 +125,7 @@ def _reduction(unit: Form, t: Transformation) -> Reduction:
 def _statement(lhs: sympy.Expr, rhs: sympy.Expr, t: Transformation) -> Step:
     scope = "a, b ∈ R" + (f", {t.domain.describe()}" if t.domain else "")
     scope_latex = r"a, b \in \mathbb{R}" + (r",\ " + t.domain.latex() if t.domain else "")
-    return Step("Statement", f"for all {scope}: {sympy.sstr(lhs)} = {sympy.sstr(rhs)}",
+    return Step("Statement", f"for all {scope}: {text(lhs)} = {text(rhs)}",
                 rf"\forall {scope_latex}:\ {sympy.latex(lhs)} = {sympy.latex(rhs)}",
                 f"{t.describe()} applied to a = x·q, b = x·k", "given")
 
@@ -161,15 +162,17 @@ def _broken(sigma, t, reduction, lhs, rhs, decision, steps, evidence):
     in_domain = ALPHA not in values or t.domain.contains(values[ALPHA])
     certificate = certify_nonzero(concrete, values) if in_domain else None
     recheck = _recheck(concrete, values, certificate)
-    witness_text = ", ".join(f"{s} = {sympy.sstr(v)}" for s, v in values.items())
+    witness_text = ", ".join(f"{text(s)} = {text(v)}" for s, v in values.items())
     steps.append(Step("Witness", witness_text, ", ".join(rf"{sympy.latex(s)} = {sympy.latex(v)}"
                                                          for s, v in values.items()),
-                      f"from z = {sympy.sstr(decision.point)}, where r(z) is certified non-zero "
+                      f"from z = {text(decision.point)}, where r(z) is certified non-zero "
                       f"({_describe(decision.certificate)})", "given"))
     for title, side in (("Left side", lhs), ("Right side", rhs)):
         exact = _substitute(side, sigma).xreplace(values)
-        steps.append(Step(title, f"{sympy.sstr(side)} = {sympy.sstr(exact)} ≈ {_decimal(exact)}",
-                          rf"{sympy.latex(side)} = {sympy.latex(exact)} \approx {_decimal(exact)}",
+        approx = "" if exact.is_Rational else f" ≈ {_decimal(exact)}"
+        steps.append(Step(title, f"{text(side)} = {text(exact)}{approx}",
+                          rf"{sympy.latex(side)} = {sympy.latex(exact)}"
+                          + (rf" \approx {_decimal(exact)}" if approx else ""),
                           "exact value at the witness", "given"))
     if certificate is None or recheck is None:
         why = ("the witness is outside the α domain" if not in_domain else
@@ -199,7 +202,7 @@ def _recheck(concrete: sympy.Expr, values: dict, certificate: Certificate | None
     if not value.is_number or value.is_real is not True or value == 0:
         return None
     sign = 1 if value > 0 else -1
-    return sympy.sstr(value.evalf(20)) if sign == certificate.sign else None
+    return text(value.evalf(20)) if sign == certificate.sign else None
 
 
 def _describe(certificate: Certificate | None) -> str:
@@ -217,7 +220,7 @@ def _interval_latex(certificate: Certificate) -> str:
 
 
 def _decimal(value: sympy.Expr) -> str:
-    return sympy.sstr(value.evalf(20)) if value.is_number else sympy.sstr(value)
+    return text(value.evalf(20)) if value.is_number else text(value)
 
 
 def _piece_steps(decision: ZeroDecision) -> list[Step]:
@@ -226,7 +229,7 @@ def _piece_steps(decision: ZeroDecision) -> list[Step]:
         region = piece.region.describe()
         status = {"proved": "verified", "nonzero": "certified"}.get(piece.status, piece.status)
         claim = "r = 0" if piece.status == "proved" else "r = ?"
-        steps.append(Step(f"Case {region}", f"r(z) = {sympy.sstr(piece.expr)}; {claim}",
+        steps.append(Step(f"Case {region}", f"r(z) = {text(piece.expr)}; {claim}",
                           rf"{piece.region.latex()}:\ r(z) = {sympy.latex(piece.expr)}"
                           + (" = 0" if piece.status == "proved" else ""),
                           piece.method or {"timeout": "the time budget ran out",
