@@ -30,7 +30,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "relu2": ("Max(z, 0)**2", "squared ReLU"),
     "elu": ("Piecewise((z, z > 0), (exp(z) - 1, True))", "ELU, alpha = 1"),
     "selu": (f"{_SELU_SCALE}*Piecewise((z, z > 0), ({_SELU_ALPHA}*(exp(z) - 1), True))",
-             "SELU with the exact self-normalising constants"),
+             "SELU with the exact self-normalising constants λ ≈ 1.0507, α ≈ 1.6733"),
     "celu": ("Max(0, z) + Min(0, exp(z) - 1)", "CELU, alpha = 1"),
     "gelu": ("z/2*(1 + erf(z/sqrt(2)))", "GELU, exact (erf) form"),
     "gelu_tanh": ("z/2*(1 + tanh(sqrt(2/pi)*(z + 0.044715*z**3)))", "GELU, tanh approximation"),
@@ -52,6 +52,8 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "sin": ("sin(z)", "sine"),
     "identity": ("z", "identity (no nonlinearity)"),
 }
+#: table-friendly formulas where the real one is too long to read
+SHORT = {"selu": "λ·Piecewise((z, z > 0), (α·(exp(z) - 1), True))"}
 ALIASES = {"swish": "silu", "linear": "identity", "gelu_erf": "gelu", "squared_relu": "relu2",
            "leakyrelu": "leaky_relu", "hard_tanh": "hardtanh", "hard_sigmoid": "hardsigmoid",
            "hard_swish": "hardswish"}
@@ -70,6 +72,11 @@ class Activation:
 
     def __call__(self, arg: sympy.Expr) -> sympy.Expr:
         return self.expr.xreplace({Z: sympy.sympify(arg)}) if arg != Z else self.expr
+
+    @property
+    def short(self) -> str:
+        """The formula for tables: SELU's closed-form constants are abbreviated as λ and α."""
+        return SHORT.get(self.name, self.formula) if self.builtin else self.formula
 
     def __str__(self) -> str:
         return f"{self.name}(z) = {sympy.sstr(self.expr)}"

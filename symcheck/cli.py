@@ -98,12 +98,12 @@ def scaling(act: str, form: str, timeout: float, as_json: bool, expect: str | No
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
 def activations(as_json: bool) -> None:
     """List the catalogue activations with their formulas (torch.nn.functional defaults)."""
-    from .activations import ALIASES, CATALOGUE
+    from .activations import ALIASES, CATALOGUE, SHORT
     aliases: dict[str, list[str]] = {}
     for alias, name in ALIASES.items():
         aliases.setdefault(name, []).append(alias)
-    rows = [{"name": n, "formula": f, "description": d, "aliases": aliases.get(n, [])}
-            for n, (f, d) in CATALOGUE.items()]
+    rows = [{"name": n, "formula": f, "short": SHORT.get(n, f), "description": d,
+             "aliases": aliases.get(n, [])} for n, (f, d) in CATALOGUE.items()]
     if as_json:
         _emit(rows, True)
         return
@@ -112,7 +112,7 @@ def activations(as_json: bool) -> None:
     for column in ("name", "formula", "description", "aliases"):
         table.add_column(column, overflow="fold")
     for row in rows:
-        table.add_row(row["name"], row["formula"], row["description"], ", ".join(row["aliases"]))
+        table.add_row(row["name"], row["short"], row["description"], ", ".join(row["aliases"]))
     _emit(table, False)
 
 
@@ -135,7 +135,7 @@ def catalog(timeout: float, as_json: bool) -> None:
             for t in transformations:
                 results.append(check(act, t, "gated", timeout=timeout))
                 advance(act.name)
-            rows.append((act.name, act.formula, results))
+            rows.append((act.name, act.short, results))
     if as_json:
         _emit({"form": "gated", "columns": [_JSON_KEYS[c] for c in CATALOG_COLUMNS],
                "rows": [{"activation": name, "formula": formula,

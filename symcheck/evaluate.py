@@ -1,4 +1,4 @@
-"""Evaluate SymPy expressions at exact rational points: fast approximations and certified enclosures.
+"""Evaluate SymPy expressions at exact rational points: fast values and certified enclosures.
 
 Three entry points, one tree walker (no ``lambdify``/``eval``: expressions come from users):
 
@@ -27,10 +27,11 @@ import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Union
+from typing import Any
 
 import mpmath
 import sympy
+from mpmath.ctx_iv import ivmpf
 from mpmath.libmp import (
     fone,
     fzero,
@@ -73,9 +74,8 @@ from .errors import EvaluationError
 __all__ = ["approximate", "enclose", "Certificate", "certify_nonzero"]
 
 MPF = tuple  # mpmath's raw (sign, man, exp, bc) number
-Interval = tuple[MPF, MPF]
-Exact = Fraction
-Value = Union[Fraction, Interval]
+Interval = tuple[MPF, MPF]  # outward-rounded [lower, upper]
+Value = Fraction | Interval  # what the certified walker computes: exact while it can be
 
 # exp of an argument beyond 2**40 has ~10**12 digits: refuse instead of hanging
 _EXP_LIMIT = from_int(2**40)
@@ -90,6 +90,10 @@ _EXACT_MAX_BITS = 200_000
 _MAX_SERIES_TERMS = 100_000
 _GUARD_BITS = 20
 _LOG2_E = 1.4426950408889634
+
+
+# failures of the host machinery that mean "cannot evaluate", never "wrong value"
+_BUILTIN_FAILURES = (RecursionError, ZeroDivisionError, OverflowError, ValueError)
 
 
 class _Undecided(EvaluationError):
@@ -128,7 +132,9 @@ def _point(values: Mapping[sympy.Symbol, Any]) -> dict[sympy.Symbol, Fraction]:
 
 def _rationalize_floats(expr: sympy.Expr) -> sympy.Expr:
     floats = expr.atoms(sympy.Float)
-    return expr.xreplace({f: sympy.Rational(*to_rational(f._mpf_)) for f in floats}) if floats else expr
+    if not floats:
+        return expr
+    return expr.xreplace({f: sympy.Rational(*to_rational(f._mpf_)) for f in floats})
 
 
 # --------------------------------------------------------------------------- the tree walker
@@ -166,23 +172,23 @@ class _Walker:
             return value
 
     def _eval(self, node: sympy.Basic) -> Any:
-        A = self.arith
+        arith = self.arith
         if node.is_Rational:
-            return A.exact(Fraction(int(node.p), int(node.q)))
+            return arith.exact(Fraction(int(node.p), int(node.q)))
         if node.is_Float:
-            return A.exact(_float_fraction(node))
+            return arith.exact(_float_fraction(node))
         if node is sympy.pi:
-            return A.pi()
+            return arith.pi()
         if node is sympy.E:
-            return A.e()
+            return arith.e()
         if node.is_Symbol:
             if node not in self.point:
                 raise EvaluationError(f"no value given for the symbol {node}")
-            return A.exact(self.point[node])
+            return arith.exact(self.point[node])
         if node.is_Add:
-            return A.add([self.eval(a) for a in node.args])
+            return arith.add([self.eval(a) for a in node.args])
         if node.is_Mul:
-            return A.mul([self.eval(a) for a in node.args])
+            return arith.mul([self.eval(a) for a in node.args])
         if node.is_Pow:
             return self._pow(*node.args)
         if isinstance(node, sympy.Piecewise):
@@ -190,28 +196,28 @@ class _Walker:
         if isinstance(node, sympy.Heaviside):
             return self._heaviside(node)
         if isinstance(node, sympy.sign):
-            return A.exact(Fraction(self._sign(self.eval(node.args[0]), node)))
+            return arith.exact(Fraction(self._sign(self.eval(node.args[0]), node)))
         if isinstance(node, sympy.Max):
-            return A.max([self.eval(a) for a in node.args])
+            return arith.max([self.eval(a) for a in node.args])
         if isinstance(node, sympy.Min):
-            return A.min([self.eval(a) for a in node.args])
+            return arith.min([self.eval(a) for a in node.args])
         if isinstance(node, AppliedUndef):
             raise EvaluationError(f"cannot evaluate the undefined function {node.func}")
         name = _UNARY.get(type(node))
         if name is not None and len(node.args) == 1:
-            return getattr(A, name)(self.eval(node.args[0]))
+            return getattr(arith, name)(self.eval(node.args[0]))
         raise EvaluationError(f"cannot evaluate {type(node).__name__}: {_short(node)}")
 
     def _pow(self, base: sympy.Expr, expo: sympy.Expr) -> Any:
-        A = self.arith
+        arith = self.arith
         b = self.eval(base)
         if expo.is_Integer:
-            return A.pow_int(b, int(expo))
+            return arith.pow_int(b, int(expo))
         if expo == sympy.S.Half:
-            return A.sqrt(b)
+            return arith.sqrt(b)
         if expo == -sympy.S.Half:
-            return A.pow_int(A.sqrt(b), -1)
-        return A.pow_real(b, self.eval(expo))
+            return arith.pow_int(arith.sqrt(b), -1)
+        return arith.pow_real(b, self.eval(expo))
 
     def _sign(self, value: Any, node: sympy.Basic) -> int:
         lo, hi = self.arith.sign_bounds(value)
@@ -260,7 +266,8 @@ class _Walker:
                 ta, tb = self.truth(a), self.truth(b)
                 return ta if ta == tb else None
             return self.truth(a if t else b)
-        raise EvaluationError(f"cannot evaluate the condition {type(cond).__name__}: {_short(cond)}")
+        kind = type(cond).__name__
+        raise EvaluationError(f"cannot evaluate the condition {kind}: {_short(cond)}")
 
 
 def _combine(truths: list[bool | None], conjunction: bool) -> bool | None:
@@ -316,6 +323,12 @@ def _widen(x: Interval, prec: int) -> Interval:
     """Widen by a relative 2**-(prec-4): a margin over mpmath's directed last-bit rounding."""
     eps = mpf_shift(fone, -(prec - 4))
     return mpi_mul(x, (mpf_sub(fone, eps), mpf_add(fone, eps)), prec)  # exact factors
+
+
+def _exp_interval(x: Interval, prec: int) -> Interval:
+    if any(mpf_gt(mpf_abs(v), _EXP_LIMIT) for v in x):
+        raise EvaluationError("exponential of an astronomically large argument")
+    return _widen(mpi_exp(x, prec), prec)
 
 
 def _positive_series(first: Interval, ratio: Callable[[int], Interval], prec: int) -> Interval:
@@ -462,10 +475,7 @@ class _Enclosure:
     def exp(self, x: Value) -> Value:
         if _is(x, 0):
             return Fraction(1)
-        x = self.iv(x)
-        if any(mpf_gt(mpf_abs(v), _EXP_LIMIT) for v in x):
-            raise EvaluationError("exponential of an astronomically large argument")
-        return _widen(mpi_exp(x, self.prec), self.prec)
+        return _exp_interval(self.iv(x), self.prec)
 
     def log(self, x: Value) -> Value:
         if _is(x, 1):
@@ -566,15 +576,10 @@ class _Enclosure:
         return self.add([Fraction(1), self.neg(self.erf(x))])
 
     # -- the positive-argument kernels (x > 0, an interval; results at working precision) --
-    def _exp_wp(self, x: Interval) -> Interval:
-        if any(mpf_gt(mpf_abs(v), _EXP_LIMIT) for v in x):
-            raise EvaluationError("exponential of an astronomically large argument")
-        return _widen(mpi_exp(x, self.wp), self.wp)
-
     def _expm1_pos(self, x: Interval) -> Interval:
         wp = self.wp
         if mpf_gt(x[1], fone):  # e^x - 1 > 1.7: no cancellation to avoid
-            return mpi_sub(self._exp_wp(x), _int(1), wp)
+            return mpi_sub(_exp_interval(x, wp), _int(1), wp)
         return _positive_series(x, lambda n: mpi_div(x, _int(n + 2), wp), wp)
 
     def _sinh_pos(self, x: Interval) -> Interval:
@@ -599,17 +604,19 @@ class _Enclosure:
         if mpf_gt(x[1], mpf_shift(fone, -1)):
             root = mpi_sqrt(mpi_add(mpi_square(x, wp), _int(1), wp), wp)
             return _widen(mpi_log(mpi_add(x, root, wp), wp), wp)
-        # asinh x = Σ (-1)^n (2n)!/(4^n n!² (2n+1)) x^{2n+1}; term ratio x²(2n+1)²/((2n+2)(2n+3)) < x²
+        # asinh x = Σ (-1)^n (2n)!/(4^n n!² (2n+1)) x^{2n+1};
+        # term ratio x²(2n+1)²/((2n+2)(2n+3)) < x² ≤ 1/4
         x2 = mpi_square(x, wp)
 
         def ratio(n: int) -> Interval:
-            return mpi_div(mpi_mul(x2, _int((2 * n + 1) ** 2), wp), _int((2 * n + 2) * (2 * n + 3)), wp)
+            numerator = mpi_mul(x2, _int((2 * n + 1) ** 2), wp)
+            return mpi_div(numerator, _int((2 * n + 2) * (2 * n + 3)), wp)
 
         return _alternating_series(x, ratio, wp)
 
     def _atan_pos(self, x: Interval) -> Interval:
-        # atan x = 2·atan(y), y = x/(1 + sqrt(1 + x²)) = 1/(u + sqrt(u² + 1)), u = 1/x: the second
-        # form is monotone in u (tight). Halve until y ≤ 1/16, then the alternating Taylor series.
+        # atan x = 2·atan(y), y = x/(1 + sqrt(1 + x²)) = 1/(u + sqrt(u² + 1)), u = 1/x: the
+        # second form is monotone in u (tight). Halve until y ≤ 1/16, then the Taylor series.
         wp, halvings = self.wp, 0
         while mpf_gt(x[1], mpf_shift(fone, -4)):
             u = mpi_div(_int(1), x, wp)
@@ -617,8 +624,11 @@ class _Enclosure:
             x = mpi_div(_int(1), mpi_add(u, root, wp), wp)
             halvings += 1
         x2 = mpi_square(x, wp)
-        series = _alternating_series(x, lambda n: mpi_div(mpi_mul(x2, _int(2 * n + 1), wp), _int(2 * n + 3), wp), wp)
-        return _shift(series, halvings)
+        # atan x = Σ (-1)^n x^{2n+1}/(2n+1); term ratio x²(2n+1)/(2n+3) < x² ≤ 1/256
+        def ratio(n: int) -> Interval:
+            return mpi_div(mpi_mul(x2, _int(2 * n + 1), wp), _int(2 * n + 3), wp)
+
+        return _shift(_alternating_series(x, ratio, wp), halvings)
 
     # erf / erfc ---------------------------------------------------------------------------
     def _sqrt_pi(self, wp: int) -> Interval:
@@ -635,7 +645,8 @@ class _Enclosure:
         bits = self._asymptotic_bits(x[0])
         # erf = 1 - erfc needs erfc only to absolute 2**-prec, and erfc ≈ 2**-bits itself
         if 2 * bits >= self.prec + 2 * _GUARD_BITS:
-            return mpi_sub(_int(1), self._erfc_asymptotic(x, self.prec + 2 * _GUARD_BITS - int(bits)), self.wp)
+            needed = self.prec + 2 * _GUARD_BITS - int(bits)
+            return mpi_sub(_int(1), self._erfc_asymptotic(x, needed), self.wp)
         return self._erf_series(x, self.wp)
 
     def _erfc_pos(self, x: Interval) -> Interval:
@@ -652,11 +663,11 @@ class _Enclosure:
         return mpi_sub(_int(1), self._erf_series(x, wp), wp)
 
     def _erf_series(self, x: Interval, wp: int) -> Interval:
-        """erf x = 2/√π · e^{-x²} · Σ 2^n x^{2n+1}/(2n+1)!!: positive terms, no cancellation."""
+        """erf x = 2/√π · e^{-x²} · Σ 2^n x^{2n+1}/(2n+1)!! (positive terms: no cancellation)."""
         x2 = mpi_square(x, wp)
         two_x2 = _shift(x2, 1)
         total = _positive_series(x, lambda n: mpi_div(two_x2, _int(2 * n + 3), wp), wp)
-        scale = mpi_div(_shift(self._exp_wp_at(mpi_neg(x2), wp), 1), self._sqrt_pi(wp), wp)
+        scale = mpi_div(_shift(_exp_interval(mpi_neg(x2), wp), 1), self._sqrt_pi(wp), wp)
         return mpi_mul(total, scale, wp)
 
     def _erfc_asymptotic(self, x: Interval, bits: int) -> Interval:
@@ -671,17 +682,13 @@ class _Enclosure:
         for m in range(_MAX_SERIES_TERMS):
             term = mpi_mul(term, mpi_div(_int(-(2 * m + 1)), two_x2, wp), wp)  # t_{m+1}
             next_ratio_below_1 = mpf_lt(from_int(2 * m + 3), two_x2[0])
-            if _bits(mpf_abs(term[0])) < tol and _bits(mpf_abs(term[1])) < tol or not next_ratio_below_1:
+            small = max(_bits(mpf_abs(term[0])), _bits(mpf_abs(term[1]))) < tol
+            if small or not next_ratio_below_1:  # term is the first omitted one
                 break
             total = mpi_add(total, term, wp)
         total = mpi_add(total, _hull(term, _pt(fzero)), wp)
-        prefactor = mpi_div(self._exp_wp_at(mpi_neg(x2), wp), mpi_mul(x, self._sqrt_pi(wp), wp), wp)
+        prefactor = mpi_div(_exp_interval(mpi_neg(x2), wp), mpi_mul(x, self._sqrt_pi(wp), wp), wp)
         return mpi_mul(total, prefactor, wp)
-
-    def _exp_wp_at(self, x: Interval, wp: int) -> Interval:
-        if any(mpf_gt(mpf_abs(v), _EXP_LIMIT) for v in x):
-            raise EvaluationError("exponential of an astronomically large argument")
-        return _widen(mpi_exp(x, wp), wp)
 
 
 def _is(x: Value, q: int) -> bool:
@@ -780,7 +787,6 @@ class _Approx:
         return mpmath.erf(x)
 
     def erfc(self, x: mpmath.mpf) -> mpmath.mpf:
-        _check_exp(x * x)
         return mpmath.erfc(x)
 
     def abs(self, x: mpmath.mpf) -> mpmath.mpf:
@@ -815,7 +821,10 @@ def approximate(expr: sympy.Expr, values: Mapping[sympy.Symbol, Any], dps: int =
     """
     point = _point(values)
     with mpmath.workdps(dps):
-        value = _Walker(_Approx(), point).eval(sympy.sympify(expr))
+        try:
+            value = _Walker(_Approx(), point).eval(sympy.sympify(expr))
+        except _BUILTIN_FAILURES as err:
+            raise EvaluationError(f"cannot evaluate {_short(expr)}: {err}") from err
         if not isinstance(value, mpmath.mpf) or not mpmath.isfinite(value):
             raise EvaluationError(f"no finite real value for {_short(expr)}")
         return value
@@ -825,10 +834,13 @@ def _evaluate(expr: sympy.Expr, point: Mapping[sympy.Symbol, Fraction], prec: in
     """The exact rational, or an outward-rounded interval at ``prec`` bits."""
     if prec < 16:
         raise ValueError("prec must be at least 16 bits")
-    return _Walker(_Enclosure(prec), point).eval(sympy.sympify(expr))
+    try:
+        return _Walker(_Enclosure(prec), point).eval(sympy.sympify(expr))
+    except _BUILTIN_FAILURES as err:
+        raise EvaluationError(f"cannot evaluate {_short(expr)}: {err}") from err
 
 
-def enclose(expr: sympy.Expr, values: Mapping[sympy.Symbol, Any], prec: int) -> Any:
+def enclose(expr: sympy.Expr, values: Mapping[sympy.Symbol, Any], prec: int) -> ivmpf:
     """An interval (``mpmath.iv`` number) at ``prec`` bits that contains the exact real value.
 
     Raises :class:`EvaluationError` if the value cannot be enclosed (unsupported node, not real
@@ -871,26 +883,51 @@ def certify_nonzero(
 
     First SymPy's exact arithmetic (Floats are read as their binary values): a Rational result
     decides outright. Otherwise enclosures at 64, 128, …, ``max_prec`` bits until one excludes 0.
-    None means "not certified" (e.g. the value is exactly 0), never "zero". Raises
-    :class:`EvaluationError` if the expression cannot be evaluated at that point at all.
+    None means "not certified" — the value is exactly 0, too close to 0, or cannot be
+    evaluated there (undefined, unsupported function) — never "zero". Only a missing or
+    non-rational coordinate (a caller's mistake) raises :class:`EvaluationError`.
+
+    >>> z = sympy.Symbol("z")
+    >>> certify_nonzero(z / (1 + sympy.exp(-z)) - z / 2, {z: 1}).decimal(8)
+    '0.23105858'
     """
     point = _point(values)
     exact_expr = _rationalize_floats(sympy.sympify(expr))
-    value = exact_expr.xreplace({s: sympy.Rational(q.numerator, q.denominator) for s, q in point.items()})
+    rationals = {s: sympy.Rational(q.numerator, q.denominator) for s, q in point.items()}
+    value = exact_expr.xreplace(rationals)
     if value.free_symbols:
-        raise EvaluationError(f"no value given for {', '.join(sorted(map(str, value.free_symbols)))}")
-    if value.is_Rational:
-        if value == 0:
-            return None
-        _cross_check(exact_expr, point, Fraction(int(value.p), int(value.q)))
-        return _exact_certificate(value)
+        missing = ", ".join(sorted(map(str, value.free_symbols)))
+        raise EvaluationError(f"no value given for {missing}")
+    try:
+        if value.is_Rational:
+            return _certify_rational(exact_expr, point, value)
+        return _certify_by_enclosure(exact_expr, point, value, max_prec)
+    except EvaluationError:
+        return None
+    except _BUILTIN_FAILURES:  # e.g. an expression nested too deeply to walk
+        return None
+
+
+def _certify_rational(expr: sympy.Expr, point: Mapping[sympy.Symbol, Fraction],
+                      value: sympy.Rational) -> Certificate | None:
+    if value == 0:
+        return None
+    _cross_check(expr, point, Fraction(int(value.p), int(value.q)))
+    return _exact_certificate(value)
+
+
+def _certify_by_enclosure(expr: sympy.Expr, point: Mapping[sympy.Symbol, Fraction],
+                          value: sympy.Expr, max_prec: int) -> Certificate | None:
+    """Enclose our own evaluation of ``expr`` (not SymPy's ``value``, whose numeric decisions
+    we do not rely on) at doubling precision until the enclosure excludes 0."""
     for prec in _precisions(max_prec):
         try:
-            enclosure = _evaluate(exact_expr, point, prec)
+            enclosure = _evaluate(expr, point, prec)
         except _Undecided:
             continue
         if isinstance(enclosure, Fraction):  # decided by exact arithmetic after all
-            return None if enclosure == 0 else _exact_certificate(sympy.Rational(enclosure.numerator, enclosure.denominator))
+            exact = sympy.Rational(enclosure.numerator, enclosure.denominator)
+            return None if exact == 0 else _exact_certificate(exact)
         lo, hi = _signs(enclosure)
         if lo > 0 or hi < 0:
             return Certificate(
@@ -927,7 +964,8 @@ def _cross_check(expr: sympy.Expr, point: Mapping[sympy.Symbol, Fraction], value
     if isinstance(mine, Fraction):
         agrees = mine == value
     else:
-        agrees = not mpf_gt(mine[0], _iv_rational(value, 64)[1]) and not mpf_lt(mine[1], _iv_rational(value, 64)[0])
+        lo, hi = _iv_rational(value, 64)
+        agrees = not mpf_gt(mine[0], hi) and not mpf_lt(mine[1], lo)
     if not agrees:
         raise EvaluationError(f"SymPy's exact value {value} disagrees with interval evaluation")
 
@@ -961,9 +999,11 @@ def _decimal_string(q: Fraction, digits: int, rounding: str) -> str:
     e10 = _floor_log10(a)
     scaled = a * Fraction(10) ** (digits - 1 - e10)
     mant, rem = divmod(scaled.numerator, scaled.denominator)
-    away = (rounding == "floor") == negative  # rounding the magnitude up
-    if rem and (rounding == "nearest" and 2 * rem >= scaled.denominator or rounding != "nearest" and away):
-        mant += 1
+    if rounding == "nearest":
+        up = 2 * rem >= scaled.denominator
+    else:  # directed: the magnitude rounds up for floor of a negative or ceiling of a positive
+        up = rem > 0 and (rounding == "floor") == negative
+    mant += up
     if mant == 10**digits:
         mant, e10 = mant // 10, e10 + 1
     text = str(mant).rstrip("0") or "0"

@@ -269,7 +269,12 @@ def _roots_inside(f: sympy.Expr, var: sympy.Symbol, region: Region) -> Iterator[
     candidates: set[sympy.Expr] = set()
     for g in _sign_change_sources(f):
         candidates.update(_real_roots(g, var, interval))
-    yield from (c for c in candidates if region._contains(c) and not (region.lower == c or region.upper == c))
+    for c in candidates:
+        inside = interval.contains(c)
+        if inside is S.true:
+            yield c
+        elif inside is not S.false:  # dropping a root we cannot place would be unsound
+            raise Undecided(f"cannot tell whether the root {text(c)} lies in {region.describe()}")
 
 
 def _sign_change_sources(f: sympy.Expr) -> list[sympy.Expr]:
@@ -289,7 +294,7 @@ def _real_roots(g: sympy.Expr, var: sympy.Symbol, interval: sympy.Interval) -> s
         poly = sympy.Poly(g, var)
         if poly.degree() <= 0:
             return set()
-        return {r for r in sympy.real_roots(poly) if interval.contains(r) is S.true}
+        return set(sympy.real_roots(poly))
     found = sympy.solveset(g, var, interval)
     if isinstance(found, sympy.FiniteSet):
         return set(found)

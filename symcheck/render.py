@@ -37,7 +37,7 @@ def rich_result(result: CheckResult) -> Panel:
                           f"largest |r| ≈ {result.evidence.get('largest', '0')}", style="dim"))
     title = Text.assemble(result.title, ": ", verdict_text(result.verdict))
     return Panel(Group(*parts), title=title, title_align="left",
-                 subtitle=f"σ(z) = {result.formula}", subtitle_align="left")
+                 subtitle=f"σ(z) = {result.formula if len(result.formula) < 70 else result.formula[:67] + '…'}", subtitle_align="left")
 
 
 def catalogue_table(rows, columns: list[str]) -> Table:

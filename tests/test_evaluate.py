@@ -20,7 +20,8 @@ a, b = sympy.symbols("a b", real=True)
 R = sympy.Rational
 REF_DPS = 100
 
-POINTS = [R(-30), R(-7, 3), R(-1, 2), R(-1, 10**20), R(0), R(1, 10**20), R(3, 7), R(1), R(5, 2), R(30)]
+TINY = R(1, 10**20)
+POINTS = [R(-30), R(-7, 3), R(-1, 2), -TINY, R(0), TINY, R(3, 7), R(1), R(5, 2), R(30)]
 POSITIVE_POINTS = [p for p in POINTS if p > 0]
 
 
@@ -64,10 +65,11 @@ FUNCTIONS = [
     (sympy.Heaviside, heaviside, POINTS),
 ]
 CASES = [(f, ref, p) for f, ref, points in FUNCTIONS for p in points]
+CASE_IDS = [f"{f.__name__}({p})" for f, _, p in CASES]
 
 
 @pytest.mark.parametrize("prec", [64, 200])
-@pytest.mark.parametrize(("func", "ref", "point"), CASES, ids=[f"{f.__name__}({p})" for f, _, p in CASES])
+@pytest.mark.parametrize(("func", "ref", "point"), CASES, ids=CASE_IDS)
 def test_enclosure_contains_reference_and_is_tight(func, ref, point, prec):
     interval = enclose(func(z), {z: point}, prec)
     with mpmath.workdps(REF_DPS):
@@ -80,8 +82,11 @@ def test_enclosure_contains_reference_and_is_tight(func, ref, point, prec):
             assert (hi - lo) / abs(reference) < mpmath.mpf(2) ** (12 - prec)
 
 
+ERF_POINTS = [R(-6), R(-1, 3), R(1, 7), R(2), R(9, 2), R(6), R(13, 2), R(10), R(25)]
+
+
 @pytest.mark.parametrize("func", [sympy.erf, sympy.erfc])
-@pytest.mark.parametrize("point", [R(-6), R(-1, 3), R(1, 7), R(2), R(9, 2), R(6), R(13, 2), R(10), R(25)])
+@pytest.mark.parametrize("point", ERF_POINTS)
 def test_erf_erfc_against_mpmath_at_60_digits(func, point):
     with mpmath.workdps(60):
         reference = getattr(mpmath, func.__name__)(mp(point))
@@ -122,7 +127,8 @@ def test_constants_and_floats_are_exact_binary_values():
         (sympy.Max(z, sympy.sin(z), -1), R(-7, 3), lambda t: max(t, mpmath.sin(t), -1)),
         (sympy.Min(z, sympy.sin(z)), R(3, 7), lambda t: min(t, mpmath.sin(t))),
         (sympy.Heaviside(z, 0), R(0), lambda t: 0),
-        (z * sympy.exp(-(z**2)) / (1 + sympy.pi), R(5, 2), lambda t: t * mpmath.exp(-(t**2)) / (1 + mpmath.pi)),
+        (z * sympy.exp(-(z**2)) / (1 + sympy.pi), R(5, 2),
+         lambda t: t * mpmath.exp(-(t**2)) / (1 + mpmath.pi)),
     ],
 )
 def test_powers_and_lattice_operations(expr, point, reference):
@@ -151,7 +157,8 @@ RELU = sympy.Piecewise((z, z > 0), (0, True))
         (RELU, R(-1, 3), 0),
         (RELU, R(0), 0),
         (RELU, R(2, 3), R(2, 3)),
-        (sympy.Piecewise((1, z >= R(1, 3)), (0, True)), R(1, 3), 1),  # exact at a non-binary breakpoint
+        # decided exactly at a breakpoint that is not a binary fraction
+        (sympy.Piecewise((1, z >= R(1, 3)), (0, True)), R(1, 3), 1),
         (sympy.Piecewise((1, sympy.Eq(z, R(1, 3))), (0, True)), R(1, 3), 1),
         (sympy.Piecewise((1, sympy.Ne(z, 0)), (2, True)), R(0), 2),
         (sympy.Piecewise((1, z < 0), (2, z <= 1), (3, True)), R(1), 2),
@@ -200,9 +207,20 @@ def test_evaluation_errors(expr, values, message):
     assert time.perf_counter() - start < 1
 
 
-def test_huge_exponent_is_refused_by_certify_too():
-    with pytest.raises(EvaluationError, match="astronomically large"):
-        certify_nonzero(sympy.exp(sympy.exp(sympy.exp(z))) - 1, {z: 10})
+@pytest.mark.parametrize(
+    ("expr", "point"),
+    [
+        (sympy.exp(sympy.exp(sympy.exp(z))) - 1, 10),
+        (sympy.log(z) + 1, -1),
+        (sympy.gamma(z) + z, R(1, 3)),
+        (1 / (z - 1), 1),
+        (sympy.Function("f")(z) + 1, 2),
+    ],
+)
+def test_certify_returns_none_where_the_expression_cannot_be_evaluated(expr, point):
+    start = time.perf_counter()
+    assert certify_nonzero(expr, {z: point}) is None
+    assert time.perf_counter() - start < 1
 
 
 def test_approximate_is_close_and_restores_precision():
@@ -228,6 +246,17 @@ def test_exact_rational_residual_is_certified_exactly():
     assert cert.decimal(5) == "6e-15"
     with pytest.raises(dataclasses.FrozenInstanceError):
         cert.sign = -1  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("value", "digits", "text"),
+    [("1/3", 5, "0.33333"), ("-2/3", 5, "-0.66667"), ("12345678", 3, "12300000"),
+     ("-1/70000000", 4, "-1.429e-8"), ("5", 3, "5"), ("99999/100000", 3, "1")],
+)
+def test_decimal_rounds_to_significant_digits(value, digits, text):
+    cert = Certificate(value=sympy.Rational(value), exact=True, lower=value, upper=value, prec=0,
+                       sign=1 if not value.startswith("-") else -1)
+    assert cert.decimal(digits) == text
 
 
 def test_a_difference_float64_cannot_see_is_certified_negative():
@@ -291,13 +320,14 @@ def test_values_may_be_python_numbers_and_missing_ones_are_reported():
 SILU = z / (1 + sympy.exp(-z))
 GELU = z / 2 * (1 + sympy.erf(z / sympy.sqrt(2)))
 MISH = z * sympy.tanh(sympy.log(1 + sympy.exp(z)))
+TANH = sympy.tanh(z)
 
 
 def exchange_residual(act: sympy.Expr) -> sympy.Expr:
     return act.subs(z, a) * b - act.subs(z, b) * a
 
 
-@pytest.mark.parametrize("act", [SILU, GELU, MISH, sympy.tanh(z)], ids=["silu", "gelu", "mish", "tanh"])
+@pytest.mark.parametrize("act", [SILU, GELU, MISH, TANH], ids=["silu", "gelu", "mish", "tanh"])
 def test_activation_residuals_are_certified_fast(act):
     residual = exchange_residual(act)
     certify_nonzero(residual, {a: 2, b: 1})  # warm SymPy's caches
@@ -309,7 +339,8 @@ def test_activation_residuals_are_certified_fast(act):
     with mpmath.workdps(REF_DPS):
         reference = approximate(residual, {a: R(3, 2), b: R(-1, 2)}, dps=REF_DPS)
         assert Fraction(cert.lower) <= Fraction(mpmath.nstr(reference, 95)) <= Fraction(cert.upper)
-        assert abs(Fraction(cert.decimal(20)) / Fraction(mpmath.nstr(reference, 40)) - 1) < Fraction(1, 10**18)
+        relative_error = Fraction(cert.decimal(20)) / Fraction(mpmath.nstr(reference, 40)) - 1
+        assert abs(relative_error) < Fraction(1, 10**18)
     assert cert.sign == (1 if reference > 0 else -1)
 
 
@@ -327,15 +358,19 @@ EXPRESSIONS = [
     (MISH, lambda t: t * mpmath.tanh(mpmath.log(1 + mpmath.exp(t)))),
     (sympy.atan(z) * sympy.exp(-(z**2) / 50), lambda t: mpmath.atan(t) * mpmath.exp(-(t**2) / 50)),
     (sympy.asinh(z) / (1 + z**2), lambda t: mpmath.asinh(t) / (1 + t**2)),
-    (sympy.sin(z) * sympy.cosh(z / 3) - sympy.tan(z / 100), lambda t: mpmath.sin(t) * mpmath.cosh(t / 3) - mpmath.tan(t / 100)),
-    (z * sympy.erfc(z) + sympy.sqrt(1 + z**2), lambda t: t * mpmath.erfc(t) + mpmath.sqrt(1 + t**2)),
-    (sympy.Piecewise((z**2, z > 1), (sympy.Abs(z) ** R(3, 2), True)), lambda t: t**2 if t > 1 else abs(t) ** mpmath.mpf(1.5)),
-    (sympy.Max(sympy.sinh(z), z**3 / 7) - sympy.Heaviside(z) * sympy.tanh(z), lambda t: max(mpmath.sinh(t), t**3 / 7) - heaviside(t) * mpmath.tanh(t)),
+    (sympy.sin(z) * sympy.cosh(z / 3) - sympy.tan(z / 100),
+     lambda t: mpmath.sin(t) * mpmath.cosh(t / 3) - mpmath.tan(t / 100)),
+    (z * sympy.erfc(z) + sympy.sqrt(1 + z**2),
+     lambda t: t * mpmath.erfc(t) + mpmath.sqrt(1 + t**2)),
+    (sympy.Piecewise((z**2, z > 1), (sympy.Abs(z) ** R(3, 2), True)),
+     lambda t: t**2 if t > 1 else abs(t) ** mpmath.mpf(1.5)),
+    (sympy.Max(sympy.sinh(z), z**3 / 7) - sympy.Heaviside(z) * sympy.tanh(z),
+     lambda t: max(mpmath.sinh(t), t**3 / 7) - heaviside(t) * mpmath.tanh(t)),
 ]
 
 
 @settings(max_examples=60, deadline=None)
-@given(q=rationals, which=st.integers(0, len(EXPRESSIONS) - 1), prec=st.sampled_from([53, 64, 100, 256]))
+@given(q=rationals, which=st.integers(0, len(EXPRESSIONS) - 1), prec=st.sampled_from([53, 64, 256]))
 def test_enclosure_always_contains_the_100_digit_value(q, which, prec):
     expr, reference = EXPRESSIONS[which]
     interval = enclose(expr, {z: sympy.Rational(q.numerator, q.denominator)}, prec)
@@ -345,13 +380,14 @@ def test_enclosure_always_contains_the_100_digit_value(q, which, prec):
 
 @settings(max_examples=40, deadline=None)
 @given(p=rationals, q=rationals, which=st.integers(0, 2))
-def test_certified_sign_agrees_with_the_100_digit_value(p, q, which):
+def test_certified_sign_agrees_with_a_fine_reference(p, q, which):
     act, ref = EXPRESSIONS[which]
-    values = {a: sympy.Rational(p.numerator, p.denominator), b: sympy.Rational(q.numerator, q.denominator)}
-    cert = certify_nonzero(exchange_residual(act), values)
-    with mpmath.workdps(REF_DPS):
+    cert = certify_nonzero(exchange_residual(act), {a: sympy.Rational(p), b: sympy.Rational(q)})
+    # the residual can be ~1e-300 (erf near 1): compare against a reference finer than 2048 bits
+    with mpmath.workdps(800):
         reference = ref(mp(p)) * mp(q) - ref(mp(q)) * mp(p)
         if cert is not None:
             assert cert.sign == (1 if reference > 0 else -1)
             if not cert.exact:
-                assert Fraction(cert.lower) <= Fraction(mpmath.nstr(reference, 95)) <= Fraction(cert.upper)
+                assert Fraction(cert.lower) <= Fraction(mpmath.nstr(reference, 95))
+                assert Fraction(mpmath.nstr(reference, 95)) <= Fraction(cert.upper)
