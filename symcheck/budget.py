@@ -41,26 +41,29 @@ class Budget:
         seconds = self.remaining() if limit is None else min(limit, self.remaining())
         if seconds <= 0:
             raise BudgetExceeded
-        with _alarm(seconds):
+        with alarm(seconds):
             yield
 
 
 @contextmanager
-def _alarm(seconds: float) -> Iterator[None]:
+def alarm(seconds: float, exception: type[BaseException] = BudgetExceeded) -> Iterator[None]:
+    """Raise ``exception`` in the block after ``seconds`` (main thread only).
+
+    Nested alarms keep the outer timer: when the outer one is due first it fires as
+    BudgetExceeded, and it is re-armed with what is left of it afterwards.
+    """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-
-    def _expire(signum: int, frame: object) -> None:
-        raise BudgetExceeded
-
-    # Nested steps: keep the outer timer and restore it afterwards.
-    previous_handler = signal.signal(signal.SIGALRM, _expire)
     outer_left, _ = signal.getitimer(signal.ITIMER_REAL)
     started = time.monotonic()
-    if outer_left and outer_left < seconds:
-        seconds = outer_left
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    own_first = not outer_left or seconds <= outer_left
+
+    def _expire(signum: int, frame: object) -> None:
+        raise exception if own_first else BudgetExceeded
+
+    previous_handler = signal.signal(signal.SIGALRM, _expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds if own_first else outer_left)
     try:
         yield
     finally:

@@ -33,8 +33,10 @@ class DomainError(SymcheckError, ValueError):
 class UnknownNameError(SymcheckError, LookupError):
     """A name (activation, form, symmetry, domain) that symcheck does not know."""
 
-    def __init__(self, kind: str, name: str, suggestions: tuple[str, ...] = ()) -> None:
-        hint = f"; did you mean {', '.join(repr(s) for s in suggestions)}?" if suggestions else ""
+    def __init__(self, kind: str, name: str, suggestions: tuple[str, ...] = (),
+                 known: tuple[str, ...] = ()) -> None:
+        hint = (f"; did you mean {', '.join(repr(s) for s in suggestions)}?" if suggestions else
+                f"; expected one of: {', '.join(known)}" if known else "")
         super().__init__(f"unknown {kind} {name!r}{hint}")
         self.kind = kind
         self.name = name

@@ -32,4 +32,4 @@ def form(name: str) -> Form:
     try:
         return FORMS[name]
     except KeyError:
-        raise UnknownNameError("form", name, closest(name, FORMS)) from None
+        raise UnknownNameError("form", name, closest(name, FORMS), tuple(FORMS)) from None

@@ -20,7 +20,7 @@ def escape_text(text: str) -> str:
                     "σ": r"$\sigma$", "α": r"$\alpha$", "⇒": r"$\Rightarrow$", "⇐": r"$\Leftarrow$",
                     "⇔": r"$\Leftrightarrow$", "≠": r"$\neq$", "≈": r"$\approx$", "→": r"$\to$",
                     "·": r"$\cdot$", "−": "-", "∈": r"$\in$", "≡": r"$\equiv$", "≤": r"$\le$",
-                    "≥": r"$\ge$", "R": "R"}
+                    "≥": r"$\ge$"}
     return "".join(replacements.get(ch, ch) for ch in text)
 
 

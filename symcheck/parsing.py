@@ -1,4 +1,4 @@
-"""Parse user expressions into SymPy without executing any code, and check they define R -> R.
+"""Parse user expressions into SymPy without executing any code.
 
 The text goes through ``ast.parse`` only; the tree is walked against an allow-list of node
 types and names, and every SymPy object is built here by hand (never ``eval``, ``sympify``,
@@ -9,8 +9,9 @@ While building, each construct that is only defined on part of R (``log``, ``sqr
 division, fractional powers, ``tan``, Piecewise without a final ``True``) records an
 :class:`Obligation` from the expression *as written* -- before SymPy's automatic
 simplification can hide it (``z/z`` becomes ``1`` but still needs ``z != 0``).
-:func:`check_defined_on_reals` then proves each obligation for every real value of the
-variable, or refutes it at a point it has certified, or reports that it could not decide.
+:func:`parse_activation` then has :mod:`symcheck.domain` prove each obligation for every
+real value of the variable, or refute it at a point it has certified, or report that it could
+not decide.
 
 >>> parse_activation("z/(1 + exp(-z))")
 z/(1 + exp(-z))
@@ -23,31 +24,31 @@ from __future__ import annotations
 
 import ast
 import copy
-import difflib
-import signal
-import threading
+import operator
 import warnings
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any
 
 import sympy
-from sympy import S
 from sympy.logic.boolalg import Boolean
 
-from symcheck.errors import DomainError, ParseError, SymcheckError
-from symcheck.symbols import Z
+from .budget import alarm
+from .domain import (SOLVE_SECONDS, Obligation, ObligationKind, OutOfTime, check_defined_on_reals, holds,
+                     truncate)
+from .errors import DomainError, ParseError, SymcheckError
+from .names import closest
+from .symbols import Z
 
 __all__ = [
     "LIMITS",
     "Limits",
-    "Obligation",
+    "Obligation",  # re-exported from .domain
     "Parsed",
-    "check_defined_on_reals",
+    "check_defined_on_reals",  # re-exported from .domain
     "parse_activation",
     "parse_expression",
 ]
@@ -67,32 +68,10 @@ class Limits:
     max_number_bits: int = 10_000  #: bits of any integer built (about 3000 decimal digits)
     max_total_exponent: int = 1000  #: product of numeric exponents along nested powers
     build_seconds: float = 5.0  #: safety net for building the SymPy expression
-    solve_seconds: float = 2.0  #: budget of one proof attempt in the domain check
+    solve_seconds: float = SOLVE_SECONDS  #: budget of one proof attempt in the domain check
 
 
 LIMITS = Limits()
-
-ObligationKind = Literal["positive", "nonnegative", "nonzero", "cos-nonzero", "covered"]
-
-
-@dataclass(frozen=True)
-class Obligation:
-    """A condition the written expression needs in order to be defined.
-
-    ``kind`` is "positive" (expr > 0), "nonnegative" (expr >= 0), "nonzero" (expr != 0),
-    "cos-nonzero" (cos(expr) != 0, for tan), or "covered": a Piecewise without a final
-    ``True`` branch, where ``region`` is the set no branch applies to and must be empty.
-    ``region`` is where the sub-expression is evaluated (``true`` outside Piecewise branches).
-    ``role`` names what ``expr`` is to the construct, for messages: "argument", "base", or
-    "variable base" (a power whose exponent is not a number; positivity is then sufficient,
-    not necessary, so failures are worded as such).
-    """
-
-    kind: ObligationKind
-    expr: sympy.Expr
-    source: str
-    region: Boolean = sympy.true
-    role: str = "argument"
 
 
 @dataclass(frozen=True)
@@ -121,7 +100,10 @@ _ALIASES = {"abs": "Abs", "max": "Max", "min": "Min"}
 _CONSTANTS: dict[str, sympy.Expr] = {"pi": sympy.pi, "E": sympy.E}
 _BUILTIN_FUNCTIONS = (*_UNARY, *_VARIADIC, "Piecewise", *_BOOLEAN_FUNCTIONS, *_ALIASES)
 
-_ARITHMETIC = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**"}
+_ARITHMETIC: dict[type, Callable[[Any, Any], sympy.Expr]] = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+    ast.Pow: operator.pow,
+}
 _CONNECTIVES = {ast.BitAnd: "&", ast.BitOr: "|"}
 _COMPARISONS: dict[type, Callable[[Any, Any], Boolean]] = {
     ast.Lt: sympy.Lt, ast.LtE: sympy.Le, ast.Gt: sympy.Gt, ast.GtE: sympy.Ge,
@@ -155,9 +137,6 @@ _REFUSED = {
 }
 
 _ONE = sympy.Integer(1)
-_SAMPLE_POINTS = tuple(sympy.Rational(p, q) for p, q in ((0, 1), (1, 1), (-1, 1), (1, 2), (-1, 2),
-                                                        (2, 1), (-2, 1), (3, 1), (-3, 1)))
-_MAX_SOURCE = 60
 
 
 # --- public API --------------------------------------------------------------------------------
@@ -203,28 +182,12 @@ def parse_activation(
         raise ParseError(f"expected one variable, found {len(parsed.variables)}: {names}", text=text)
     variable = parsed.variables[0] if parsed.variables else Z
     try:
-        check_defined_on_reals(parsed.expr, parsed.obligations, variable=variable)
+        check_defined_on_reals(parsed.expr, parsed.obligations, variable=variable,
+                               seconds=LIMITS.solve_seconds)
     except DomainError as err:
         err.text = err.text or text
         raise
     return parsed.expr if variable == Z else parsed.expr.xreplace({variable: Z})
-
-
-def check_defined_on_reals(
-    expr: sympy.Expr, obligations: tuple[Obligation, ...] | list[Obligation], *,
-    variable: sympy.Symbol | None = None,
-) -> None:
-    """Raise :class:`DomainError` unless ``expr`` is real and every obligation holds on all of R.
-
-    Each obligation is proved (SymPy assumptions, then ``solveset`` on the region), or refuted
-    at a point where exact evaluation confirms the failure (``DomainError.point``), or else
-    reported as unverified -- conservative, never a guess.
-    """
-    var = variable if variable is not None else _the_variable(expr, obligations)
-    sets: dict[Boolean, sympy.Set] = {}  # Piecewise regions share their conditions
-    for ob in obligations:
-        _check_obligation(ob, var, sets)
-    _check_real_valued(expr)
 
 
 # --- text -> syntax tree ---------------------------------------------------------------------
@@ -343,7 +306,7 @@ def _forbidden_constant(node: ast.Constant, source: str) -> str | None:
     if isinstance(value, complex):
         return f"not real-valued: imaginary number {_segment(source, node)}"
     if isinstance(value, str):
-        return f"strings are not allowed: {_truncate(repr(value))}"
+        return f"strings are not allowed: {truncate(repr(value))}"
     if isinstance(value, bytes):
         return "bytes are not allowed"
     return f"{value!r} is not allowed"
@@ -366,11 +329,11 @@ class _Builder:
 
     def build(self, node: ast.expr) -> Parsed:
         try:
-            with _time_limit(LIMITS.build_seconds):
+            with alarm(LIMITS.build_seconds, OutOfTime):
                 expr = self.number(node)
         except SymcheckError:
             raise
-        except _OutOfTime:
+        except OutOfTime:
             raise ParseError(f"expression too expensive to build (over {LIMITS.build_seconds:g} s)") from None
         except (RecursionError, MemoryError) as err:
             raise ParseError(f"expression too complex to build: {type(err).__name__}") from None
@@ -424,7 +387,7 @@ class _Builder:
             raise ParseError(f"a condition cannot be used as a number: {value!r}")
         if isinstance(value, int):
             if abs(value) > 10 ** LIMITS.max_literal_exponent:
-                raise ParseError(f"number literal out of range: {_truncate(_segment(self.source, node))}")
+                raise ParseError(f"number literal out of range: {truncate(_segment(self.source, node))}")
             return sympy.Integer(value)
         return self._float_literal(node)
 
@@ -434,12 +397,12 @@ class _Builder:
         try:
             decimal = Decimal(text)
         except InvalidOperation:
-            raise ParseError(f"could not read the number {_truncate(text)!r}") from None
+            raise ParseError(f"could not read the number {truncate(text)!r}") from None
         exponent = decimal.as_tuple().exponent
         bound = LIMITS.max_literal_exponent
         if not isinstance(exponent, int) or abs(exponent) > bound + 100 or (
                 decimal != 0 and abs(decimal.adjusted()) > bound):
-            raise ParseError(f"number literal out of range: {_truncate(text)}")
+            raise ParseError(f"number literal out of range: {truncate(text)}")
         fraction = Fraction(decimal)
         return sympy.Rational(fraction.numerator, fraction.denominator)
 
@@ -471,16 +434,11 @@ class _Builder:
             raise ParseError(f"{_CONNECTIVES[op]!r} joins conditions, not numbers; put parentheses "
                              f"around comparisons, as in (z > 0) {_CONNECTIVES[op]} (z < 1)")
         left, right = self.number(node.left), self.number(node.right)
-        if op is ast.Add:
-            return left + right
-        if op is ast.Sub:
-            return left - right
-        if op is ast.Mult:
-            return left * right
+        if op is ast.Pow:
+            return self._power(node, left, right)
         if op is ast.Div:
             self._oblige("nonzero", right, f"division by {self._operand_text(node.right)}")
-            return left / right
-        return self._power(node, left, right)
+        return _ARITHMETIC[op](left, right)
 
     def _power(self, node: ast.BinOp, base: sympy.Expr, exponent: sympy.Expr) -> sympy.Expr:
         written = self._text(node)
@@ -503,7 +461,7 @@ class _Builder:
         """Refuse powers whose evaluation could be huge, before SymPy evaluates them."""
         limit = LIMITS.max_exponent
         if not exponent.is_Rational or abs(exponent.p) > limit or exponent.q > limit:
-            raise ParseError(f"exponent {_truncate(sympy.sstr(exponent))} is not allowed: a numeric "
+            raise ParseError(f"exponent {truncate(sympy.sstr(exponent))} is not allowed: a numeric "
                              f"exponent must be a fraction p/q with |p| <= {limit} and q <= {limit}")
         total = self.weights[node.left] * abs(exponent)
         if total > LIMITS.max_total_exponent:
@@ -634,8 +592,8 @@ class _Builder:
 
     def _oblige(self, kind: ObligationKind, expr: sympy.Expr, source: str, *,
                 role: str = "argument", region: Boolean | None = None) -> None:
-        if expr.is_Rational and _holds_for_rational(kind, expr):
-            return  # e.g. the "/3" in z**(1/3): not worth an obligation
+        if kind != "cos-nonzero" and expr.is_Rational and holds(kind, expr):
+            return  # a sign condition on a number, e.g. the "/3" in z**(1/3): nothing to check
         region = self.region if region is None else region
         self.obligations.setdefault((kind, expr, region), Obligation(kind, expr, source, region, role))
 
@@ -645,19 +603,11 @@ class _Builder:
         text = ast.unparse(_AsWritten(self.source).visit(copy.deepcopy(node)))
         for spaced, tight in ((" ** ", "**"), (" * ", "*"), (" / ", "/")):
             text = text.replace(spaced, tight)
-        return _truncate(text)
+        return truncate(text)
 
     def _operand_text(self, node: ast.expr) -> str:
         text = self._text(node)
         return text if isinstance(node, (ast.Name, ast.Constant, ast.Call)) else f"({text})"
-
-
-def _holds_for_rational(kind: ObligationKind, value: sympy.Rational) -> bool:
-    if kind == "positive":
-        return value > 0
-    if kind == "nonnegative":
-        return value >= 0
-    return kind == "nonzero" and value != 0
 
 
 class _AsWritten(ast.NodeTransformer):
@@ -671,240 +621,10 @@ class _AsWritten(ast.NodeTransformer):
         return ast.Name(id=segment) if segment and isinstance(node.value, float) else node
 
 
-# --- the domain check ----------------------------------------------------------------------
-
-class _OutOfTime(BaseException):
-    """Raised by the alarm; a BaseException so SymPy's ``except Exception`` cannot swallow it."""
-
-
-@contextmanager
-def _time_limit(seconds: float) -> Iterator[None]:
-    """Interrupt the block after ``seconds`` when a SIGALRM timer is available and unused.
-
-    Only in the main thread, and never over someone else's running timer (theirs governs).
-    """
-    usable = (hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
-              and signal.getitimer(signal.ITIMER_REAL)[0] == 0)
-    if not usable:
-        yield
-        return
-
-    def on_alarm(signum: int, frame: object) -> None:
-        raise _OutOfTime
-
-    previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
-def _attempt(compute: Callable[[], Any]) -> Any:
-    """Run a SymPy computation under the time budget; None if it fails or runs out of time."""
-    try:
-        with _time_limit(LIMITS.solve_seconds):
-            return compute()
-    except (_OutOfTime, Exception):
-        return None
-
-
-def _the_variable(expr: sympy.Expr, obligations: tuple[Obligation, ...] | list[Obligation]) -> sympy.Symbol:
-    free = set(expr.free_symbols)
-    for ob in obligations:
-        free |= ob.expr.free_symbols | ob.region.free_symbols
-    if len(free) > 1:
-        names = ", ".join(sorted(s.name for s in free))
-        raise DomainError(f"expected one variable, found {len(free)}: {names}")
-    return free.pop() if free else Z
-
-
-def _check_obligation(ob: Obligation, var: sympy.Symbol, sets: dict[Boolean, sympy.Set]) -> None:
-    if _attempt(lambda: _proved_by_assumptions(ob)):
-        return
-    region_set, exact = _region_set(ob.region, var, sets)
-    violations = _attempt(lambda: _violation_set(ob, var, region_set))
-    if violations is S.EmptySet and (exact or ob.kind != "covered"):
-        return  # for "covered" the region *is* the violation set, so a superset proves nothing
-    candidates: list[sympy.Expr] = []
-    if violations is not None and not violations.has(sympy.ConditionSet):
-        point = _attempt(lambda: _pick_point(violations))
-        if point is not None:
-            candidates.append(point)
-    candidates.extend(_SAMPLE_POINTS)
-    for point in candidates:
-        if _attempt(lambda: _fails_at(ob, var, point)):
-            message = _attempt(lambda: _failure_message(ob, var, point))
-            raise DomainError(message or f"{ob.source} is undefined somewhere on R", point=point)
-    what = "covers" if ob.kind == "covered" else "is defined for"
-    raise DomainError(f"could not verify that {ob.source} {what} every real {var.name}")
-
-
-def _proved_by_assumptions(ob: Obligation) -> bool:
-    if ob.region is sympy.false:
-        return True  # the sub-expression is never evaluated
-    u = ob.expr
-    if ob.kind == "positive":
-        return u.is_positive is True
-    if ob.kind == "nonnegative":
-        return u.is_nonnegative is True
-    if ob.kind == "nonzero":
-        return u.is_zero is False
-    if ob.kind == "cos-nonzero":
-        return sympy.cos(u).is_zero is False
-    return False
-
-
-def _region_set(region: Boolean, var: sympy.Symbol, sets: dict[Boolean, sympy.Set]) -> tuple[sympy.Set, bool]:
-    """The region as a subset of R, and whether it is exact (else R, a superset)."""
-    if region is sympy.true:
-        return S.Reals, True
-    found = _attempt(lambda: _as_set(region, var, sets)) if region.free_symbols <= {var} else None
-    if isinstance(found, sympy.Set) and not found.has(sympy.ConditionSet):
-        return found, True
-    return S.Reals, False
-
-
-def _as_set(condition: Boolean, var: sympy.Symbol, sets: dict[Boolean, sympy.Set]) -> sympy.Set:
-    """``condition.as_set()`` within R, memoised per sub-condition.
-
-    A Piecewise with n branches has n regions that share its conditions; SymPy would solve
-    each comparison again for every region (quadratic, seconds for 40 branches).
-    """
-    if condition in sets:
-        return sets[condition]
-    if condition is sympy.true or condition is sympy.false:
-        found = S.Reals if condition is sympy.true else S.EmptySet
-    elif isinstance(condition, sympy.And):
-        found = sympy.Intersection(*(_as_set(arg, var, sets) for arg in condition.args))
-    elif isinstance(condition, sympy.Or):
-        found = sympy.Union(*(_as_set(arg, var, sets) for arg in condition.args))
-    elif isinstance(condition, sympy.Not):
-        found = sympy.Complement(S.Reals, _as_set(condition.args[0], var, sets))
-    else:
-        found = _comparison_set(condition, var)
-    sets[condition] = found
-    return found
-
-
-def _comparison_set(condition: Boolean, var: sympy.Symbol) -> sympy.Set:
-    # Fast path for the common "z > c": SymPy's general inequality solver takes ~20 ms each.
-    if isinstance(condition, sympy.core.relational.Relational) and condition.lhs == var \
-            and condition.rhs.is_number and condition.rhs.is_extended_real:
-        c = condition.rhs
-        simple = {
-            sympy.StrictGreaterThan: lambda: sympy.Interval.open(c, S.Infinity),
-            sympy.GreaterThan: lambda: sympy.Interval(c, S.Infinity),
-            sympy.StrictLessThan: lambda: sympy.Interval.open(S.NegativeInfinity, c),
-            sympy.LessThan: lambda: sympy.Interval(S.NegativeInfinity, c),
-            sympy.Equality: lambda: sympy.FiniteSet(c),
-            sympy.Unequality: lambda: sympy.Complement(S.Reals, sympy.FiniteSet(c)),
-        }.get(type(condition))
-        if simple is not None and c.is_finite:
-            return simple()
-    return condition.as_set().intersect(S.Reals)
-
-
-def _violation_set(ob: Obligation, var: sympy.Symbol, domain: sympy.Set) -> sympy.Set:
-    u = ob.expr
-    if ob.kind == "positive":
-        return sympy.solveset(u <= 0, var, domain)
-    if ob.kind == "nonnegative":
-        return sympy.solveset(u < 0, var, domain)
-    if ob.kind == "nonzero":
-        return sympy.solveset(u, var, domain)
-    if ob.kind == "cos-nonzero":
-        return sympy.solveset(sympy.cos(u), var, domain)
-    return domain  # "covered": the region is where no branch applies
-
-
-def _fails_at(ob: Obligation, var: sympy.Symbol, point: sympy.Expr) -> bool:
-    """True only when exact evaluation confirms the obligation fails at ``point``."""
-    if point.is_extended_real is not True or not point.is_finite:
-        return False
-    if ob.region.subs(var, point) is not sympy.true:
-        return False
-    value = ob.expr.subs(var, point)
-    if ob.kind == "positive":
-        return value.is_positive is False
-    if ob.kind == "nonnegative":
-        return value.is_nonnegative is False
-    if ob.kind == "nonzero":
-        return value.is_zero is True
-    if ob.kind == "cos-nonzero":
-        return sympy.cos(value).is_zero is True
-    return True  # "covered": inside the region no branch applies
-
-
-def _pick_point(found: sympy.Set) -> sympy.Expr | None:
-    """A simple element of a violation set, or None if none is easy to name."""
-    if found is S.EmptySet:
-        return None
-    if found is S.Reals:
-        return S.Zero
-    if isinstance(found, sympy.FiniteSet):
-        real = [e for e in found.args if e.is_extended_real and e.is_finite]
-        return min(real, key=lambda e: float(e)) if real else None
-    if isinstance(found, sympy.Interval):
-        return _point_in_interval(found)
-    if isinstance(found, sympy.Union):
-        for part in found.args:
-            point = _pick_point(part)
-            if point is not None:
-                return point
-        return None
-    if isinstance(found, sympy.ImageSet):
-        return next(iter(found))
-    return None
-
-
-def _point_in_interval(interval: sympy.Interval) -> sympy.Expr | None:
-    low, high = interval.start, interval.end
-    if interval.contains(S.Zero) is sympy.true:
-        return S.Zero
-    if low.is_finite and not interval.left_open:
-        return low
-    if high.is_finite and not interval.right_open:
-        return high
-    if low is S.NegativeInfinity:
-        return sympy.ceiling(high) - 1  # the largest integer below an open end
-    if high is S.Infinity:
-        return sympy.floor(low) + 1
-    for denominator in (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024):  # a simple rational inside
-        candidate = (sympy.floor(low * denominator) + 1) / denominator
-        if interval.contains(candidate) is sympy.true:
-            return candidate
-    return None
-
-
-def _failure_message(ob: Obligation, var: sympy.Symbol, point: sympy.Expr) -> str:
-    at = f"{var.name} = {_truncate(sympy.sstr(point))}"
-    if ob.kind == "covered":
-        return f"{ob.source} does not cover all of R: no branch applies at {at}"
-    if ob.kind in ("nonzero", "cos-nonzero"):
-        return f"{ob.source} is undefined at {at}"
-    if ob.role == "variable base":
-        return (f"{ob.source} needs a positive base because its exponent is not a number, "
-                f"but the base is not positive at {at}")
-    problem = "not positive" if ob.kind == "positive" else "negative"
-    return f"{ob.source} is not defined on all of R: its {ob.role} is {problem} at {at}"
-
-
-_NOT_REAL = ((S.ImaginaryUnit, "I"), (S.ComplexInfinity, "zoo (complex infinity)"), (S.NaN, "nan"),
-             (S.Infinity, "oo (infinity)"), (S.NegativeInfinity, "-oo (infinity)"))
-
-
-def _check_real_valued(expr: sympy.Expr) -> None:
-    for atom, name in _NOT_REAL:
-        if expr.has(atom):
-            raise DomainError(f"not real-valued: the expression contains {name}")
-
-
 # --- small text helpers ---------------------------------------------------------------------
 
 def _unknown(kind: str, name: str, known: Any) -> str:
-    matches = difflib.get_close_matches(name, list(known), n=1)
+    matches = closest(name, known, n=1)
     if matches:
         return f"unknown {kind} {name!r}; did you mean {matches[0]!r}?"
     if kind == "variable":
@@ -914,11 +634,6 @@ def _unknown(kind: str, name: str, known: Any) -> str:
 
 def _segment(source: str, node: ast.AST) -> str:
     return ast.get_source_segment(source, node) or ast.unparse(node)
-
-
-def _truncate(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= _MAX_SOURCE else text[: _MAX_SOURCE - 3] + "..."
 
 
 def _one_line(text: str) -> str:

@@ -58,27 +58,18 @@ class Region:
         return sympy.And(*parts) if parts else S.true
 
     def describe(self, var: str = "z") -> str:
-        if self.is_point:
-            return f"{var} = {text(self.lower)}"
-        if self.lower == -S.Infinity and self.upper == S.Infinity:
-            return f"{var} ∈ R"
-        if self.lower == -S.Infinity:
-            return f"{var} < {text(self.upper)}"
-        if self.upper == S.Infinity:
-            return f"{var} > {text(self.lower)}"
-        return f"{text(self.lower)} < {var} < {text(self.upper)}"
+        return self._render(var, text, "∈ R")
 
     def latex(self, var: str = "z") -> str:
-        lo, hi = sympy.latex(self.lower), sympy.latex(self.upper)
+        return self._render(var, sympy.latex, r"\in \mathbb{R}")
+
+    def _render(self, var: str, show, everywhere: str) -> str:
+        lo, hi = show(self.lower), show(self.upper)
         if self.is_point:
             return f"{var} = {lo}"
-        if self.lower == -S.Infinity and self.upper == S.Infinity:
-            return rf"{var} \in \mathbb{{R}}"
         if self.lower == -S.Infinity:
-            return f"{var} < {hi}"
-        if self.upper == S.Infinity:
-            return f"{var} > {lo}"
-        return f"{lo} < {var} < {hi}"
+            return f"{var} {everywhere}" if self.upper == S.Infinity else f"{var} < {hi}"
+        return f"{var} > {lo}" if self.upper == S.Infinity else f"{lo} < {var} < {hi}"
 
     def sample(self) -> sympy.Rational:
         """One exact rational inside the region (the point itself for a rational point)."""

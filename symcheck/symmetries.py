@@ -107,7 +107,12 @@ def _decide(sigma: Activation, t: Transformation, unit: Form, budget: Budget):
         decision = ZeroDecision(Verdict.INCONCLUSIVE, residual, note="the time budget ran out")
     evidence = {"points": decision.evidence.points, "largest": decision.evidence.largest}
     if decision.verdict is Verdict.BROKEN:
-        return _broken(sigma, t, reduction, lhs, rhs, decision, steps, evidence)
+        try:
+            with budget.step():
+                return _broken(sigma, t, reduction, lhs, rhs, decision, list(steps), evidence)
+        except BudgetExceeded:
+            return (Verdict.INCONCLUSIVE, None, steps, residual, evidence,
+                    "the time budget ran out while certifying the witness on the original statement")
     steps.extend(_piece_steps(decision))
     return decision.verdict, None, steps, residual, evidence, decision.note
 

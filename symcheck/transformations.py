@@ -50,7 +50,8 @@ def domain(text: str | int | Fraction | sympy.Rational) -> Domain:
     try:
         value = Fraction(key)  # exact: "0.1" is 1/10, "1e-3" is 1/1000
     except (ValueError, ZeroDivisionError):
-        raise UnknownNameError("alpha domain", text, closest(key, [*DOMAINS, *ALIASES])) from None
+        raise UnknownNameError("alpha domain", text, closest(key, [*DOMAINS, *ALIASES]),
+                               (*DOMAINS, "minus-one", "a number such as -1 or 1/2")) from None
     if abs(value.numerator) > 10**30 or value.denominator > 10**30:
         raise ParseError(f"alpha {text!r} is too large a number")
     return _numeric(sympy.Rational(value.numerator, value.denominator), text)
