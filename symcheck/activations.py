@@ -98,7 +98,7 @@ def activation(spec: str | Activation) -> Activation:
     >>> activation("swish").name
     'silu'
     >>> activation("Max(z, z/5)").expr
-    Max(z, z/5)
+    Max(z/5, z)
 
     A bare word that is not in the catalogue is an error, not a variable named like a typo:
     ``activation("sigmod")`` raises UnknownNameError suggesting ``sigmoid``.
