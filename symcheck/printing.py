@@ -5,8 +5,8 @@ import re
 
 import sympy
 
-_WORDS = {"sigma": "σ", "alpha": "α"}
-_WORD = re.compile(r"\b(sigma|alpha)\b")
+_WORDS = {"sigma": "σ", "alpha": "α", "beta": "β"}
+_WORD = re.compile(r"\b(sigma|alpha|beta)\b")
 _TIMES = re.compile(r"(?<!\*)\*(?!\*)")
 
 

@@ -10,5 +10,7 @@ A = sympy.Symbol("a", real=True)
 B = sympy.Symbol("b", real=True)
 #: the scale of inverse scaling (q, k) -> (alpha q, k / alpha)
 ALPHA = sympy.Symbol("alpha", real=True)
+#: the scale of key-value rescaling (k, v) -> (beta k, v / beta)
+BETA = sympy.Symbol("beta", real=True)
 #: the activation as an opaque function, for statements that hold for every sigma
 SIGMA = sympy.Function("sigma", real=True)

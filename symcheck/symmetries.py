@@ -72,8 +72,7 @@ def check(act: str | Activation, transformation: Transformation, form: str | For
 
 
 def _decide(sigma: Activation, t: Transformation, unit: Form, budget: Budget):
-    lhs = unit(SIGMA, *t.apply(A, B))
-    rhs = unit(SIGMA, A, B)
+    lhs, rhs = t.statement(unit, SIGMA)
     opaque = lhs - rhs
     steps = [_statement(lhs, rhs, t)]
     if sympy.expand(opaque) == 0:
@@ -116,8 +115,8 @@ def _reduction(unit: Form, t: Transformation) -> Reduction:
 
 
 def _statement(lhs: sympy.Expr, rhs: sympy.Expr, t: Transformation) -> Step:
-    scope = "a, b ∈ R" + (f", {t.domain.describe()}" if t.domain else "")
-    scope_latex = r"a, b \in \mathbb{R}" + (r",\ " + t.domain.latex() if t.domain else "")
+    scope = "a, b ∈ R" + (f", {t.domain.describe(t.scale_text)}" if t.domain else "")
+    scope_latex = r"a, b \in \mathbb{R}" + (r",\ " + t.domain.latex(sympy.latex(t.scale)) if t.domain else "")
     return Step("Statement", f"for all {scope}: {text(lhs)} = {text(rhs)}",
                 rf"\forall {scope_latex}:\ {sympy.latex(lhs)} = {sympy.latex(rhs)}",
                 f"{t.describe()} applied to a = x·q, b = x·k", "given")

@@ -1,14 +1,16 @@
 """Parameter-space transformations of one unit, acting on (a, b) = (x·q, x·k)."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
 import sympy
+from sympy import S
 
 from .errors import ParseError, UnknownNameError
 from .names import closest
-from .symbols import ALPHA
+from .symbols import A, ALPHA, B, BETA
 
 #: named α domains; a number is also accepted ("-1", "2", "1/2", "0.5")
 DOMAINS = {
@@ -21,21 +23,28 @@ ALIASES = {"minus-one": "-1", "all": "any", "nonzero": "any"}
 
 @dataclass(frozen=True)
 class Domain:
-    """Where α ranges: a named domain, or one exact rational ``value``."""
+    """Where a scale (α or β) ranges: a named domain, or one exact rational ``value``."""
 
     name: str
     value: sympy.Rational | None = None
 
-    def describe(self) -> str:
-        return DOMAINS[self.name][0] if self.value is None else f"α = {sympy.sstr(self.value)}"
-
-    def latex(self) -> str:
-        return DOMAINS[self.name][1] if self.value is None else rf"\alpha = {sympy.latex(self.value)}"
-
-    def contains(self, alpha: sympy.Expr) -> bool:
+    def describe(self, symbol: str = "α") -> str:
         if self.value is not None:
-            return alpha == self.value
-        return bool({"positive": alpha > 0, "negative": alpha < 0, "any": alpha != 0}[self.name])
+            return f"{symbol} = {sympy.sstr(self.value)}"
+        return DOMAINS[self.name][0].replace("α", symbol)
+
+    def latex(self, symbol: str = r"\alpha") -> str:
+        if self.value is not None:
+            return rf"{symbol} = {sympy.latex(self.value)}"
+        return DOMAINS[self.name][1].replace(r"\alpha", symbol)
+
+    def contains(self, scale: sympy.Expr) -> bool:
+        if self.value is not None:
+            return scale == self.value
+        return bool({"positive": scale > 0, "negative": scale < 0, "any": scale != 0}[self.name])
+
+    def __str__(self) -> str:
+        return self.name if self.value is None else str(self.value)
 
 
 def domain(text: str | int | Fraction | sympy.Rational) -> Domain:
@@ -63,22 +72,60 @@ def _numeric(value: sympy.Rational, text: str) -> Domain:
     return Domain("number", value)
 
 
+#: name -> (scale symbol or None, what it does, its LaTeX)
+KINDS = {
+    "exchange": (None, "exchange (q, k) → (k, q)", r"(q, k) \mapsto (k, q)"),
+    "inverse-scaling": (ALPHA, "inverse scaling (q, k) → (αq, k/α)",
+                        r"(q, k) \mapsto (\alpha q,\ k/\alpha)"),
+    "key-value-rescaling": (BETA, "key-value rescaling (k, v) → (βk, v/β)",
+                            r"(k, v) \mapsto (\beta k,\ v/\beta)"),
+    "query-value-rescaling": (ALPHA, "query-value rescaling (q, v) → (αq, v/α^p)",
+                              r"(q, v) \mapsto (\alpha q,\ v/\alpha^{p})"),
+}
+
+
 @dataclass(frozen=True)
 class Transformation:
-    name: str                      # "exchange" | "inverse-scaling"
-    domain: Domain | None = None   # for inverse scaling
+    """A parameter-space map of one unit; ``statement`` gives the identity it must satisfy."""
 
-    def apply(self, a: sympy.Expr, b: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr]:
+    name: str
+    domain: Domain | None = None   # where the scale ranges, for the scalings
+    degree: sympy.Expr = S.One     # p, for query-value rescaling
+
+    def __post_init__(self) -> None:
+        if self.name not in KINDS:
+            raise UnknownNameError("transformation", self.name, closest(self.name, KINDS), tuple(KINDS))
+        if (KINDS[self.name][0] is None) != (self.domain is None):
+            raise ValueError(f"{self.name} {'needs' if self.domain is None else 'takes no'} domain")
+
+    @property
+    def scale(self) -> sympy.Symbol | None:
+        return KINDS[self.name][0]
+
+    def apply(self, a: sympy.Expr, b: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr, sympy.Expr]:
+        """The unit's new arguments and the factor its output row v is multiplied by."""
         if self.name == "exchange":
-            return b, a
-        return ALPHA * a, b / ALPHA
+            return b, a, S.One
+        if self.name == "inverse-scaling":
+            return ALPHA * a, b / ALPHA, S.One
+        if self.name == "key-value-rescaling":
+            return a, BETA * b, 1 / BETA
+        return ALPHA * a, b, ALPHA ** -self.degree
+
+    def statement(self, unit: Callable[..., sympy.Expr], sigma: Callable[[sympy.Expr], sympy.Expr],
+                  a: sympy.Expr = A, b: sympy.Expr = B) -> tuple[sympy.Expr, sympy.Expr]:
+        """(transformed unit output, original unit output): the symmetry is their equality."""
+        new_a, new_b, factor = self.apply(a, b)
+        return factor * unit(sigma, new_a, new_b), unit(sigma, a, b)
 
     def describe(self) -> str:
-        if self.name == "exchange":
-            return "exchange (q, k) → (k, q)"
-        return f"inverse scaling (q, k) → (αq, k/α), {self.domain.describe()}"
+        text = KINDS[self.name][1].replace("^p", "" if self.degree == 1 else f"^{sympy.sstr(self.degree)}")
+        return text if self.domain is None else f"{text}, {self.domain.describe(str(self.scale_text))}"
 
     def latex(self) -> str:
-        if self.name == "exchange":
-            return r"(q, k) \mapsto (k, q)"
-        return rf"(q, k) \mapsto (\alpha q,\ k/\alpha),\ {self.domain.latex()}"
+        text = KINDS[self.name][2].replace("{p}", f"{{{sympy.latex(self.degree)}}}")
+        return text if self.domain is None else rf"{text},\ {self.domain.latex(sympy.latex(self.scale))}"
+
+    @property
+    def scale_text(self) -> str:
+        return {"alpha": "α", "beta": "β"}.get(str(self.scale), str(self.scale))
