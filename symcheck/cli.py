@@ -44,7 +44,8 @@ def _common(f: Callable) -> Callable:
                      help="Catalogue name (see `symcheck activations`) or an expression in one "
                           "variable, e.g. 'z*tanh(softplus(z))' or 'Max(z, z/5)'."),
         click.option("--form", default="gated", show_default=True, metavar="FORM",
-                     help="Unit form: gated = σ(a)·b (the GLU family), rank1 = σ(a·b)."),
+                     help="Unit form: gated = σ(a)·b (the GLU family), rank1 = σ(a·b), or your "
+                          "own unit in a, b and sigma(...), e.g. 'sigma(a)*b + sigma(b)*a'."),
         click.option("--timeout", type=click.FloatRange(min=0.01), default=DEFAULT_TIMEOUT,
                      show_default=True, help="Time budget in seconds; running out is 'inconclusive'."),
         click.option("--json", "as_json", is_flag=True, help="Print one JSON object."),
@@ -145,6 +146,27 @@ def catalog(timeout: float, as_json: bool) -> None:
         return
     from .render import catalogue_table
     _emit(catalogue_table(rows, list(CATALOG_COLUMNS)), False)
+
+
+@cli.command()
+@click.option("--act", "act", required=True, metavar="ACT",
+              help="Catalogue name or an expression in one variable.")
+@click.option("--timeout", type=click.FloatRange(min=0.01), default=DEFAULT_TIMEOUT,
+              show_default=True, help="Time budget per row, in seconds.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def audit(act: str, timeout: float, as_json: bool) -> None:
+    """Every formulation against every transformation, for one activation.
+
+    \b
+    Rows: exchange, inverse scaling (α>0, α<0, α=−1, α≠0), key-value rescaling,
+    query-value rescaling with the homogeneity degree p, permutation and gauge, on
+    gated, rank1, mlp, query-mlp, bilinear and rank-r, each with its proof or witness.
+    Example:  symcheck audit --act silu
+    """
+    from .auditing import UNIT_ROWS, audit as run_audit
+    with _progress(len(UNIT_ROWS), quiet=False) as advance:
+        result = run_audit(act, timeout=timeout, progress=advance)
+    _emit(result.to_dict() if as_json else result, as_json)
 
 
 class _progress:

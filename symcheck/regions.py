@@ -233,14 +233,14 @@ _SIGN_TEST = {
 def _decide_relational(rel: sympy.Rel, var: sympy.Symbol, region: Region, budget: Budget) -> bool:
     f = _specialize(rel.lhs - rel.rhs, var, region, budget)
     if region.is_point:
-        return _SIGN_TEST[type(rel)](_exact_sign(f.subs(var, region.lower)))
-    inside = list(_roots_inside(f, var, region))
+        return _SIGN_TEST[type(rel)](exact_sign(f.subs(var, region.lower)))
+    inside = list(roots_inside(f, var, region))
     if inside:
         raise _Split(inside)
-    return _SIGN_TEST[type(rel)](_exact_sign(f.subs(var, region.sample())))
+    return _SIGN_TEST[type(rel)](exact_sign(f.subs(var, region.sample())))
 
 
-def _exact_sign(value: sympy.Expr) -> int:
+def exact_sign(value: sympy.Expr) -> int:
     """The sign of a closed-form real number: exact when SymPy knows it, else certified."""
     value = sympy.nsimplify(value) if value.is_Float else value
     if value.is_zero is True or sympy.expand(value) == 0:
@@ -254,7 +254,7 @@ def _exact_sign(value: sympy.Expr) -> int:
     return certificate.sign
 
 
-def _roots_inside(f: sympy.Expr, var: sympy.Symbol, region: Region) -> Iterator[sympy.Expr]:
+def roots_inside(f: sympy.Expr, var: sympy.Symbol, region: Region) -> Iterator[sympy.Expr]:
     """Every point of the open region where ``f`` is zero or may jump in sign."""
     interval = sympy.Interval.open(region.lower, region.upper)
     candidates: set[sympy.Expr] = set()

@@ -50,3 +50,39 @@ def catalogue_table(rows, columns: list[str]) -> Table:
     for name, formula, results in rows:
         table.add_row(name, formula, *(verdict_text(r.verdict) for r in results))
     return table
+
+
+def rich_audit(audit) -> Table:
+    """The audit as one table: form, transformation, domain, verdict, degree p, basis."""
+    table = Table(title=f"Symmetry audit, σ = {audit.activation}", header_style="bold")
+    for column in ("form", "transformation", "domain", "verdict", "p", "basis"):
+        table.add_column(column, overflow="fold")
+    previous = None
+    for row in audit.rows:
+        from .printing import text
+        table.add_row(row.form if row.form != previous else "", row.transformation, row.domain or "",
+                      verdict_text(row.verdict), "" if row.degree is None else text(row.degree),
+                      row.basis, end_section=False)
+        previous = row.form
+    return table
+
+
+def rich_derivation(derivation) -> Panel:
+    """A derivation as a numbered table: each step, why it holds, the checks run, its status."""
+    table = Table(show_header=True, header_style="bold", box=None, expand=False, padding=(0, 1))
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column("step", overflow="fold")
+    table.add_column("status", no_wrap=True)
+    for number, step in enumerate(derivation.steps, 1):
+        body = Text(step.text)
+        if step.kind == "definition":
+            body.append("  (definition)", style="cyan")
+        body.append("\n" + step.justification, style="dim italic")
+        for record in step.checks:
+            body.append(f"\n{record.kind}: {record.detail}",
+                        style="dim" if record.status in ("verified", "not-applicable") else STATUS_STYLE.get(record.status, ""))
+        table.add_row(str(number), body, Text(step.status, style=STATUS_STYLE.get(step.status, "")))
+    status = Text(derivation.status, style="bold green" if derivation.verified else "bold red")
+    title = Text.assemble(f"{derivation.name}: {derivation.title}: ", status)
+    return Panel(Group(Text(derivation.statement, style="bold"), table), title=title, title_align="left",
+                 subtitle=f"{len(derivation.steps)} steps, checked in {derivation.elapsed:.2f} s", subtitle_align="left")

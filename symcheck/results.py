@@ -58,9 +58,10 @@ class CheckResult:
 
     @property
     def domain_text(self) -> str:
+        scale = "β" if self.symmetry == "key-value-rescaling" else "α"
         if self.domain in ("positive", "negative", "any"):
-            return {"positive": "α > 0", "negative": "α < 0", "any": "α ≠ 0"}[self.domain]
-        return f"α = {self.domain}" if self.domain else ""
+            return scale + {"positive": " > 0", "negative": " < 0", "any": " ≠ 0"}[self.domain]
+        return f"{scale} = {self.domain}" if self.domain else ""
 
     def to_dict(self) -> dict[str, Any]:
         return {

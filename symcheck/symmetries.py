@@ -1,11 +1,13 @@
-"""Decision procedures for exchange and inverse scaling on a unit form.
+"""Decision procedures for the symmetries of a unit form.
 
 The flow is the same for every check: state the ∀-statement with σ opaque; if the two sides
-are already the same expression it holds for every σ; otherwise reduce it (a theorem whose
-necessity direction is machine-checked here) to a one-variable residual and decide that.
-A witness found on the residual is mapped back to (a, b, α) and certified on the original
-statement, then re-checked with SymPy's own evaluator: two code paths that share nothing
-with the search. Knows no activation names.
+are already the same expression it holds for every σ. For the gated form under exchange and
+inverse scaling, reduce it (a theorem whose necessity direction is machine-checked here) to a
+one-variable residual and decide that; every other pair (custom forms, the rescalings) is
+decided on the statement itself by :mod:`symcheck.plane`: a case split covering the whole
+space, or a certified point. A witness is always certified on the original statement, then
+re-checked with SymPy's own evaluator: two code paths that share nothing with the search.
+Knows no activation names.
 """
 from __future__ import annotations
 
@@ -19,9 +21,10 @@ from .activations import Activation, activation as _lookup
 from .budget import DEFAULT_TIMEOUT, Budget, BudgetExceeded
 from .evaluate import Certificate, certify_nonzero
 from .forms import Form, form as _form
+from .plane import PlaneDecision, decide_plane, scale_regions, whole_line
 from .printing import text
 from .results import CheckResult, Step
-from .symbols import A, ALPHA, B, SIGMA, Z
+from .symbols import A, B, SIGMA, Z
 from .theorems import ANY, EXCHANGE, NEGATIVE, POSITIVE, Reduction, fixed_scale
 from .transformations import Domain, Transformation, domain as _domain
 from .verdict import Verdict
@@ -61,6 +64,7 @@ def check(act: str | Activation, transformation: Transformation, form: str | For
     unit = form if isinstance(form, Form) else _form(form)
     # Parsing is bounded by its own documented limits; the budget is for the proof work.
     sigma = act if isinstance(act, Activation) else _lookup(act)
+    unit.check_defined(sigma)  # a custom form must be defined on all of R² for this σ
     verdict, witness, steps, residual, evidence, note = _decide(sigma, transformation, unit, budget)
     domain = transformation.domain
     return CheckResult(
@@ -78,9 +82,12 @@ def _decide(sigma: Activation, t: Transformation, unit: Form, budget: Budget):
     if sympy.expand(opaque) == 0:
         steps.append(Step("Proof", "both sides are the same expression for every σ",
                           rf"{sympy.latex(lhs)} = {sympy.latex(rhs)}",
-                          "the arguments of σ agree identically (a·b = b·a, (αa)(b/α) = ab), "
-                          "so no property of σ is needed", "verified"))
+                          "with σ left opaque the two sides expand to the same expression "
+                          "(e.g. a·b = b·a, (αa)(b/α) = ab), so no property of σ is needed",
+                          "verified"))
         return Verdict.HOLDS, None, steps, S.Zero, {}, ""
+    if not _has_reduction(unit, t):
+        return _decide_plane(sigma, t, lhs, rhs, budget, steps)
     reduction = _reduction(unit, t)
     steps.append(_reduction_step(reduction, opaque, t))
     residual = reduction.residual(sigma)
@@ -104,9 +111,13 @@ def _decide(sigma: Activation, t: Transformation, unit: Form, budget: Budget):
     return decision.verdict, None, steps, residual, evidence, decision.note
 
 
+def _has_reduction(unit: Form, t: Transformation) -> bool:
+    return unit.name == "gated" and not unit.custom and t.name in ("exchange", "inverse-scaling")
+
+
 def _reduction(unit: Form, t: Transformation) -> Reduction:
-    if unit.name != "gated":
-        raise ValueError(f"no reduction is known for the {unit.name} form")  # unreachable today
+    if not _has_reduction(unit, t):
+        raise ValueError(f"no reduction is known for {t.name} on the {unit.name} form")
     if t.name == "exchange":
         return EXCHANGE
     if t.domain.value is not None:
@@ -150,15 +161,22 @@ def _multiple_of(opaque: sympy.Expr, r: sympy.Expr, reduction: Reduction, z: sym
 
 def _broken(sigma, t, reduction, lhs, rhs, decision, steps, evidence):
     values = reduction.witness(decision.point)
+    origin = (f"from z = {text(decision.point)}, where r(z) is certified non-zero "
+              f"({_describe(decision.certificate)})")
+    return _certified(sigma, t, lhs, rhs, values, origin, decision.residual, steps, evidence)
+
+
+def _certified(sigma, t, lhs, rhs, values, origin, residual, steps, evidence,
+               basis="certified on the original statement, not the reduced residual"):
+    """Certify the statement itself at ``values`` and re-check with evalf: broken, or not."""
     concrete = _substitute(lhs - rhs, sigma)
-    in_domain = ALPHA not in values or t.domain.contains(values[ALPHA])
+    in_domain = t.scale not in values or t.domain.contains(values[t.scale])
     certificate = certify_nonzero(concrete, values) if in_domain else None
     recheck = _recheck(concrete, values, certificate)
     witness_text = ", ".join(f"{text(s)} = {text(v)}" for s, v in values.items())
     steps.append(Step("Witness", witness_text, ", ".join(rf"{sympy.latex(s)} = {sympy.latex(v)}"
                                                          for s, v in values.items()),
-                      f"from z = {text(decision.point)}, where r(z) is certified non-zero "
-                      f"({_describe(decision.certificate)})", "given"))
+                      origin, "given"))
     for title, side in (("Left side", lhs), ("Right side", rhs)):
         exact = _substitute(side, sigma).xreplace(values)
         approx = "" if exact.is_Rational else f" ≈ {_decimal(exact)}"
@@ -167,19 +185,19 @@ def _broken(sigma, t, reduction, lhs, rhs, decision, steps, evidence):
                           + (rf" \approx {_decimal(exact)}" if approx else ""),
                           "exact value at the witness", "given"))
     if certificate is None or recheck is None:
-        why = ("the witness is outside the α domain" if not in_domain else
+        why = (f"the witness is outside the {t.scale_text} domain" if not in_domain else
                "the original statement could not be certified at the witness" if certificate is None
                else "SymPy's evaluation disagrees with the certificate")
         steps.append(Step("Certificate", why, r"\text{not certified}", "", "failed"))
-        return Verdict.INCONCLUSIVE, None, steps, decision.residual, evidence, why
+        return Verdict.INCONCLUSIVE, None, steps, residual, evidence, why
     steps.append(Step("Certificate", f"left − right ≠ 0: {_describe(certificate)}",
                       rf"\text{{left}} - \text{{right}} \in {_interval_latex(certificate)}",
-                      "certified on the original statement, not the reduced residual", "certified"))
+                      basis, "certified"))
     steps.append(Step("Re-check", f"SymPy evalf at {RECHECK_DIGITS} digits: {recheck}",
                       rf"\approx {recheck}", "an evaluator independent of the certifier agrees",
                       "verified"))
     witness = {str(s): v for s, v in values.items()}
-    return Verdict.BROKEN, witness, steps, decision.residual, evidence, ""
+    return Verdict.BROKEN, witness, steps, residual, evidence, ""
 
 
 def _substitute(expr: sympy.Expr, sigma: Callable[[sympy.Expr], sympy.Expr]) -> sympy.Expr:
@@ -232,3 +250,80 @@ def _piece_steps(decision: ZeroDecision) -> list[Step]:
                           "open intervals between the cut points, and the cut points themselves",
                           "verified"))
     return steps
+
+
+def _decide_plane(sigma, t, lhs, rhs, budget, steps):
+    """No reduction: decide D = lhs − rhs = 0 on the whole space of (a, b, scale) directly."""
+    difference = _substitute(lhs - rhs, sigma)
+    space = {A: whole_line(), B: whole_line()}
+    if t.domain is not None:
+        space[t.scale] = scale_regions(t.domain.name, t.domain.value)
+    names = ", ".join(text(v) for v in space)
+    steps.append(Step("Difference", f"D({names}) = {text(difference)}",
+                      rf"D({', '.join(sympy.latex(v) for v in space)}) = {sympy.latex(difference)}",
+                      "left − right with σ substituted; the symmetry holds iff D = 0 at every point",
+                      "given"))
+    if t.name == "query-value-rescaling" and not t.degree.is_integer and t.domain.name != "positive" \
+            and not (t.domain.value is not None and t.domain.value > 0):
+        note = f"α^{text(t.degree)} is not real for negative α"
+        return Verdict.INCONCLUSIVE, None, steps, difference, {}, note
+    decision = decide_plane(_substitute(lhs, sigma), _substitute(rhs, sigma), space, budget)
+    evidence = {"points": decision.evidence.points, "largest": decision.evidence.largest}
+    if decision.verdict is Verdict.BROKEN:
+        origin = f"found on {decision.found}, where D is certified non-zero ({_describe(decision.certificate)})"
+        try:
+            with budget.step():
+                return _certified(sigma, t, lhs, rhs, decision.witness, origin, difference, steps, evidence,
+                                  "certified on the statement itself, by exact or interval arithmetic")
+        except BudgetExceeded:
+            return (Verdict.INCONCLUSIVE, None, steps, difference, evidence,
+                    "the time budget ran out while certifying the witness on the original statement")
+    steps.extend(_case_steps(decision, space))
+    return decision.verdict, None, steps, difference, evidence, decision.note
+
+
+def _case_steps(decision: PlaneDecision, space) -> list[Step]:
+    if decision.difference == 0:
+        return [Step("Proof", "D = 0 as written", "D = 0",
+                     "the two sides cancel exactly once σ is substituted", "verified")]
+    steps = []
+    for outcome in decision.cases:
+        case = outcome.case
+        proved = outcome.status == "proved"
+        if outcome.expr is None:
+            statement, latex = "the branches of D could not be chosen", r"\text{undecided}"
+        else:
+            left, right = outcome.sides
+            shown = "0" if outcome.expr == 0 else (f"{text(outcome.expr)} = 0" if proved
+                                                    else f"{text(outcome.expr)}, not shown to be 0")
+            statement = f"left = {text(left)}, right = {text(right)}; D = {shown}"
+            latex = (sympy.latex(outcome.expr) + (" = 0" if proved and outcome.expr != 0 else "")
+                     + rf" \quad (\text{{left}} = {sympy.latex(left)},\ \text{{right}} = {sympy.latex(right)})")
+        status = {"proved": "verified", "timeout": "timeout"}.get(outcome.status, "unknown")
+        steps.append(Step(f"Case {case.describe()}", statement, rf"{case.latex()}:\ D = {latex}",
+                          outcome.method, status))
+    if decision.verdict is Verdict.HOLDS:
+        split = [v for v in space if v in decision.difference.free_symbols]
+        absent = [text(v) for v in space if v not in split]
+        steps.append(Step(
+            "Cover", (f"the {len(decision.cases)} cases partition" if len(decision.cases) > 1
+                      else "the one case is") + f" the range of {', '.join(text(v) for v in split)}",
+            r"\bigcup \text{cases} = " + r" \times ".join(_range_latex(space[v]) for v in split),
+            "each variable's range is cut into open intervals and their end points — at the "
+            "roots of a branch condition in that variable alone, or at 0 where its sign is "
+            "needed; a case is only ever replaced by the pieces of one of its intervals, and "
+            "each open piece is the image of p > 0 under the substitution shown"
+            + (f"; {', '.join(absent)} does not occur in D" if absent else ""), "verified"))
+    return steps
+
+
+def _range_latex(regions) -> str:
+    parts = []
+    for r in regions:
+        if r.is_point:
+            parts.append(rf"\{{{sympy.latex(r.lower)}\}}")
+        elif r.lower == -S.Infinity and r.upper == S.Infinity:
+            parts.append(r"\mathbb{R}")
+        else:
+            parts.append(rf"({sympy.latex(r.lower)}, {sympy.latex(r.upper)})")
+    return r" \cup ".join(parts)
