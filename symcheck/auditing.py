@@ -160,7 +160,7 @@ def _query_value_row(sigma: Activation, form: str, unit: str, timeout: float) ->
                 "verified")
     row = _row(form, unit, result, found.p, (step,))
     if row.verdict is Verdict.BROKEN:  # the witness refutes this p; the ratio refutes the rest
-        row = AuditRow(**{**row.__dict__, "basis": row.basis + "; every other p fails at σ(2)/σ(1)"})
+        row = AuditRow(**{**row.__dict__, "basis": row.basis + " (other p: fail at σ(2)/σ(1))"})
     return row
 
 

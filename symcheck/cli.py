@@ -169,6 +169,29 @@ def audit(act: str, timeout: float, as_json: bool) -> None:
     _emit(result.to_dict() if as_json else result, as_json)
 
 
+@cli.command()
+@click.argument("name", metavar="NAME")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--expect", type=click.Choice(["verified", "unverified"]), default=None,
+              help="Exit with status 1 when the derivation's status differs.")
+def derive(name: str, as_json: bool, expect: str | None) -> None:
+    """Replay a derivation of the paper, every step checked by the machine.
+
+    \b
+    NAME: absorb (a global query is absorbed into the keys), rank1 (bilinear attention
+    with r = 1 is σ((xQᵀ)⊙(xKᵀ))V), mlp (the MLP is bilinear attention with a static
+    factor), gated (the gated MLP moves σ onto the query factor), rank-r.
+    Example:  symcheck derive rank1
+    """
+    from .derivations import derive as run_derive
+    result = run_derive(name)
+    _emit(result.to_dict() if as_json else result, as_json)
+    status = "verified" if result.verified else "unverified"
+    if expect is not None and status != expect:
+        click.echo(f"Error: expected {expect}, got {status}", err=True)
+        sys.exit(EXIT_EXPECT)
+
+
 class _progress:
     """A transient rich progress bar on stderr (silent when stderr is not a terminal)."""
 

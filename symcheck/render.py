@@ -52,37 +52,37 @@ def catalogue_table(rows, columns: list[str]) -> Table:
     return table
 
 
+def _degree(p) -> str:
+    """p as it reads best: exact when rational, else a few digits (the JSON keeps it exact)."""
+    from .printing import text
+    if p is None:
+        return ""
+    return text(p) if p.is_Rational else f"≈ {float(p.evalf(8)):.4f}"
+
+
+_SHORT_KIND = {"inverse-scaling": "inverse scaling", "key-value-rescaling": "key-value",
+               "query-value-rescaling": "query-value"}
+_DOMAIN = {"positive": "> 0", "negative": "< 0", "any": "≠ 0"}
+
+
+def _transformation(row) -> str:
+    """'inverse scaling, α > 0': the transformation and where its scale ranges, in one cell."""
+    kind = _SHORT_KIND.get(row.transformation, row.transformation)
+    if row.domain is None:
+        return kind
+    scale = "β" if row.transformation == "key-value-rescaling" else "α"
+    return f"{kind}, {scale} {_DOMAIN.get(row.domain, '= ' + row.domain)}"
+
+
 def rich_audit(audit) -> Table:
-    """The audit as one table: form, transformation, domain, verdict, degree p, basis."""
+    """The audit as one table: form, transformation and domain, verdict, degree p, basis."""
     table = Table(title=f"Symmetry audit, σ = {audit.activation}", header_style="bold")
-    for column in ("form", "transformation", "domain", "verdict", "p", "basis"):
-        table.add_column(column, overflow="fold")
+    for column in ("form", "transformation", "verdict", "p"):
+        table.add_column(column, no_wrap=True)
+    table.add_column("basis", overflow="fold", min_width=20)
     previous = None
     for row in audit.rows:
-        from .printing import text
-        table.add_row(row.form if row.form != previous else "", row.transformation, row.domain or "",
-                      verdict_text(row.verdict), "" if row.degree is None else text(row.degree),
-                      row.basis, end_section=False)
+        table.add_row(row.form if row.form != previous else "", _transformation(row),
+                      verdict_text(row.verdict), _degree(row.degree), row.basis)
         previous = row.form
     return table
-
-
-def rich_derivation(derivation) -> Panel:
-    """A derivation as a numbered table: each step, why it holds, the checks run, its status."""
-    table = Table(show_header=True, header_style="bold", box=None, expand=False, padding=(0, 1))
-    table.add_column("#", justify="right", no_wrap=True)
-    table.add_column("step", overflow="fold")
-    table.add_column("status", no_wrap=True)
-    for number, step in enumerate(derivation.steps, 1):
-        body = Text(step.text)
-        if step.kind == "definition":
-            body.append("  (definition)", style="cyan")
-        body.append("\n" + step.justification, style="dim italic")
-        for record in step.checks:
-            body.append(f"\n{record.kind}: {record.detail}",
-                        style="dim" if record.status in ("verified", "not-applicable") else STATUS_STYLE.get(record.status, ""))
-        table.add_row(str(number), body, Text(step.status, style=STATUS_STYLE.get(step.status, "")))
-    status = Text(derivation.status, style="bold green" if derivation.verified else "bold red")
-    title = Text.assemble(f"{derivation.name}: {derivation.title}: ", status)
-    return Panel(Group(Text(derivation.statement, style="bold"), table), title=title, title_align="left",
-                 subtitle=f"{len(derivation.steps)} steps, checked in {derivation.elapsed:.2f} s", subtitle_align="left")

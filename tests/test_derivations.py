@@ -45,13 +45,10 @@ def test_most_steps_have_a_symbolic_dimension_check(name: str) -> None:
         assert all("not one matrix expression" in r.detail for r in skipped)  # says why
 
 
-def test_the_whole_set_is_fast() -> None:
+def test_derivations_are_cached_per_process() -> None:
+    # speed is measured by benchmarks, never asserted in a test: only the caching is pinned
     derive.cache_clear()
-    started = time.perf_counter()
-    for name in DERIVATIONS:
-        assert derive(name).elapsed < 8
-    assert time.perf_counter() - started < 20
-    assert derive("gated") is derive("gated")  # cached per process
+    assert derive("gated") is derive("gated")
 
 
 def test_gated_moves_sigma_by_definition_and_never_claims_equality_with_rank1() -> None:
