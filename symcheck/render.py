@@ -86,3 +86,24 @@ def rich_audit(audit) -> Table:
                       verdict_text(row.verdict), _degree(row.degree), row.basis)
         previous = row.form
     return table
+
+
+def rich_derivation(derivation) -> Panel:
+    """A derivation as a numbered table: each step, why it holds, the checks run, its status."""
+    table = Table(show_header=True, header_style="bold", box=None, expand=False, padding=(0, 1))
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column("step", overflow="fold")
+    table.add_column("status", no_wrap=True)
+    for number, step in enumerate(derivation.steps, 1):
+        body = Text(step.text)
+        if step.kind == "definition":
+            body.append("  (definition)", style="cyan")
+        body.append("\n" + step.justification, style="dim italic")
+        for record in step.checks:
+            body.append(f"\n{record.kind}: {record.detail}",
+                        style="dim" if record.status in ("verified", "not-applicable") else STATUS_STYLE.get(record.status, ""))
+        table.add_row(str(number), body, Text(step.status, style=STATUS_STYLE.get(step.status, "")))
+    status = Text(derivation.status, style="bold green" if derivation.verified else "bold red")
+    title = Text.assemble(f"{derivation.name}: {derivation.title}: ", status)
+    return Panel(Group(Text(derivation.statement, style="bold"), table), title=title, title_align="left",
+                 subtitle=f"{len(derivation.steps)} steps, checked in {derivation.elapsed:.2f} s", subtitle_align="left")
