@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import sympy
 from sympy import S
@@ -19,7 +19,7 @@ from .activations import Activation, activation as _lookup
 from .budget import DEFAULT_TIMEOUT, Budget, BudgetExceeded
 from .homogeneity import homogeneity_degree
 from .printing import text
-from .results import CheckResult, Step
+from .results import CheckResult, Renderable, Step
 from .symmetries import check
 from .transformations import Transformation, domain
 from .verdict import Verdict
@@ -50,7 +50,12 @@ class AuditRow:
 
 
 @dataclass(frozen=True)
-class Audit:
+class Audit(Renderable):
+    """Every row of one activation's audit; renders as a table."""
+
+    _rich_renderer: ClassVar[str] = "rich_audit"
+    _latex_renderer: ClassVar[str] = "audit_fragment"
+
     activation: str
     formula: str
     rows: tuple[AuditRow, ...]
@@ -73,18 +78,6 @@ class Audit:
             p = f", p = {text(r.degree)}" if r.degree is not None else ""
             lines.append(f"  {r.form:<10} {r.transformation + where:<34} {r.verdict.value:<12} {r.basis}{p}")
         return "\n".join(lines)
-
-    def __rich__(self):
-        from .render import rich_audit
-        return rich_audit(self)
-
-    def to_latex(self) -> str:
-        from .latex import audit_fragment
-        return audit_fragment(self)
-
-    def _repr_latex_(self) -> str:
-        from .latex import audit_fragment
-        return audit_fragment(self, notebook=True)
 
 
 # --- unit-level rows ----------------------------------------------------------------------

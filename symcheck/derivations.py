@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 import sympy
 from sympy import S
@@ -35,6 +35,7 @@ from .budget import BudgetExceeded, alarm
 from .errors import UnknownNameError
 from .formulations import D, FORMULATIONS, K, M, Q, Q_G, R, V, X, Sizes, elementwise, input_row
 from .names import closest
+from .results import Renderable
 from .symbols import A, B, SIGMA
 
 Pair = tuple[Any, Any]
@@ -341,8 +342,11 @@ class DerivationStep:
 
 
 @dataclass(frozen=True)
-class Derivation:
+class Derivation(Renderable):
     """A named derivation; verified only when every step is."""
+
+    _rich_renderer: ClassVar[str] = "rich_derivation"
+    _latex_renderer: ClassVar[str] = "derivation_fragment"
 
     name: str
     title: str
@@ -380,18 +384,6 @@ class Derivation:
             lines.append(f"     why: {step.justification}")
             lines.extend(f"     {r.kind}: {r.detail} [{r.status}]" for r in step.checks)
         return "\n".join(lines)
-
-    def __rich__(self):  # rich is imported only when something renders with it
-        from .render import rich_derivation
-        return rich_derivation(self)
-
-    def to_latex(self) -> str:
-        from .latex import derivation_fragment
-        return derivation_fragment(self)
-
-    def _repr_latex_(self) -> str:
-        from .latex import derivation_fragment
-        return derivation_fragment(self, notebook=True)
 
 
 # ---- helpers for the claims --------------------------------------------------------------------

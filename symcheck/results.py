@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, ClassVar
 
 import sympy
 
@@ -12,6 +12,29 @@ from .verdict import Verdict
 
 #: step statuses: machine-checked, stated theorem, given input, or could not be settled
 STATUSES = ("verified", "theorem", "given", "certified", "unknown", "timeout", "failed")
+
+
+class Renderable:
+    """Renders itself through the one rich and one LaTeX module (imported only when used).
+
+    Subclasses name their renderers: ``render.<_rich_renderer>(self)`` and
+    ``latex.<_latex_renderer>(self, notebook=…)``.
+    """
+
+    _rich_renderer: ClassVar[str]
+    _latex_renderer: ClassVar[str]
+
+    def __rich__(self):
+        from . import render
+        return getattr(render, self._rich_renderer)(self)
+
+    def to_latex(self) -> str:
+        from . import latex
+        return getattr(latex, self._latex_renderer)(self)
+
+    def _repr_latex_(self) -> str:
+        from . import latex
+        return getattr(latex, self._latex_renderer)(self, notebook=True)
 
 
 @dataclass(frozen=True)
@@ -30,8 +53,11 @@ class Step:
 
 
 @dataclass(frozen=True)
-class CheckResult:
+class CheckResult(Renderable):
     """The verdict of one symmetry check, with the proof or the certified witness behind it."""
+
+    _rich_renderer: ClassVar[str] = "rich_result"
+    _latex_renderer: ClassVar[str] = "result_fragment"
 
     symmetry: str
     form: str
@@ -89,15 +115,3 @@ class CheckResult:
         if self.note:
             lines.append(f"  note: {self.note}")
         return "\n".join(lines)
-
-    def __rich__(self):  # rich is imported only when something renders with it
-        from .render import rich_result
-        return rich_result(self)
-
-    def to_latex(self) -> str:
-        from .latex import result_fragment
-        return result_fragment(self)
-
-    def _repr_latex_(self) -> str:
-        from .latex import result_fragment
-        return result_fragment(self, notebook=True)

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
+import io
 import json
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
@@ -19,3 +21,16 @@ def paper_claims() -> list[dict]:
 @pytest.fixture(scope="session")
 def claims() -> list[dict]:
     return paper_claims()
+
+
+def invoke_cli(*args: str) -> tuple[int, str, str]:
+    """In-process run of the real entry point (fast); returns (exit code, stdout, stderr)."""
+    from symcheck.cli import main
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        try:
+            main(list(args))
+            code = 0
+        except SystemExit as stop:
+            code = stop.code if isinstance(stop.code, int) else 1
+    return code, out.getvalue(), err.getvalue()

@@ -1,16 +1,12 @@
 """The command line: exit statuses, one-line errors, JSON, help, and hostile input."""
 from __future__ import annotations
 
-import io
 import json
 import subprocess
 import sys
 
-from contextlib import redirect_stderr, redirect_stdout
-
 import pytest
-
-from symcheck.cli import main
+from conftest import invoke_cli
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
@@ -18,16 +14,7 @@ def run(*args: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=300)
 
 
-def invoke(*args: str):
-    """In-process run of the real entry point (fast); returns (exit code, stdout, stderr)."""
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        try:
-            main(list(args))
-            code = 0
-        except SystemExit as stop:
-            code = stop.code if isinstance(stop.code, int) else 1
-    return code, out.getvalue(), err.getvalue()
+invoke = invoke_cli
 
 
 def test_exchange_json_has_the_documented_keys() -> None:

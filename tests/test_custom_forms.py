@@ -1,19 +1,17 @@
 """User-defined unit forms: parsing, safety, definedness, verdicts, and the CLI end to end."""
 from __future__ import annotations
 
-import io
 import json
-from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
 import sympy
 
 import symcheck as sc
-from symcheck.cli import main
 from symcheck.forms import form
 from symcheck.symbols import A, B, SIGMA, Z
 from symcheck.symmetries import check
 from symcheck.transformations import Transformation, domain
+from conftest import invoke_cli
 
 EXCHANGE = Transformation("exchange")
 POSITIVE = Transformation("inverse-scaling", domain("positive"))
@@ -200,15 +198,7 @@ def test_a_form_without_sigma_is_decided_without_it() -> None:
 # ------------------------------------------------------------------------------- CLI
 
 
-def invoke(*args: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        try:
-            main(list(args))
-            code = 0
-        except SystemExit as stop:
-            code = stop.code if isinstance(stop.code, int) else 1
-    return code, out.getvalue(), err.getvalue()
+invoke = invoke_cli
 
 
 @pytest.mark.parametrize("args, verdict, witness", [
