@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import sympy
@@ -206,6 +206,17 @@ def _gauge_argument() -> tuple[bool, str, str, str]:
             "A A⁻¹ = I (checked by matrix-expression algebra)")
 
 
+def _global_gauge_argument() -> tuple[bool, str, str, str]:
+    d, m = sympy.Symbol("d", integer=True, positive=True), sympy.Symbol("m", integer=True, positive=True)
+    x, q_g = sympy.MatrixSymbol("x", 1, d), sympy.MatrixSymbol("Q_g", d, d)
+    k, g = sympy.MatrixSymbol("K", m, d), sympy.MatrixSymbol("A", d, d)
+    moved = x * (q_g * g) * (k * g.inverse().T).T
+    ok = sympy.simplify(moved.doit()) == x * q_g * k.T
+    return (bool(ok), "x (Q_g A)(K A⁻ᵀ)ᵀ = x Q_g A A⁻¹ Kᵀ = x Q_g Kᵀ for A ∈ GL(d)",
+            r"x (Q_g A)(K A^{-\top})^{\top} = x Q_g A A^{-1} K^{\top} = x Q_g K^{\top}",
+            "A A⁻¹ = I (checked by matrix-expression algebra)")
+
+
 def _permutation_argument() -> tuple[bool, str, str, str]:
     import itertools
     m = 3
@@ -224,7 +235,7 @@ _BILINEAR = [("exchange", None, _exchange_argument), ("inverse-scaling", "any", 
              ("gauge", None, _gauge_argument)] + _SHARED
 STRUCTURAL: dict[str, list[tuple[str, str | None, Callable[[], tuple[bool, str, str, str]]]]] = {
     "gated": _SHARED, "rank1": _SHARED, "mlp": _SHARED,
-    "query-mlp": [("gauge", None, _gauge_argument)] + _SHARED,
+    "query-mlp": [("gauge", None, _global_gauge_argument)] + _SHARED,
     "bilinear": _BILINEAR, "rank-r": _BILINEAR,
 }
 

@@ -27,7 +27,7 @@ from sympy.core.function import AppliedUndef
 from .domain import Obligation, check_defined_on_reals, holds, truncate
 from .errors import DomainError, ParseError, UnknownNameError
 from .names import closest
-from .symbols import A, B, SIGMA
+from .symbols import A, B, SIGMA, substitute_sigma
 
 Sigma = Callable[[sympy.Expr], sympy.Expr]
 
@@ -72,11 +72,7 @@ class Form:
 
 def _apply(expr: sympy.Basic, args: dict, sigma: Sigma) -> sympy.Basic:
     """``expr`` with a, b replaced simultaneously by ``args`` and σ by ``sigma``."""
-    replaced = expr.xreplace(args) if args else expr
-    if sigma is SIGMA:
-        return replaced
-    return replaced.replace(lambda e: isinstance(e, AppliedUndef) and e.func == SIGMA,
-                            lambda e: sigma(e.args[0]))
+    return substitute_sigma(expr.xreplace(args) if args else expr, sigma)
 
 
 def _custom(text: str) -> Form:

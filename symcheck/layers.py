@@ -19,7 +19,7 @@ from .budget import DEFAULT_TIMEOUT
 from .evaluate import certify_nonzero
 from .formulations import Sizes, formulation, input_row
 from .forms import form as _form
-from .symbols import A, ALPHA, B, BETA, SIGMA
+from .symbols import A, ALPHA, B, BETA, SIGMA, substitute_sigma
 from .symmetries import check
 from .transformations import Transformation
 from .verdict import Verdict
@@ -74,7 +74,7 @@ def layer_check(act: str | Activation, transformation: Transformation, name: str
         verdict = Verdict.HOLDS  # every summand is the unit residual, proved ≡ 0
     elif unit_result.verdict is Verdict.BROKEN:
         witness = _layer_witness(unit_result.witness, params, sizes)
-        value = _substitute_sigma(difference[0, 0], sigma).xreplace(witness)
+        value = substitute_sigma(difference[0, 0], sigma).xreplace(witness)
         if certify_nonzero(value, {}) is not None:
             verdict = Verdict.BROKEN
     return LayerCheck(name, transformation.name, unit_result.domain, sizes, unit_result.verdict,
@@ -106,7 +106,3 @@ def _layer_witness(unit_witness, params: Params, sizes: Sizes) -> dict[sympy.Sym
         if name in unit_witness:
             values[symbol] = sympy.Rational(unit_witness[name])
     return values
-
-
-def _substitute_sigma(expr: sympy.Expr, sigma: Activation) -> sympy.Expr:
-    return expr.replace(lambda e: getattr(e, "func", None) == SIGMA, lambda e: sigma(e.args[0]))

@@ -14,3 +14,10 @@ ALPHA = sympy.Symbol("alpha", real=True)
 BETA = sympy.Symbol("beta", real=True)
 #: the activation as an opaque function, for statements that hold for every sigma
 SIGMA = sympy.Function("sigma", real=True)
+
+
+def substitute_sigma(expr: sympy.Basic, sigma) -> sympy.Basic:
+    """``expr`` with every application σ(u) of the opaque SIGMA replaced by ``sigma(u)``."""
+    if sigma is SIGMA:
+        return expr
+    return expr.replace(lambda e: getattr(e, "func", None) == SIGMA, lambda e: sigma(e.args[0]))

@@ -12,7 +12,6 @@ Knows no activation names.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 
 import sympy
 from sympy import S
@@ -24,9 +23,9 @@ from .forms import Form, form as _form
 from .plane import PlaneDecision, decide_plane, scale_regions, whole_line
 from .printing import text
 from .results import CheckResult, Step
-from .symbols import A, B, SIGMA, Z
+from .symbols import A, B, SIGMA, Z, substitute_sigma
 from .theorems import ANY, EXCHANGE, NEGATIVE, POSITIVE, Reduction, fixed_scale
-from .transformations import Domain, Transformation, domain as _domain
+from .transformations import Transformation, domain as _domain
 from .verdict import Verdict
 from .zero import ZeroDecision, decide_zero
 
@@ -169,7 +168,7 @@ def _broken(sigma, t, reduction, lhs, rhs, decision, steps, evidence):
 def _certified(sigma, t, lhs, rhs, values, origin, residual, steps, evidence,
                basis="certified on the original statement, not the reduced residual"):
     """Certify the statement itself at ``values`` and re-check with evalf: broken, or not."""
-    concrete = _substitute(lhs - rhs, sigma)
+    concrete = substitute_sigma(lhs - rhs, sigma)
     in_domain = t.scale not in values or t.domain.contains(values[t.scale])
     certificate = certify_nonzero(concrete, values) if in_domain else None
     recheck = _recheck(concrete, values, certificate)
@@ -178,7 +177,7 @@ def _certified(sigma, t, lhs, rhs, values, origin, residual, steps, evidence,
                                                          for s, v in values.items()),
                       origin, "given"))
     for title, side in (("Left side", lhs), ("Right side", rhs)):
-        exact = _substitute(side, sigma).xreplace(values)
+        exact = substitute_sigma(side, sigma).xreplace(values)
         approx = "" if exact.is_Rational else f" ≈ {_decimal(exact)}"
         steps.append(Step(title, f"{text(side)} = {text(exact)}{approx}",
                           rf"{sympy.latex(side)} = {sympy.latex(exact)}"
@@ -198,10 +197,6 @@ def _certified(sigma, t, lhs, rhs, values, origin, residual, steps, evidence,
                       "verified"))
     witness = {str(s): v for s, v in values.items()}
     return Verdict.BROKEN, witness, steps, residual, evidence, ""
-
-
-def _substitute(expr: sympy.Expr, sigma: Callable[[sympy.Expr], sympy.Expr]) -> sympy.Expr:
-    return expr.replace(lambda e: getattr(e, "func", None) == SIGMA, lambda e: sigma(e.args[0]))
 
 
 def _recheck(concrete: sympy.Expr, values: dict, certificate: Certificate | None) -> str | None:
@@ -254,7 +249,7 @@ def _piece_steps(decision: ZeroDecision) -> list[Step]:
 
 def _decide_plane(sigma, t, lhs, rhs, budget, steps):
     """No reduction: decide D = lhs − rhs = 0 on the whole space of (a, b, scale) directly."""
-    difference = _substitute(lhs - rhs, sigma)
+    difference = substitute_sigma(lhs - rhs, sigma)
     space = {A: whole_line(), B: whole_line()}
     if t.domain is not None:
         space[t.scale] = scale_regions(t.domain.name, t.domain.value)
@@ -267,7 +262,7 @@ def _decide_plane(sigma, t, lhs, rhs, budget, steps):
             and not (t.domain.value is not None and t.domain.value > 0):
         note = f"α^{text(t.degree)} is not real for negative α"
         return Verdict.INCONCLUSIVE, None, steps, difference, {}, note
-    decision = decide_plane(_substitute(lhs, sigma), _substitute(rhs, sigma), space, budget)
+    decision = decide_plane(substitute_sigma(lhs, sigma), substitute_sigma(rhs, sigma), space, budget)
     evidence = {"points": decision.evidence.points, "largest": decision.evidence.largest}
     if decision.verdict is Verdict.BROKEN:
         origin = f"found on {decision.found}, where D is certified non-zero ({_describe(decision.certificate)})"
