@@ -60,13 +60,8 @@ class ZeroDecision:
 
 
 def decide_zero(residual: sympy.Expr, var: sympy.Symbol, budget: Budget, *,
-                cuts: Iterable[sympy.Expr] = (S.Zero,),
-                accept: Callable[[sympy.Rational], bool] = lambda q: True) -> ZeroDecision:
-    """Is ``residual`` ≡ 0 for every real ``var``?
-
-    ``accept`` lets the caller veto a candidate point (e.g. one its witness map cannot use)
-    before it is certified.
-    """
+                cuts: Iterable[sympy.Expr] = (S.Zero,)) -> ZeroDecision:
+    """Is ``residual`` ≡ 0 for every real ``var``?"""
     if residual == 0:
         return ZeroDecision(Verdict.HOLDS, residual,
                             (PieceOutcome(Region(-S.Infinity, S.Infinity), S.Zero, "proved",
@@ -74,7 +69,7 @@ def decide_zero(residual: sympy.Expr, var: sympy.Symbol, budget: Budget, *,
     evidence = Evidence()
     try:
         found, evidence = _search(residual, var, Region(-S.Infinity, S.Infinity).samples(30) + [S.Zero],
-                                  budget, accept)
+                                  budget)
         if found:
             return ZeroDecision(Verdict.BROKEN, residual, point=found[0], certificate=found[1],
                                 evidence=evidence)
@@ -86,7 +81,7 @@ def decide_zero(residual: sympy.Expr, var: sympy.Symbol, budget: Budget, *,
                             note="the time budget ran out while splitting into cases")
     outcomes: list[PieceOutcome] = []
     for piece in pieces:
-        outcome, found, more = _settle(piece, var, budget, accept)
+        outcome, found, more = _settle(piece, var, budget)
         evidence = evidence.merge(more)
         outcomes.append(outcome)
         if found:
@@ -97,14 +92,13 @@ def decide_zero(residual: sympy.Expr, var: sympy.Symbol, budget: Budget, *,
     return ZeroDecision(verdict, residual, tuple(outcomes), evidence=evidence, note=note)
 
 
-def _settle(piece: Piece, var: sympy.Symbol, budget: Budget,
-            accept: Callable[[sympy.Rational], bool]):
+def _settle(piece: Piece, var: sympy.Symbol, budget: Budget):
     """Prove the piece zero, or find a certified non-zero point in it."""
     evidence = Evidence()
     try:
         if piece.region.is_point:
-            return _settle_point(piece, var, budget, accept)
-        found, evidence = _search(piece.expr, var, piece.region.samples(12), budget, accept)
+            return _settle_point(piece, var, budget)
+        found, evidence = _search(piece.expr, var, piece.region.samples(12), budget)
         if found:
             return PieceOutcome(piece.region, piece.expr, "nonzero"), found, evidence
         method = prove_identically_zero(piece.expr, var, piece.region, budget)
@@ -114,13 +108,13 @@ def _settle(piece: Piece, var: sympy.Symbol, budget: Budget,
     return PieceOutcome(piece.region, piece.expr, status, method or ""), None, evidence
 
 
-def _settle_point(piece: Piece, var: sympy.Symbol, budget: Budget, accept):
+def _settle_point(piece: Piece, var: sympy.Symbol, budget: Budget):
     point = piece.region.lower
     with budget.step():
         value = piece.expr.subs(var, point)
         if value == 0 or sympy.expand(value) == 0:
             return PieceOutcome(piece.region, value, "proved", "exact value 0"), None, Evidence(1)
-        certificate = certify_nonzero(value, {}) if point.is_Rational and accept(point) else None
+        certificate = certify_nonzero(value, {}) if point.is_Rational else None
         if certificate:
             return (PieceOutcome(piece.region, value, "nonzero"), (point, certificate),
                     Evidence(1, certificate.decimal(6)))
@@ -129,8 +123,7 @@ def _settle_point(piece: Piece, var: sympy.Symbol, budget: Budget, accept):
     return PieceOutcome(piece.region, value, "unknown"), None, Evidence(1)
 
 
-def _search(expr: sympy.Expr, var: sympy.Symbol, points: Sequence[sympy.Rational], budget: Budget,
-            accept: Callable[[sympy.Rational], bool]):
+def _search(expr: sympy.Expr, var: sympy.Symbol, points: Sequence[sympy.Rational], budget: Budget):
     """Certify the simplest sample points whose approximate value is visibly non-zero.
 
     Points come simplest first, so the witness a user reads is small; the point with the
@@ -148,7 +141,7 @@ def _search(expr: sympy.Expr, var: sympy.Symbol, points: Sequence[sympy.Rational
         visible = [q for q, v in values if v > VISIBLE]
         candidates = list(dict.fromkeys(visible[:CERTIFY_TOP] + [largest[0]]))
         for q in candidates:
-            if q is None or not accept(q):
+            if q is None:
                 continue
             certificate = certify_nonzero(expr, {var: q})
             if certificate is not None:
