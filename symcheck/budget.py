@@ -24,8 +24,8 @@ class Budget:
     """A deadline shared by the steps of one check."""
 
     def __init__(self, seconds: float = DEFAULT_TIMEOUT) -> None:
-        if not seconds > 0:
-            raise ValueError("the time budget must be positive")
+        if not 0 < seconds < 10**7:  # also refuses NaN; setitimer overflows on huge values
+            raise ValueError("the time budget must be a positive number of seconds (below 10**7)")
         self.seconds = float(seconds)
         self.deadline = time.monotonic() + self.seconds
 

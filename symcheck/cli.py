@@ -17,10 +17,29 @@ from .budget import DEFAULT_TIMEOUT
 from .errors import SymcheckError
 
 EXIT_EXPECT, EXIT_USAGE, EXIT_INTERNAL = 1, 2, 3
+_NO_ARGS = getattr(click.exceptions, "NoArgsIsHelpError", None)  # click ≥ 8.2
 VERDICTS = ("holds", "broken", "inconclusive")
 CATALOG_COLUMNS = {"exchange": ("exchange", None), "α>0": ("inverse-scaling", "positive"),
                    "α=−1": ("inverse-scaling", "-1"), "α≠0": ("inverse-scaling", "any")}
 _JSON_KEYS = {"α>0": "positive", "α=−1": "minus-one", "α≠0": "any", "exchange": "exchange"}
+
+
+class _Seconds(click.ParamType):
+    """A time budget: finite, from 0.01 s to a day (a NaN or an overflowing timer is refused)."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> float:
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        if not 0.01 <= seconds <= 86400:  # also false for NaN
+            self.fail(f"{value!r} is not between 0.01 and 86400 seconds", param, ctx)
+        return seconds
+
+
+SECONDS = _Seconds()
 
 
 def _emit(payload: Any, as_json: bool) -> None:
@@ -46,7 +65,7 @@ def _common(f: Callable) -> Callable:
         click.option("--form", default="gated", show_default=True, metavar="FORM",
                      help="Unit form: gated = σ(a)·b (the GLU family), rank1 = σ(a·b), or your "
                           "own unit in a, b and sigma(...), e.g. 'sigma(a)*b + sigma(b)*a'."),
-        click.option("--timeout", type=click.FloatRange(min=0.01), default=DEFAULT_TIMEOUT,
+        click.option("--timeout", type=SECONDS, default=DEFAULT_TIMEOUT,
                      show_default=True, help="Time budget in seconds; running out is 'inconclusive'."),
         click.option("--json", "as_json", is_flag=True, help="Print one JSON object."),
         click.option("--expect", type=click.Choice(VERDICTS), default=None,
@@ -118,7 +137,7 @@ def activations(as_json: bool) -> None:
 
 
 @cli.command()
-@click.option("--timeout", type=click.FloatRange(min=0.01), default=DEFAULT_TIMEOUT,
+@click.option("--timeout", type=SECONDS, default=DEFAULT_TIMEOUT,
               show_default=True, help="Time budget per check, in seconds.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def catalog(timeout: float, as_json: bool) -> None:
@@ -151,7 +170,7 @@ def catalog(timeout: float, as_json: bool) -> None:
 @cli.command()
 @click.option("--act", "act", required=True, metavar="ACT",
               help="Catalogue name or an expression in one variable.")
-@click.option("--timeout", type=click.FloatRange(min=0.01), default=DEFAULT_TIMEOUT,
+@click.option("--timeout", type=SECONDS, default=DEFAULT_TIMEOUT,
               show_default=True, help="Time budget per row, in seconds.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def audit(act: str, timeout: float, as_json: bool) -> None:
@@ -192,6 +211,104 @@ def derive(name: str, as_json: bool, expect: str | None) -> None:
         sys.exit(EXIT_EXPECT)
 
 
+@cli.command(context_settings={"ignore_unknown_options": True})
+@click.argument("target", nargs=-1, required=True, type=click.UNPROCESSED, metavar="TARGET")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="Write to this file instead of standard output.")
+@click.option("--fragment", is_flag=True, help="The body only, for \\input (needs amsmath, amssymb).")
+def latex(target: tuple[str, ...], output: str | None, fragment: bool) -> None:
+    """Write a result as LaTeX: a standalone document (amsmath, amssymb), or with --fragment its body.
+
+    \b
+    TARGET: a derivation (absorb, rank1, mlp, gated, rank-r); a check written as on the
+    command line (exchange --act silu, scaling --act relu --alpha positive, --form allowed);
+    audit --act NAME; catalogue (every activation on the gated form); a paper result as a
+    whole (exchange, scaling, audit without --act); or all (every paper result).
+    Example:  symcheck latex exchange --act silu -o exchange-silu.tex
+              symcheck latex rank1 --fragment
+    """
+    from .documents import latex_document
+    _write(latex_document(target, fragment=fragment), output)
+
+
+@cli.command()
+@click.argument("kind", type=click.Choice(["exchange", "scaling"]), metavar="KIND")
+@click.option("--act", "act", required=True, metavar="ACT",
+              help="Catalogue name or an expression in one variable.")
+@click.option("--alpha", default="positive", show_default=True, metavar="DOMAIN",
+              help="scaling only: the α range drawn, positive, negative or any.")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
+              help="The figure file: .png, .svg or .pdf.")
+def plot(kind: str, act: str, alpha: str, output: str) -> None:
+    """Draw a symmetry's defect (needs matplotlib: pip install 'symcheck[plot]').
+
+    \b
+    KIND: exchange — σ(a)·b − σ(b)·a over (a, b), its zero set marked;
+          scaling  — σ(αa)/α − σ(a) over (α, a), its zero set marked.
+    Example:  symcheck plot exchange --act silu -o exchange-silu.png
+    """
+    from .plots import plot as draw
+    click.echo(f"wrote {draw(kind, act, output, alpha=alpha)}", err=True)
+
+
+def _write(text: str, output: str | None) -> None:
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        with open(output, "w", encoding="ascii") as handle:
+            handle.write(text)
+    except OSError as err:
+        raise click.FileError(output, hint=err.strerror or str(err)) from None
+    click.echo(f"wrote {output}", err=True)
+
+
+@cli.command()
+@click.argument("check", type=click.Choice(["rank1", "absorb", "exchange", "scaling"]), metavar="CHECK")
+@click.option("--act", "act", default="silu", show_default=True, metavar="ACT",
+              help="Catalogue name or an expression in one variable.")
+@click.option("--form", type=click.Choice(["gated", "rank1", "bilinear"]), default=None,
+              help="exchange/scaling only: the layer form [default: gated; bilinear uses --r].")
+@click.option("--d", "d", type=click.IntRange(min=1), default=None, help="Input size d [default: 256].")
+@click.option("--m", "m", type=click.IntRange(min=1), default=None, help="Hidden units m [default: 1024].")
+@click.option("--r", "r", type=click.IntRange(min=1), default=None,
+              help="Per-unit rank r of the bilinear form [default: 4].")
+@click.option("--tokens", type=click.IntRange(min=1), default=None, help="Input rows N [default: 256].")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random data.")
+@click.option("--dtype", type=click.Choice(["float64", "float32"]), default="float64", show_default=True)
+@click.option("--memory", default="256MiB", show_default=True, metavar="BYTES",
+              help="Working-memory budget: bytes, or e.g. 512MiB, 1GB.")
+@click.option("--alpha", default=None, metavar="NUMBER",
+              help="scaling only: the α of (αQ, K/α), e.g. 3, -1 or 1/2 [default: 2].")
+@click.option("--weights", multiple=True, type=click.Path(dir_okay=False), metavar="FILE",
+              help="Real weights (.npy/.npz/.safetensors): Q, K, V or gate_proj/up_proj/down_proj; repeatable.")
+@click.option("--inputs", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Input rows X (tokens, d) to use with --weights.")
+@click.option("--layer", default=None, metavar="PREFIX", help="Which layer of a checkpoint (name prefix).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def numeric(check: str, act: str, form: str | None, d: int | None, m: int | None, r: int | None,
+            tokens: int | None, seed: int, dtype: str, memory: str, alpha: str | None,
+            weights: tuple[str, ...], inputs: str | None, layer: str | None, as_json: bool) -> None:
+    """Compare two evaluations of a layer at size, in NumPy: numeric evidence, not a verdict.
+
+    \b
+    CHECK: rank1    bilinear attention at r = 1 vs σ((xQᵀ)⊙(xKᵀ))V
+           absorb   σ((xQ_g)Kᵀ)V vs σ(x(KQ_gᵀ)ᵀ)V
+           exchange the layer with (Q, K) vs with (K, Q)
+           scaling  the layer with (Q, K) vs with (αQ, K/α)
+    Relative errors are compared with a tolerance derived from the dtype and the sizes.
+    Example:  symcheck numeric exchange --act silu --d 512 --m 2048
+              symcheck numeric rank1 --act gelu --dtype float32
+              symcheck numeric exchange --weights llama-mlp.safetensors --layer model.layers.0.
+    """
+    from .numeric import prepare
+    job = prepare(check, act=act, form=form, d=d, m=m, r=r, tokens=tokens, seed=seed, dtype=dtype,
+                  memory=memory, alpha=alpha, weights=weights, inputs=inputs, layer=layer)
+    with _progress(job.steps, quiet=not job.slow) as advance:
+        report = job.run(advance)
+    _emit(report.to_dict() if as_json else report, as_json)
+
+
 class _progress:
     """A transient rich progress bar on stderr (silent when stderr is not a terminal)."""
 
@@ -223,6 +340,9 @@ def main(argv: list[str] | None = None) -> None:
         click.echo("Error: aborted", err=True)
         sys.exit(130)
     except click.UsageError as err:
+        if _NO_ARGS is not None and isinstance(err, _NO_ARGS) and err.ctx is not None:
+            click.echo(err.ctx.get_help())  # bare `symcheck`: show the help, not an error
+            sys.exit(0)
         click.echo(f"Error: {_one_line(err.format_message())}", err=True)
         sys.exit(EXIT_USAGE)
     except click.ClickException as err:

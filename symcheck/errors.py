@@ -37,7 +37,8 @@ class UnknownNameError(SymcheckError, LookupError):
                  known: tuple[str, ...] = ()) -> None:
         hint = (f"; did you mean {', '.join(repr(s) for s in suggestions)}?" if suggestions else
                 f"; expected one of: {', '.join(known)}" if known else "")
-        super().__init__(f"unknown {kind} {name!r}{hint}")
+        shown = name if len(name) <= 60 else name[:57] + "…"  # one readable line, whatever came in
+        super().__init__(f"unknown {kind} {shown!r}{hint}")
         self.kind = kind
         self.name = name
         self.suggestions = suggestions
