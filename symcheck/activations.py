@@ -7,7 +7,7 @@ catalogue name can be called inside a user expression (``"z*tanh(softplus(z))"``
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -77,6 +77,16 @@ class Activation:
     def short(self) -> str:
         """The formula for tables: SELU's closed-form constants are abbreviated as λ and α."""
         return SHORT.get(self.name, self.formula) if self.builtin else self.formula
+
+    def to_numpy(self, dtype: object = "float64") -> Callable[[object], object]:
+        """This σ as a vectorised NumPy function (float64, or float32 on request), built from
+        ``expr`` itself, with overflow-prone pieces rewritten stably (see :mod:`symcheck.vectorize`).
+
+        >>> activation("softplus").to_numpy()([-1e4, 0.0, 1e4]).tolist()[::2]
+        [0.0, 10000.0]
+        """
+        from .vectorize import activation_function
+        return activation_function(self.expr, Z, dtype)
 
     def __str__(self) -> str:
         return f"{self.name}(z) = {sympy.sstr(self.expr)}"

@@ -32,6 +32,11 @@ def rich_result(result: CheckResult) -> Panel:
     parts: list = [table]
     if result.note:
         parts.append(Text(f"note: {result.note}", style="yellow"))
+    if result.cross_check is not None:  # the second engine (symcheck.smt)
+        from .smt import summary
+        agrees = result.cross_check.get("agrees")
+        parts.append(Text(f"cross-check: {summary(result.cross_check)}",
+                          style={True: "green", False: "bold red"}.get(agrees, "yellow")))
     if result.verdict is Verdict.INCONCLUSIVE and result.evidence:
         parts.append(Text(f"numeric evidence (not a proof): {result.evidence.get('points', 0)} points, "
                           f"largest |r| ≈ {result.evidence.get('largest', '0')}", style="dim"))

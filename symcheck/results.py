@@ -36,6 +36,11 @@ class Renderable:
         from . import latex
         return getattr(latex, self._latex_renderer)(self, notebook=True)
 
+    def _repr_html_(self) -> str:
+        """A table for Jupyter (steps, or an audit's rows) with formulas typeset by MathJax."""
+        from . import latex
+        return latex.html(self)
+
 
 @dataclass(frozen=True)
 class Step:
@@ -71,11 +76,15 @@ class CheckResult(Renderable):
     evidence: Mapping[str, Any] = field(default_factory=dict)
     note: str = ""
     elapsed: float = 0.0
+    #: the second engine's answer (issue 6; see symcheck.smt): engine, verdict, agrees, … or None
+    cross_check: Mapping[str, Any] | None = None
 
     def __post_init__(self) -> None:
         if self.witness is not None:
             object.__setattr__(self, "witness", MappingProxyType(dict(self.witness)))
         object.__setattr__(self, "evidence", MappingProxyType(dict(self.evidence)))
+        if self.cross_check is not None:
+            object.__setattr__(self, "cross_check", MappingProxyType(dict(self.cross_check)))
 
     @property
     def title(self) -> str:
@@ -103,6 +112,8 @@ class CheckResult(Renderable):
             "evidence": dict(self.evidence),
             "note": self.note,
             "elapsed_seconds": round(self.elapsed, 4),
+            "cross_check": None if self.cross_check is None else {
+                k: dict(v) if isinstance(v, Mapping) else v for k, v in self.cross_check.items()},
         }
 
     def __str__(self) -> str:
@@ -114,4 +125,7 @@ class CheckResult(Renderable):
                 lines.append(f"  {'':<{width}}    {s.justification}")
         if self.note:
             lines.append(f"  note: {self.note}")
+        if self.cross_check is not None:
+            from .smt import summary
+            lines.append(f"  cross-check: {summary(self.cross_check)}")
         return "\n".join(lines)

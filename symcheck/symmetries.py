@@ -16,6 +16,7 @@ import time
 import sympy
 from sympy import S
 
+from . import smt
 from .activations import Activation, activation as _lookup
 from .budget import DEFAULT_TIMEOUT, Budget, BudgetExceeded
 from .evaluate import Certificate, certify_nonzero
@@ -65,13 +66,36 @@ def check(act: str | Activation, transformation: Transformation, form: str | For
     sigma = act if isinstance(act, Activation) else _lookup(act)
     unit.check_defined(sigma)  # a custom form must be defined on all of R² for this σ
     verdict, witness, steps, residual, evidence, note = _decide(sigma, transformation, unit, budget)
+    cross, verdict, witness, note = _cross_check(sigma, transformation, unit, verdict, witness, note, budget)
     domain = transformation.domain
     return CheckResult(
         symmetry=transformation.name, form=unit.name,
         domain=None if domain is None else (domain.name if domain.value is None else str(domain.value)),
         activation=sigma.name, formula=sigma.formula, verdict=verdict, witness=witness,
         steps=tuple(steps), residual=residual, evidence=evidence, note=note,
-        elapsed=time.perf_counter() - started)
+        elapsed=time.perf_counter() - started, cross_check=cross)
+
+
+# --- the second engine (issue 6): z3 on piecewise-polynomial statements ----------------------
+
+def _cross_check(sigma, t, unit, verdict, witness, note, budget):
+    """Decide the statement again with z3 where it is covered; a disagreement is inconclusive.
+
+    The second engine shares no decision code with this module (see :mod:`symcheck.smt`); it
+    never upgrades a verdict, and when it contradicts one the result says so and is withdrawn.
+    """
+    cross = smt.cross_check(sigma, t, unit, verdict.value, witness,
+                            seconds=min(smt.SMT_SECONDS, budget.remaining()))
+    if cross is None or cross["agrees"] is not False:
+        return cross, verdict, witness, note
+    smt_says = ("holds (z3 finds no counterexample: unsat)" if cross["verdict"] == "holds" else
+                "broken (z3 model " + ", ".join(f"{k} = {v}" for k, v in (cross["model"] or {}).items())
+                + ", re-evaluated exactly)" if cross["verdict"] == "broken" else cross["verdict"])
+    if verdict is Verdict.BROKEN and cross["witness_confirmed"] is False:
+        smt_says += "; z3 evaluates left = right at the symbolic engine's witness"
+    disagreement = (f"the engines disagree: the symbolic engine says {verdict.value}, z3 says {smt_says}; "
+                    "reported as inconclusive")
+    return cross, Verdict.INCONCLUSIVE, None, f"{note}; {disagreement}" if note else disagreement
 
 
 def _decide(sigma: Activation, t: Transformation, unit: Form, budget: Budget):
@@ -234,9 +258,10 @@ def _piece_steps(decision: ZeroDecision) -> list[Step]:
         region = piece.region.describe()
         status = {"proved": "verified", "nonzero": "certified"}.get(piece.status, piece.status)
         claim = "r = 0" if piece.status == "proved" else "r = ?"
-        steps.append(Step(f"Case {region}", f"r(z) = {text(piece.expr)}; {claim}",
+        shown = f"r(z) = {text(piece.expr)}" + ("" if piece.expr == 0 else f"; {claim}")
+        steps.append(Step(f"Case {region}", shown,
                           rf"{piece.region.latex()}:\ r(z) = {sympy.latex(piece.expr)}"
-                          + (" = 0" if piece.status == "proved" else ""),
+                          + (" = 0" if piece.status == "proved" and piece.expr != 0 else ""),
                           piece.method or {"timeout": "the time budget ran out",
                                            "unknown": "neither proved zero nor certified non-zero"}
                           .get(piece.status, ""), status))

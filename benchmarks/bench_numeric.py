@@ -1,0 +1,161 @@
+"""Throughput and memory of `symcheck.numeric.bilinear_attention`, measured in one run.
+
+Prints NumPy's matrix-multiply rate on this machine, bilinear attention's rate at
+N = 512, d = 256, m = 1024, r = 256 counted in the flops of the cheaper route
+(min(4·N·d·r, 2·d²·r + 2·N·d²) per unit), their ratio, the speed-up over a direct per-unit
+translation of the formula, and peak memory against inputs plus budget. Targets (issue 5):
+ratio ≥ 0.75, speed-up ≥ 20×, peak ≤ 1.1 × (inputs + budget). The ratios are what to quote;
+the ratio is the median over rounds that time a block of matmuls, one call and another
+block, so that drifting machine load hits both sides of each ratio alike.
+
+BLAS threads: one by default (``--threads 1``). On a shared machine a multi-threaded BLAS
+spends small products (the d×r·r×d products of the kernel route) waiting for a busy core,
+and then measures the neighbours rather than the code; ``--threads 0`` keeps the BLAS default.
+
+    python benchmarks/bench_numeric.py [--repeat N] [--threads T] [--memory 256MiB] [--act silu] [--small]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def _arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3, help="alternating rounds (best of each)")
+    parser.add_argument("--threads", type=int, default=1, help="BLAS threads; 0 keeps the default")
+    parser.add_argument("--memory", default="256MiB", help="bilinear_attention's working-memory budget")
+    parser.add_argument("--act", default="silu")
+    parser.add_argument("--small", action="store_true", help="a quick run at N=128, d=64, m=128, r=64")
+    parser.add_argument("--baseline-units", type=int, default=16,
+                        help="units the per-row baseline is timed on (then scaled to m)")
+    return parser.parse_args()
+
+
+def _pin_threads(threads: int) -> None:
+    """BLAS reads its thread count when NumPy is imported: re-run this script with it set."""
+    if threads <= 0 or os.environ.get("SYMCHECK_BENCH_PINNED") == str(threads):
+        return
+    env = dict(os.environ, SYMCHECK_BENCH_PINNED=str(threads), **{v: str(threads) for v in _THREAD_VARIABLES})
+    os.execve(sys.executable, [sys.executable, *sys.argv], env)
+
+
+def main() -> None:
+    args = _arguments()
+    _pin_threads(args.threads)
+
+    import time
+    import tracemalloc
+
+    import numpy as np
+
+    import symcheck as sc
+    from symcheck.numeric import bilinear_attention, parse_memory, plan
+
+    N, d, m, r = (128, 64, 128, 64) if args.small else (512, 256, 1024, 256)
+    e = d
+    budget = parse_memory(args.memory)
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((N, d))
+    scale = 1 / np.sqrt(d * np.sqrt(r))
+    Q = rng.standard_normal((m, d, r)) * scale
+    K = rng.standard_normal((m, d, r)) * scale
+    V = rng.standard_normal((m, e)) / np.sqrt(m)
+    inputs = X.nbytes + Q.nbytes + K.nbytes + V.nbytes
+    sigma = sc.activation(args.act).to_numpy()
+
+    # ---- peak memory first, while nothing else has grown the heap
+    tracemalloc.start()
+    tracemalloc.reset_peak()
+    y = bilinear_attention(X, Q, K, V, args.act, memory=budget)
+    _, extra_peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    peak_ratio = (inputs + extra_peak) / (inputs + budget)
+
+    # ---- the two rates, in paired rounds: a block of matmuls as long as one call, the call,
+    # another block; each round's ratio compares neighbouring windows of the same machine load
+    cheaper = min((plan(route, N, d, m, e, r, memory=budget) for route in ("factor", "kernel")),
+                  key=lambda p: p.flops)
+    counted = min(4 * N * d * r, 2 * d * d * r + 2 * N * d * d) * m
+    size = 2048 if not args.small else 512
+    A, B = rng.standard_normal((size, size)), rng.standard_normal((size, size))
+    started = time.perf_counter()
+    A @ B
+    one_matmul = time.perf_counter() - started
+    started = time.perf_counter()
+    bilinear_attention(X, Q, K, V, args.act, memory=budget)
+    one_call = time.perf_counter() - started
+    block = max(1, round(one_call / one_matmul))
+
+    def matmul_rate() -> float:
+        started = time.perf_counter()
+        for _ in range(block):
+            A @ B
+        return 2 * size**3 * block / (time.perf_counter() - started) / 1e9
+
+    ratios, matmul_rates, bilinear_rates, calls = [], [], [], []
+    for _ in range(args.repeat):
+        before = matmul_rate()
+        started = time.perf_counter()
+        bilinear_attention(X, Q, K, V, args.act, memory=budget)
+        calls.append(time.perf_counter() - started)
+        after = matmul_rate()
+        matmul_rates += [before, after]
+        bilinear_rates.append(counted / calls[-1] / 1e9)
+        ratios.append(bilinear_rates[-1] / ((before + after) / 2))
+    ratio = float(np.median(ratios))
+    matmul_best, bilinear_rate = max(matmul_rates), max(bilinear_rates)
+    bilinear_best = min(calls)
+
+    # ---- baselines: the formula unit by unit, row by row; and unit by unit with rows batched
+    # (best of three timings each, on a sample of units, scaled to m: the baselines' best case)
+    units = max(1, min(args.baseline_units, m))
+    direct_time = batched_time = float("inf")
+    batched_units = max(1, min(64, m))
+    for _ in range(3):
+        started = time.perf_counter()
+        direct = np.zeros((N, e))
+        for j in range(units):
+            scores = np.array([x @ Q[j] @ K[j].T @ x for x in X])   # x Q_j K_jᵀ xᵀ for each row
+            direct += sigma(scores)[:, None] * V[j]
+        direct_time = min(direct_time, (time.perf_counter() - started) * m / units)
+        started = time.perf_counter()
+        batched = np.zeros((N, e))
+        for j in range(batched_units):
+            batched += sigma(((X @ Q[j]) * (X @ K[j])).sum(axis=1))[:, None] * V[j]
+        batched_time = min(batched_time, (time.perf_counter() - started) * m / batched_units)
+    partial = bilinear_attention(X, Q[:units], K[:units], V[:units], args.act, memory=budget)
+    agreement = float(np.abs(partial - direct).max() / max(np.abs(direct).max(), 1e-300))
+
+    threads = os.environ.get("OPENBLAS_NUM_THREADS", "default")
+    print(f"bilinear_attention at N={N}, d={d}, m={m}, r={r}, e={e}, σ = {args.act}, float64, "
+          f"budget {budget / 2**20:.0f} MiB, BLAS threads: {threads}")
+    print(f"  plan: {cheaper.describe()}; counted {counted / 1e9:.1f} GFLOP "
+          f"(cheaper route: {'kernel' if counted < 4 * N * d * r * m else 'factor'})")
+    rows = [
+        ("numpy matmul", f"{matmul_best:.1f} GFLOP/s", f"{size}×{size} @ {size}×{size}, best block", ""),
+        ("bilinear_attention", f"{bilinear_rate:.1f} GFLOP/s", f"{bilinear_best:.3f} s per call, best", ""),
+        ("ratio", f"{ratio:.2f}", "≥ 0.75", "ok" if ratio >= 0.75 else "MISSED"),
+        ("  (per round)", " ".join(f"{x:.2f}" for x in ratios), "median of paired rounds", ""),
+        ("speed-up vs direct", f"{direct_time / bilinear_best:.0f}×",
+         "≥ 20×", "ok" if direct_time / bilinear_best >= 20 else "MISSED"),
+        ("  (direct: per unit, per row)", f"{direct_time:.1f} s", f"best of 3 on {units} units, ×{m / units:g}", ""),
+        ("  (agreement on those units)", f"{agreement:.1e}", "max relative difference", ""),
+        ("speed-up vs per-unit BLAS", f"{batched_time / bilinear_best:.1f}×", "information",
+         f"(rows batched, best of 3 on {batched_units} units)"),
+        ("peak memory", f"{peak_ratio:.3f} × (inputs + budget)", "≤ 1.1",
+         "ok" if peak_ratio <= 1.1 else "MISSED"),
+        ("  (inputs, extra peak)", f"{inputs / 2**20:.0f} MiB, {extra_peak / 2**20:.1f} MiB",
+         f"extra / budget = {extra_peak / budget:.2f}", ""),
+    ]
+    width = max(len(row[0]) for row in rows)
+    for name, value, detail, verdict in rows:
+        print(f"{name:<{width}}  {value:<26}{detail:<34}{verdict}")
+    del y
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,323 @@
+"""Write the notebooks in proofs/ (outputs stripped) and the LaTeX the tool generates for each result.
+
+    python proofs/make_notebooks.py           # rewrite every .ipynb and .tex in proofs/
+    python proofs/make_notebooks.py --check   # exit 1, naming the stale files, if any differ
+
+The notebooks are generated, not edited by hand, so they stay consistent with each other and
+with the library; each imports symcheck and asserts what it shows. The .tex files are exactly
+``symcheck latex NAME`` for the result NAME (see ``symcheck.documents.PAPER``).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import nbformat
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))  # the checkout's symcheck, installed or not
+REGENERATE = "python proofs/make_notebooks.py"
+
+IMPORTS = """\
+import sympy
+import symcheck as sc
+from symcheck.formulations import Sizes, input_row
+from symcheck.symbols import SIGMA
+
+
+def same(lhs, rhs):
+    \"\"\"Exactly equal: the entrywise difference expands to 0 (σ left opaque where it is SIGMA).\"\"\"
+    return (sympy.Matrix(lhs) - sympy.Matrix(rhs)).applyfunc(sympy.expand).is_zero_matrix"""
+
+
+def tex_cell(name: str) -> str:
+    return f"""\
+from pathlib import Path
+from symcheck.documents import latex_document
+
+tex = latex_document("{name}")   # exactly what `symcheck latex {name}` writes
+assert tex == Path("{name}.tex").read_text(encoding="ascii"), "{name}.tex is stale: run {REGENERATE}"
+print(*tex.splitlines()[7:12], sep="\\n")"""
+
+
+def derivation_cells(name: str, markdown: str, extra: str = "") -> list[tuple[str, str]]:
+    """Show the derivation, then assert that every step is verified (plus ``extra`` assertions)."""
+    return [(markdown, f"""\
+derivation = sc.derive("{name}")
+derivation"""), ("", """\
+assert derivation.verified, derivation
+assert all(step.status == "verified" for step in derivation.steps)
+# every step passed its exact check at explicit sizes, with σ opaque
+assert all(any(c.kind == "explicit" and c.status == "verified" for c in step.checks) for step in derivation.steps)"""
+                    + extra)]
+
+
+# ---- one notebook per result: (title, introduction, [(markdown, code), …]) ----------------------
+
+NOTEBOOKS: dict[str, tuple[str, str, list[tuple[str, str]]]] = {}
+
+NOTEBOOKS["absorb"] = (
+    "Query absorption",
+    "An MLP with one global query matrix $Q_g \\in \\mathbb{R}^{d\\times d}$, "
+    "$\\sigma((xQ_g)K^\\top)V$, is the standard MLP $\\sigma(xK'^\\top)V$ with keys $K' = KQ_g^\\top$: "
+    "a global query is absorbed into the keys, so it adds nothing.",
+    derivation_cells("absorb", "The derivation, every step checked by matrix-expression algebra with "
+                     "symbolic dimensions and by exact expansion with symbolic entries at explicit sizes "
+                     "(σ left opaque).") + [
+     ("An independent check at one size: the query-MLP and the MLP with $K' = KQ_g^\\top$ give the same "
+      "output row, entry for entry, for every σ.", """\
+sizes = Sizes(d=3, m=2, e=2)
+query_mlp, mlp = sc.formulation("query-mlp"), sc.formulation("mlp")
+p = query_mlp.parameters(sizes)
+lhs = query_mlp.explicit(None, sizes)
+rhs = mlp.explicit(None, sizes, K=p["K"] * p["Q_g"].T, V=p["V"])
+assert same(lhs, rhs)
+lhs[0, 0]""")])
+
+NOTEBOOKS["rank1"] = (
+    "The rank-1 reduction",
+    "Full bilinear attention $\\sum_j \\sigma(xQ_jK_j^\\top x^\\top)\\,v_j$ with rank-1 factors "
+    "$Q_jK_j^\\top = q_j^\\top k_j$ is $\\sigma((xQ^\\top) \\odot (xK^\\top))V$: the query and the key are "
+    "both computed from $x$, and σ acts on their product.",
+    derivation_cells("rank1", "The derivation, every step machine-checked.") + [
+     ("An independent check: bilinear attention with $r = 1$, $Q_j = q_j^\\top$, $K_j = k_j^\\top$ is the "
+      "rank-1 layer, for every σ; its LaTeX writes the Hadamard product as $\\odot$.", """\
+sizes = Sizes(d=2, m=3, e=1, r=1)
+rank1, bilinear = sc.formulation("rank1"), sc.formulation("bilinear")
+p = rank1.parameters(sizes)
+units = {f"Q_{j}": p["Q"][j - 1, :].T for j in range(1, sizes.m + 1)}
+units |= {f"K_{j}": p["K"][j - 1, :].T for j in range(1, sizes.m + 1)}
+assert same(bilinear.explicit(None, sizes, V=p["V"], **units), rank1.explicit(None, sizes))
+assert r"\\odot" in derivation.to_latex()
+rank1""")])
+
+NOTEBOOKS["mlp"] = (
+    "The MLP as a special case",
+    "The standard MLP $\\sigma(xW_1^\\top)W_2 = \\sum_j \\sigma(x\\cdot k_j)\\,v_j$ is a key-value memory. "
+    "It is bilinear attention with the query factor made static: replacing $xQ_j$ by a constant $c_j$ "
+    "gives $\\sigma(xW^\\top)V$, and every MLP arises this way (the bias trick).",
+    derivation_cells("mlp", "The derivation; the step that makes the query static is a definition (it "
+                     "changes the model), checked to be the expression claimed.", """
+assert [step.kind for step in derivation.steps].count("definition") == 1""") + [
+     ("An independent check: the MLP layer is the memory $\\sum_j \\sigma(x\\cdot k_j)\\,v_j$, written out "
+      "unit by unit.", """\
+sizes = Sizes(d=2, m=3, e=2)
+mlp = sc.formulation("mlp")
+p, x = mlp.parameters(sizes), input_row(sizes.d)
+memory = sympy.zeros(1, sizes.e)
+for j in range(sizes.m):
+    memory += SIGMA((x * p["K"][j, :].T)[0, 0]) * p["V"][j, :]
+assert same(mlp.explicit(None, sizes), memory)
+memory""")])
+
+NOTEBOOKS["gated"] = (
+    "The gated form",
+    "The conventional gated MLP $(\\sigma(xQ^\\top) \\odot (xK^\\top))V$ (the GLU family: SwiGLU, GEGLU, "
+    "ReGLU …) is the rank-1 form $\\sigma((xQ^\\top) \\odot (xK^\\top))V$ with σ moved from the product "
+    "onto the query factor, $\\sigma(a_jb_j) \\mapsto \\sigma(a_j)\\,b_j$. That is a change of model, "
+    "stated as a definition: the two layers agree only when σ is linear.",
+    derivation_cells("gated", "The derivation, every step machine-checked.", """
+assert [step.kind for step in derivation.steps] == ["identity", "identity", "definition", "identity"]""") + [
+     ("The GLU family are instances of the gated form.", """\
+swiglu = sc.formulation("swiglu")
+assert swiglu.base == "gated" and swiglu.activation == "silu"   # LLaMA's MLP is the gated form"""),
+     ("With σ = silu the two units differ: at $a = 1$, $b = 2$ the rank-1 unit is $\\sigma(2)$ and the "
+      "gated one $2\\sigma(1)$, certified different by interval arithmetic. With a linear σ the two layers "
+      "are the same.", """\
+from symcheck.evaluate import certify_nonzero
+
+silu = sc.activation("silu")
+certificate = certify_nonzero(silu(2) - 2 * silu(1), {})
+assert certificate is not None and certificate.sign == 1
+
+identity, sizes = sc.activation("identity"), Sizes(d=2, m=2, e=1)
+assert same(sc.formulation("rank1").explicit(identity, sizes), sc.formulation("gated").explicit(identity, sizes))
+certificate.decimal()""")])
+
+NOTEBOOKS["exchange"] = (
+    "The exchange theorem",
+    "For the gated unit $g(a, b) = \\sigma(a)\\,b$ the exchange $(q, k) \\mapsto (k, q)$ is a symmetry if "
+    "and only if $\\sigma(z) = \\sigma(1)\\,z$ for every real $z$ (put $b = 1$). Every nonlinear σ breaks it, "
+    "an affine one included; for the rank-1 unit $\\sigma(a\\,b)$ it holds for every σ. A verdict "
+    "`broken` comes with an exact witness certified by exact or interval arithmetic; `holds` with a proof.",
+    [("", """\
+from symcheck.documents import paper_result
+
+result = paper_result("exchange")
+result"""),
+     ("", """\
+silu, affine, identity, rank1 = result.items
+assert (silu.verdict.value, affine.verdict.value) == ("broken", "broken")
+assert (identity.verdict.value, rank1.verdict.value) == ("holds", "holds")
+assert all(value.is_Rational for value in silu.witness.values())
+assert [s.status for s in silu.steps if s.title == "Certificate"] == ["certified"]
+dict(silu.witness)"""),
+     ("The witness, re-checked here: σ(a)·b − σ(b)·a at the exact point is certified non-zero.", """\
+from symcheck.evaluate import certify_nonzero
+
+act, (a, b) = sc.activation("silu"), (silu.witness["a"], silu.witness["b"])
+assert certify_nonzero(act(a) * b - act(b) * a, {}) is not None"""),
+     ("Over the whole catalogue, exchange holds on the gated unit for the identity alone.", """\
+holding = [act.name for act in sc.catalogue() if sc.check_exchange(act).verdict.value == "holds"]
+assert holding == ["identity"], holding
+holding"""),
+     ("The antisymmetric part $\\sigma(a)\\,b - \\sigma(b)\\,a$ for silu: it vanishes on the diagonal "
+      "$a = b$ and on the axes (silu(0) = 0), and nowhere near all of the plane.", """\
+import io
+import numpy as np
+from IPython.display import Image
+from symcheck.plots import exchange_defect, exchange_figure
+
+a, b, d = exchange_defect(sc.activation("silu"))
+assert np.abs(np.diagonal(d)).max() == 0 and np.abs(d).max() > 1
+buffer = io.BytesIO()
+exchange_figure("silu").savefig(buffer, format="png", dpi=72)
+Image(buffer.getvalue())"""),
+     ("The LaTeX in this folder is what the tool generates for this result.", tex_cell("exchange"))])
+
+NOTEBOOKS["scaling"] = (
+    "The inverse-scaling theorem",
+    "For the gated unit the inverse scaling $(q, k) \\mapsto (\\alpha q, k/\\alpha)$ is a symmetry for every "
+    "$\\alpha > 0$ if and only if σ is positively homogeneous of degree 1, for $\\alpha = -1$ if and only if "
+    "σ is odd, and for every $\\alpha \\neq 0$ if and only if σ is linear. The rank-1 unit keeps it for every "
+    "σ. ReLU's proof is a case split that covers all of $\\mathbb{R}$.",
+    [("", """\
+from symcheck.documents import paper_result
+
+result = paper_result("scaling")
+result"""),
+     ("", """\
+relu, gelu, tanh, relu_any, rank1 = result.items
+verdicts = [r.verdict.value for r in result.items]
+assert verdicts == ["holds", "broken", "holds", "broken", "holds"], verdicts
+cases = [s for s in relu.steps if s.title.startswith("Case")]
+assert len(cases) >= 2 and all(s.status == "verified" for s in cases)   # a piecewise proof
+assert [s.status for s in gelu.steps if s.title == "Certificate"] == ["certified"]
+[s.title for s in relu.steps]"""),
+     ("Over the catalogue: $\\alpha > 0$ keeps exactly the positively homogeneous activations, "
+      "$\\alpha = -1$ exactly the odd ones, $\\alpha \\neq 0$ only the identity.", """\
+def holding(alpha):
+    return [a.name for a in sc.catalogue() if sc.check_inverse_scaling(a, alpha).verdict.value == "holds"]
+
+assert holding("positive") == ["relu", "leaky_relu", "identity"]
+assert holding(-1) == ["tanh", "softsign", "hardtanh", "tanhshrink", "softshrink", "hardshrink", "sin", "identity"]
+assert holding("any") == ["identity"]"""),
+     ("The scaling defect $\\sigma(\\alpha a)/\\alpha - \\sigma(a)$ for gelu: zero at $\\alpha = 1$ and at "
+      "$a = 0$, not elsewhere.", """\
+import io
+import numpy as np
+from IPython.display import Image
+from symcheck.plots import scaling_defect, scaling_figure
+
+alphas, a, e = scaling_defect(sc.activation("gelu"))
+middle = a.shape[0] // 2
+assert a[middle, 0] == 0 and np.abs(e[middle]).max() == 0 and np.nanmax(np.abs(e)) > 0.1
+buffer = io.BytesIO()
+scaling_figure("gelu").savefig(buffer, format="png", dpi=72)
+Image(buffer.getvalue())"""),
+     ("The LaTeX in this folder is what the tool generates for this result.", tex_cell("scaling"))])
+
+NOTEBOOKS["rank-r"] = (
+    "Rank r",
+    "Bilinear attention is the low-rank family: $Q_jK_j^\\top = \\sum_{s\\le r} q_{js}^\\top k_{js}$, so "
+    "$xQ_jK_j^\\top x^\\top = \\sum_s (x\\cdot q_{js})(x\\cdot k_{js})$. The rank-1 form is $r = 1$, and "
+    "$r = d$ contains every bilinear form.",
+    derivation_cells("rank-r", "The derivation, every step machine-checked.") + [
+     ("An independent check at $r = 2$: the rank-r layer is bilinear attention, for every σ.", """\
+sizes = Sizes(d=2, m=2, e=1, r=2)
+rank_r, bilinear = sc.formulation("rank-r"), sc.formulation("bilinear")
+assert same(rank_r.explicit(None, sizes), bilinear.explicit(None, sizes))
+rank_r""")])
+
+NOTEBOOKS["audit"] = (
+    "The symmetry audit over the catalogue",
+    "Every catalogue activation against exchange, inverse scaling (α > 0, α < 0, α = −1, α ≠ 0) and "
+    "key-value rescaling on the gated unit, each verdict backed by a proof or a certified exact witness; "
+    "then ReLU's full audit, every formulation against every transformation.",
+    [("", """\
+from symcheck.documents import paper_result
+
+result = paper_result("audit")
+table, relu = result.items
+table"""),
+     ("", """\
+def holding(symmetry, domain=None):
+    return [name for name, _ in table.rows if table.verdict(name, symmetry, domain) == "holds"]
+
+assert holding("exchange") == ["identity"]
+assert holding("inverse-scaling", "positive") == ["relu", "leaky_relu", "identity"]
+assert holding("inverse-scaling", "negative") == ["identity"]
+assert holding("inverse-scaling", "-1") == ["tanh", "softsign", "hardtanh", "tanhshrink", "softshrink",
+                                            "hardshrink", "sin", "identity"]
+assert holding("inverse-scaling", "any") == ["identity"]
+assert len(holding("key-value-rescaling", "positive")) == len(table.rows) == len(sc.catalogue())
+for name, results in table.rows:   # nothing is left open, and every `broken` has an exact witness
+    for r in results:
+        assert r.verdict.value in ("holds", "broken"), (name, r.title)
+        assert r.verdict.value == "holds" or all(v.is_Rational for v in r.witness.values())"""),
+     ("ReLU's full audit: every formulation against every transformation.", """\
+relu"""),
+     ("", """\
+assert all(r.verdict.value != "inconclusive" for r in relu.rows)
+assert relu.row("gated", "exchange").verdict.value == "broken"
+assert relu.row("rank1", "exchange").verdict.value == "holds"
+assert relu.row("gated", "query-value-rescaling", "positive").degree == 1
+assert relu.row("bilinear", "gauge").verdict.value == "holds"
+relu.row("gated", "inverse-scaling", "positive").basis"""),
+     ("The LaTeX in this folder is what the tool generates for this result.", tex_cell("audit"))])
+
+for _name in ("absorb", "rank1", "mlp", "gated", "rank-r"):
+    NOTEBOOKS[_name][2].append(("The LaTeX in this folder is what the tool generates for this result.",
+                                tex_cell(_name)))
+
+
+def notebook(name: str) -> nbformat.NotebookNode:
+    """The notebook for one result, outputs stripped, with stable cell ids."""
+    title, intro, cells = NOTEBOOKS[name]
+    body = [new_markdown_cell(f"# {title}\n\n{intro}\n\nGenerated by `{REGENERATE}`; "
+                              f"the LaTeX for this result is `{name}.tex` (`symcheck latex {name}`)."),
+            new_code_cell(IMPORTS)]
+    for markdown, code in cells:
+        if markdown:
+            body.append(new_markdown_cell(markdown))
+        body.append(new_code_cell(code))
+    for index, cell in enumerate(body):
+        cell["id"] = f"{name}-{index}"
+    return new_notebook(cells=body, metadata={
+        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+        "language_info": {"name": "python"}})
+
+
+def notebook_text(name: str) -> str:
+    return nbformat.writes(notebook(name)) + "\n"
+
+
+def expected() -> dict[Path, str]:
+    """Every generated file in proofs/ and its content: the notebooks and the LaTeX."""
+    from symcheck.documents import PAPER, latex_document
+    files = {HERE / f"{name}.ipynb": notebook_text(name) for name in NOTEBOOKS}
+    files.update({HERE / f"{name}.tex": latex_document(name) for name in PAPER})
+    return files
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="report stale files instead of writing")
+    args = parser.parse_args(argv)
+    stale = []
+    for path, text in expected().items():
+        current = path.read_text(encoding="utf-8") if path.exists() else None
+        if current == text:
+            continue
+        stale.append(path.name)
+        if not args.check:
+            path.write_text(text, encoding="utf-8")
+    verb = "stale" if args.check else "rewrote"
+    print(f"{verb}: {', '.join(stale)}" if stale else "proofs/ is up to date")
+    return 1 if stale and args.check else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
