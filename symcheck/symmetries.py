@@ -19,7 +19,9 @@ from sympy import S
 from . import smt
 from .activations import Activation, activation as _lookup
 from .budget import DEFAULT_TIMEOUT, Budget, BudgetExceeded
+from .errors import EvaluationError
 from .evaluate import Certificate, certify_nonzero
+from .fallback import numeric_witness
 from .forms import Form, form as _form
 from .plane import PlaneDecision, decide_plane, scale_regions, whole_line
 from .printing import text
@@ -123,6 +125,11 @@ def _decide(sigma: Activation, t: Transformation, unit: Form, budget: Budget):
     except BudgetExceeded:
         decision = ZeroDecision(Verdict.INCONCLUSIVE, residual, note="the time budget ran out")
     evidence = {"points": decision.evidence.points, "largest": decision.evidence.largest}
+    if decision.verdict is Verdict.INCONCLUSIVE:
+        found, evidence = _fallback(residual, {Z: None}, budget, evidence)
+        if found is not None:
+            decision = ZeroDecision(Verdict.BROKEN, residual, decision.pieces, found.witness[Z],
+                                    found.certificate, decision.evidence)
     if decision.verdict is Verdict.BROKEN:
         try:
             with budget.step():
@@ -289,6 +296,13 @@ def _decide_plane(sigma, t, lhs, rhs, budget, steps):
         return Verdict.INCONCLUSIVE, None, steps, difference, {}, note
     decision = decide_plane(substitute_sigma(lhs, sigma), substitute_sigma(rhs, sigma), space, budget)
     evidence = {"points": decision.evidence.points, "largest": decision.evidence.largest}
+    if decision.verdict is Verdict.INCONCLUSIVE:
+        found, evidence = _fallback(difference, space, budget, evidence)
+        if found is not None:
+            origin = f"found by the numeric fallback, certified ({_describe(found.certificate)})"
+            with budget.step():
+                return _certified(sigma, t, lhs, rhs, dict(found.witness), origin, difference, steps,
+                                  evidence, "certified on the statement itself, by exact or interval arithmetic")
     if decision.verdict is Verdict.BROKEN:
         origin = f"found on {decision.found}, where D is certified non-zero ({_describe(decision.certificate)})"
         try:
@@ -300,6 +314,21 @@ def _decide_plane(sigma, t, lhs, rhs, budget, steps):
                     "the time budget ran out while certifying the witness on the original statement")
     steps.extend(_case_steps(decision, space))
     return decision.verdict, None, steps, difference, evidence, decision.note
+
+
+def _fallback(expr: sympy.Expr, domains: dict, budget: Budget, evidence: dict):
+    """After an inconclusive proof: wide numeric sampling, then certification (issue 5).
+
+    Returns the certified find (or None) and the evidence merged in; a candidate that is not
+    certified stays evidence, never a verdict.
+    """
+    try:
+        found = numeric_witness(expr, list(domains), domains, budget=budget)
+    except (BudgetExceeded, EvaluationError):
+        return None, evidence
+    merged = {**evidence, "fallback": found.evidence.to_dict()}
+    certified = found.witness is not None and found.certificate is not None
+    return (found if certified else None), merged
 
 
 def _case_steps(decision: PlaneDecision, space) -> list[Step]:
