@@ -209,13 +209,18 @@ def _erfc_fraction(x: np.ndarray) -> np.ndarray:
     return out
 
 
+def _in_float64(kernel, x: np.ndarray) -> np.ndarray:
+    """Run a float64 kernel and round back to the input's dtype (float32 stays float32)."""
+    x = np.asarray(x)
+    with np.errstate(under="ignore"):
+        out = kernel(x.astype(np.float64))
+    return out.astype(x.dtype if x.dtype in DTYPES.values() else np.float64, copy=False)
+
+
 def erf(x: np.ndarray) -> np.ndarray:
     """The error function, elementwise, to a few ulp in float64 (float32 input is computed in
     float64 and rounded)."""
-    x = np.asarray(x)
-    with np.errstate(under="ignore"):
-        out = _erf64(x.astype(np.float64))
-    return out.astype(x.dtype if x.dtype in DTYPES.values() else np.float64, copy=False)
+    return _in_float64(_erf64, x)
 
 
 def _erf64(work: np.ndarray) -> np.ndarray:
@@ -233,10 +238,7 @@ def _erf64(work: np.ndarray) -> np.ndarray:
 def erfc(x: np.ndarray) -> np.ndarray:
     """The complementary error function 1 - erf(x), elementwise, without cancellation for
     large positive x (the GELU tail lives there)."""
-    x = np.asarray(x)
-    with np.errstate(under="ignore"):
-        out = _erfc64(x.astype(np.float64))
-    return out.astype(x.dtype if x.dtype in DTYPES.values() else np.float64, copy=False)
+    return _in_float64(_erfc64, x)
 
 
 def _erfc64(work: np.ndarray) -> np.ndarray:

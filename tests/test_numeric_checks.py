@@ -1,9 +1,7 @@
 """Numeric checks at size agree with the symbolic verdicts; `symcheck numeric` on random and real weights."""
 from __future__ import annotations
 
-import io
 import json
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import numpy as np
@@ -11,22 +9,14 @@ import pytest
 from safetensors.numpy import save_file
 
 import symcheck as sc
-from symcheck.cli import main
 from symcheck.numeric import NumericError, check, prepare, tolerance
+from conftest import invoke_cli
 
 SMALL = {"d": 12, "m": 24, "tokens": 48}
 ALPHAS = {"positive": "3", "minus-one": "-1", "any": "-3"}
 
 
-def invoke(*args: str):
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        try:
-            main(list(args))
-            code = 0
-        except SystemExit as stop:
-            code = stop.code if isinstance(stop.code, int) else 1
-    return code, out.getvalue(), err.getvalue()
+invoke = invoke_cli
 
 
 def _expected(verdict: str) -> str:
