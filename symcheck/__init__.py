@@ -1,21 +1,34 @@
 """symcheck: sound symbolic verification of the symmetries of gated MLPs and bilinear attention."""
+from importlib import import_module
+
 from .activations import Activation, activation, catalogue
-from .auditing import Audit, audit
 from .budget import DEFAULT_TIMEOUT
-from .derivations import DERIVATIONS, Derivation, derive
 from .errors import DomainError, EvaluationError, ParseError, SymcheckError, UnknownNameError
 from .forms import Form, form
-from .formulations import FORMULATIONS, Formulation, Sizes, formulation
 from .results import CheckResult, Step
 from .symmetries import check, check_exchange, check_inverse_scaling
 from .transformations import Transformation, domain
 from .verdict import Verdict
 
+# Imported on first use (PEP 562): the CLI's main job should not pay for them.
+_LAZY = {
+    "Audit": "auditing", "audit": "auditing",
+    "DERIVATIONS": "derivations", "Derivation": "derivations", "derive": "derivations",
+    "FORMULATIONS": "formulations", "Formulation": "formulations", "Sizes": "formulations",
+    "formulation": "formulations",
+}
+
 __all__ = [
     "Activation", "activation", "catalogue", "check_exchange", "check_inverse_scaling", "check",
-    "Form", "form", "Transformation", "domain", "Audit", "audit",
-    "DERIVATIONS", "Derivation", "derive", "FORMULATIONS", "Formulation", "Sizes", "formulation",
-    "CheckResult", "Step", "Verdict", "DEFAULT_TIMEOUT",
-    "SymcheckError", "ParseError", "DomainError", "UnknownNameError", "EvaluationError",
+    "Form", "form", "Transformation", "domain", "CheckResult", "Step", "Verdict", "DEFAULT_TIMEOUT",
+    "SymcheckError", "ParseError", "DomainError", "UnknownNameError", "EvaluationError", *_LAZY,
 ]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'symcheck' has no attribute {name!r}")

@@ -21,7 +21,6 @@ from .activations import Activation, activation as _lookup
 from .budget import DEFAULT_TIMEOUT, Budget, BudgetExceeded
 from .errors import EvaluationError
 from .evaluate import Certificate, certify_nonzero
-from .fallback import numeric_witness
 from .forms import Form, form as _form
 from .plane import PlaneDecision, decide_plane, scale_regions, whole_line
 from .printing import text
@@ -322,6 +321,7 @@ def _fallback(expr: sympy.Expr, domains: dict, budget: Budget, evidence: dict):
     Returns the certified find (or None) and the evidence merged in; a candidate that is not
     certified stays evidence, never a verdict.
     """
+    from .fallback import numeric_witness  # NumPy costs import time most checks never need
     try:
         found = numeric_witness(expr, list(domains), domains, budget=budget)
     except (BudgetExceeded, EvaluationError):
