@@ -168,7 +168,7 @@ def prove_identically_zero(expr: sympy.Expr, var: sympy.Symbol, region: Region,
     t > 0, which covers the region.
     """
     if expr == 0:
-        return "0 as written on this region"
+        return "0 once the branches for this region are chosen"
     shifted, note = _positive_shift(expr, var, region)
     for name, method in _METHODS:
         try:
