@@ -81,7 +81,7 @@ def escape_text(text: str) -> str:
 
     Runs of superscript (ᵀ, ⁻¹) or subscript (₁) characters become one ``$^{…}$`` / ``$_{…}$``,
     a combining accent its ``\\hat{…}``; any other character outside ASCII that has no
-    mapping is decomposed to ASCII where Unicode allows, else shown as ``[U+XXXX]``.
+    mapping is decomposed to ASCII where Unicode allows, else shown as ``[U+hex code]``.
     """
     out: list[str] = []
     chars = list(str(text))
