@@ -97,19 +97,22 @@ UNIT_ROWS: dict[str, tuple[str, tuple[str, ...]]] = {
 KEY_VALUE_DOMAINS = ("positive", "any")
 
 
+Checker = Callable[[Transformation, str], CheckResult]
+
+
 def _unit_rows(sigma: Activation, form: str, unit: str, kinds: tuple[str, ...],
-               timeout: float) -> Iterator[AuditRow]:
+               timeout: float, run: Checker) -> Iterator[AuditRow]:
     for kind in kinds:
         if kind == "exchange":
-            yield _row(form, unit, check(sigma, Transformation("exchange"), unit, timeout=timeout))
+            yield _row(form, unit, run(Transformation("exchange"), unit))
         elif kind == "inverse-scaling":
             for d in SCALING_DOMAINS:
-                yield _row(form, unit, check(sigma, Transformation(kind, domain(d)), unit, timeout=timeout))
+                yield _row(form, unit, run(Transformation(kind, domain(d)), unit))
         elif kind == "key-value-rescaling":
             for d in KEY_VALUE_DOMAINS:
-                yield _row(form, unit, check(sigma, Transformation(kind, domain(d)), unit, timeout=timeout))
+                yield _row(form, unit, run(Transformation(kind, domain(d)), unit))
         else:
-            yield _query_value_row(sigma, form, unit, timeout)
+            yield _query_value_row(sigma, form, unit, timeout, run)
 
 
 def _row(form: str, unit: str, result: CheckResult, degree: sympy.Expr | None = None,
@@ -128,7 +131,7 @@ def _basis(result: CheckResult) -> str:
     return "inconclusive: " + (result.note or "see steps")
 
 
-def _query_value_row(sigma: Activation, form: str, unit: str, timeout: float) -> AuditRow:
+def _query_value_row(sigma: Activation, form: str, unit: str, timeout: float, run: Checker) -> AuditRow:
     budget = Budget(timeout)
     try:
         with budget.step():
@@ -146,8 +149,7 @@ def _query_value_row(sigma: Activation, form: str, unit: str, timeout: float) ->
         witness = {"a": S.One, "b": S.One, "alpha": sympy.Integer(2)} if status == "certified" else None
         return AuditRow(form, kind, "positive", verdict, (step,), witness, None,
                         "no degree p works" if witness else f"inconclusive: {reason}", unit)
-    result = check(sigma, Transformation(kind, domain("positive"), degree=found.p), unit,
-                   timeout=max(budget.remaining(), 0.01))
+    result = run(Transformation(kind, domain("positive"), degree=found.p), unit)
     step = Step("Degree", found.reason, rf"p = {sympy.latex(found.p)}",
                 "if σ(αz) = α^p σ(z) for all α > 0 then σ(2) = 2^p σ(1): only this p can work",
                 "verified")
@@ -248,9 +250,17 @@ def audit(act: str | Activation, *, timeout: float = DEFAULT_TIMEOUT,
     """
     started = time.perf_counter()
     sigma = _lookup(act)
+    done: dict[tuple[Transformation, str], CheckResult] = {}
+
+    def run(t: Transformation, unit: str) -> CheckResult:
+        # several formulations share one unit statement (rank1, bilinear, rank-r; mlp, query-mlp)
+        if (t, unit) not in done:
+            done[t, unit] = check(sigma, t, unit, timeout=timeout)
+        return done[t, unit]
+
     rows: list[AuditRow] = []
     for form, (unit, kinds) in UNIT_ROWS.items():
-        rows.extend(_unit_rows(sigma, form, unit, kinds, timeout))
+        rows.extend(_unit_rows(sigma, form, unit, kinds, timeout, run))
         rows.extend(_structural_rows(form))
         if progress:
             progress(form)
