@@ -235,7 +235,8 @@ NOTEBOOKS["audit"] = (
     "The symmetry audit over the catalogue",
     "Every catalogue activation against exchange, inverse scaling (α > 0, α < 0, α = −1, α ≠ 0) and "
     "key-value rescaling on the gated unit, each verdict backed by a proof or a certified exact witness; "
-    "then ReLU's full audit, every formulation against every transformation.",
+    "then ReLU's full audit, every formulation against every transformation, and the full audit of "
+    "every catalogue activation.",
     [("", """\
 from symcheck.documents import paper_result
 
@@ -266,6 +267,25 @@ assert relu.row("rank1", "exchange").verdict.value == "holds"
 assert relu.row("gated", "query-value-rescaling", "positive").degree == 1
 assert relu.row("bilinear", "gauge").verdict.value == "holds"
 relu.row("gated", "inverse-scaling", "positive").basis"""),
+     ("The full audit of every catalogue activation: nothing is left inconclusive; the rank-1 unit "
+      "keeps exchange and inverse scaling and the bilinear argument its gauge for every σ; the "
+      "gated unit keeps key-value rescaling for every σ, and query-value rescaling only for the "
+      "positively homogeneous activations, with their degree p.", """\
+audits = {a.name: sc.audit(a.name) for a in sc.catalogue()}
+assert all(r.verdict.value != "inconclusive" for audit in audits.values() for r in audit.rows)
+for audit in audits.values():
+    assert audit.row("rank1", "exchange").verdict.value == "holds"
+    assert all(audit.row("rank1", "inverse-scaling", d).verdict.value == "holds"
+               for d in ("positive", "negative", "-1", "any"))
+    assert audit.row("gated", "key-value-rescaling", "positive").verdict.value == "holds"
+    assert audit.row("bilinear", "exchange").verdict.value == "holds"
+    assert audit.row("bilinear", "gauge").verdict.value == "holds"
+    assert all(r.verdict.value == "holds" or all(v.is_Rational for v in r.witness.values())
+               for r in audit.rows)
+query_value = {name: audit.row("gated", "query-value-rescaling", "positive") for name, audit in audits.items()}
+homogeneous = {name: row.degree for name, row in query_value.items() if row.verdict.value == "holds"}
+assert homogeneous == {"relu": 1, "leaky_relu": 1, "relu2": 2, "identity": 1}
+homogeneous"""),
      ("The LaTeX in this folder is what the tool generates for this result.", tex_cell("audit"))])
 
 for _name in ("absorb", "rank1", "mlp", "gated", "rank-r"):
