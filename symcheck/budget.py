@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 DEFAULT_TIMEOUT = 20.0
+#: after a budget expires, the alarm repeats at this interval until the step has ended
+RETRY_SECONDS = 0.05
 
 
 class BudgetExceeded(BaseException):
@@ -58,8 +60,14 @@ def alarm(seconds: float, exception: type[BaseException] = BudgetExceeded) -> It
     outer_left, _ = signal.getitimer(signal.ITIMER_REAL)
     started = time.monotonic()
     own_first = not outer_left or seconds <= outer_left
+    active = [True]
 
     def _expire(signum: int, frame: object) -> None:
+        if not active[0]:
+            return
+        # An exception raised while Python runs a gc callback or __del__ is printed and
+        # dropped; firing again shortly means a lost one cannot turn into a hang.
+        signal.setitimer(signal.ITIMER_REAL, RETRY_SECONDS)
         raise exception if own_first else BudgetExceeded
 
     previous_handler = signal.signal(signal.SIGALRM, _expire)
@@ -67,8 +75,15 @@ def alarm(seconds: float, exception: type[BaseException] = BudgetExceeded) -> It
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous_handler)
-        if outer_left:
-            left = outer_left - (time.monotonic() - started)
-            signal.setitimer(signal.ITIMER_REAL, max(left, 1e-6))
+        # A retry may land before the first line here: repeat the clean-up until it completes.
+        while True:
+            try:
+                active[0] = False
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                signal.signal(signal.SIGALRM, previous_handler)
+                if outer_left:
+                    left = outer_left - (time.monotonic() - started)
+                    signal.setitimer(signal.ITIMER_REAL, max(left, 1e-6))
+                break
+            except BaseException:  # only our own alarm can interrupt these few lines
+                continue
