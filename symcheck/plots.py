@@ -57,12 +57,10 @@ def _matplotlib() -> Any:
 # ---- σ on a grid ---------------------------------------------------------------------------------
 
 def _vectorised(act: "Activation") -> Any:
-    """``act.to_numpy()`` when the activation offers it and it can be built, else None."""
-    if not hasattr(act, "to_numpy"):
-        return None
+    """``act.to_numpy()``, or None for an expression NumPy cannot evaluate (then: mpmath)."""
     try:
         return act.to_numpy()
-    except (SymcheckError, NotImplementedError, TypeError, ValueError, KeyError):
+    except SymcheckError:  # vectorize raises EvaluationError for nodes it does not translate
         return None
 
 
