@@ -22,8 +22,11 @@ as written                  evaluated as
 Constant subtrees (SELU's closed-form constants) are folded with SymPy's ``evalf`` at 30
 digits. ``erf``/``erfc`` (which NumPy lacks) are computed in float64 from their Taylor series
 and continued fraction, with ``exp(-x²)`` split so that ``x²`` is exact. Underflow to a
-subnormal or zero is the correctly rounded result and is not signalled; overflow and invalid
-operations keep the caller's ``np.errstate``.
+subnormal or zero is the correctly rounded result and is not signalled. Any other
+floating-point trouble is not signalled either: a value float arithmetic spoils (inf/inf from
+``exp(z)/(1 + exp(z))`` at z = 1e4) comes out non-finite and is recomputed from a certified
+interval enclosure at rising precision (:func:`_rescue`), so the result is NaN only where the
+expression is undefined, and ±inf only where the value is beyond the float range.
 
 >>> import numpy as np, sympy
 >>> z = sympy.Symbol("z", real=True)
@@ -82,14 +85,59 @@ def vectorize(expr: sympy.Expr, variables: Sequence[sympy.Symbol],
         shaped = np.broadcast_arrays(*(np.asarray(a, dtype=kind) for a in arrays)) if arrays else []
         shape = shaped[0].shape if arrays else ()
         env = tuple(a.reshape(-1) for a in shaped)
-        with np.errstate(under="ignore"):
+        # overflow and invalid operations in intermediates are not errors here: the values they
+        # spoil come out non-finite and are recomputed below
+        with np.errstate(all="ignore"):
             value = compiled(env)
         out = np.empty(shape, dtype=kind)
         out[...] = np.reshape(value, shape) if np.ndim(value) else value
+        _rescue(expr, variables, shaped, out)
         return out
 
     function.__doc__ = f"Vectorised {sympy.sstr(expr)} in ({', '.join(map(str, variables))}), {kind}."
     return function
+
+
+#: precisions (bits) tried, in turn, for a value float arithmetic could not produce
+RESCUE_PRECISIONS = (64, 256, 1024, 4096, 16384)
+
+
+def _rescue(expr: sympy.Expr, variables: tuple[sympy.Symbol, ...],
+            arrays: Sequence[np.ndarray], out: np.ndarray) -> None:
+    """Recompute in place every non-finite entry of ``out`` from a certified enclosure.
+
+    Float evaluation of a form the stable rewrites do not cover (``exp(z)/(1 + exp(z))``,
+    ``sinh(z)/(1 + cosh(z))``) overflows to inf/inf = NaN although the value is tame. mpmath
+    numbers have no exponent limit, so an interval enclosure (:func:`symcheck.evaluate.enclose`)
+    at rising precision gives the value; it is taken once both ends of the interval round to
+    the same float. Entries where the expression is undefined, or that no precision in
+    ``RESCUE_PRECISIONS`` resolves, keep the float result (NaN or ±inf): a genuinely infinite
+    value, such as ``sinh(1e4)``, encloses to a number beyond the float range and rounds to inf.
+    """
+    bad = ~np.isfinite(out)
+    if not bad.any():
+        return
+    from fractions import Fraction
+
+    from mpmath.libmp import to_float
+
+    from .evaluate import enclose
+    kind = out.dtype.type
+    for index in map(tuple, np.argwhere(bad)):     # argwhere also handles 0-d arrays
+        floats = [float(a[index]) for a in arrays]
+        if not all(math.isfinite(x) for x in floats):
+            continue
+        point = {v: Fraction(x) for v, x in zip(variables, floats)}
+        for prec in RESCUE_PRECISIONS:
+            try:
+                interval = enclose(expr, point, prec)
+            except EvaluationError:
+                break                           # undefined here, or beyond the enclosures
+            # each end rounded to nearest (float() of an iv number rounds outward)
+            low, high = (kind(to_float(end, rnd="n")) for end in interval._mpi_)
+            if low == high:
+                out[index] = low
+                break
 
 
 @lru_cache(maxsize=256)
