@@ -81,9 +81,12 @@ def alarm(seconds: float, exception: type[BaseException] = BudgetExceeded) -> It
                 active[0] = False
                 signal.setitimer(signal.ITIMER_REAL, 0)
                 signal.signal(signal.SIGALRM, previous_handler)
-                if outer_left:
-                    left = outer_left - (time.monotonic() - started)
-                    signal.setitimer(signal.ITIMER_REAL, max(left, 1e-6))
                 break
             except BaseException:  # only our own alarm can interrupt these few lines
                 continue
+        # Outside the loop: when the outer deadline has passed, the outer handler fires at once
+        # and its BudgetExceeded must leave this block (inside the loop it was caught and the
+        # timer re-armed, over and over: a livelock).
+        if outer_left:
+            left = outer_left - (time.monotonic() - started)
+            signal.setitimer(signal.ITIMER_REAL, max(left, 1e-6))

@@ -1,6 +1,9 @@
 """The time budget interrupts pure-Python work and restores outer timers."""
 from __future__ import annotations
 
+import subprocess
+import sys
+import textwrap
 import time
 
 import pytest
@@ -35,6 +38,31 @@ def test_nested_step_keeps_the_outer_deadline() -> None:
         with budget.step(0.1):
             with budget.step(30):  # the inner step may not outlive the outer one
                 spin()
+
+
+def test_an_outer_deadline_due_when_the_inner_step_ends_is_not_a_livelock() -> None:
+    """The inner step's clean-up re-arms the outer timer; when that is already due, the outer
+    handler fires at once. It used to fire inside the clean-up's retry loop, which caught it and
+    re-armed the timer for ever (seen as a hung test run). Many rounds in a child process, with
+    a timeout as the hang detector (never a speed threshold)."""
+    program = textwrap.dedent("""
+        from symcheck.budget import Budget, BudgetExceeded
+        for _ in range(150):
+            budget = Budget(60)
+            try:
+                with budget.step(0.005):
+                    with budget.step(30):
+                        while True:
+                            pass
+            except BudgetExceeded:
+                pass
+        print("done")
+    """)
+    try:
+        run = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        pytest.fail("nested steps hung when the outer deadline passed")
+    assert run.returncode == 0 and run.stdout.strip() == "done", run.stderr
 
 
 def test_budget_exceeded_is_not_an_exception_sympy_could_swallow() -> None:
