@@ -241,8 +241,9 @@ def _float64(expr: sympy.Expr, variables: Sequence[sympy.Symbol], points: list[t
     rounding error of the sum is relative to."""
     from .vectorize import vectorize
     try:
-        function = vectorize(expr, variables)
-        terms = [vectorize(t, variables) for t in sympy.Add.make_args(expr)]
+        # non-finite values go to mpmath below, a bounded number of them
+        function = vectorize(expr, variables, rescue=False)
+        terms = [vectorize(t, variables, rescue=False) for t in sympy.Add.make_args(expr)]
     except EvaluationError:
         return None
     columns = [np.array([float(p[i]) for p in points]) for i in range(len(variables))]

@@ -193,6 +193,18 @@ class PlaneDecision:
     found: str = ""            # how the witness was found
     evidence: zero.Evidence = field(default_factory=zero.Evidence)
     note: str = ""
+    #: set when D was decided through u = x·y (see :func:`_through_product`)
+    product: "Product | None" = None
+
+
+@dataclass(frozen=True)
+class Product:
+    """D depends on x and y only through ``u = x·y``: ``reduced`` is D with y = u/x (x cancels)."""
+
+    x: sympy.Symbol
+    y: sympy.Symbol
+    u: sympy.Symbol
+    reduced: sympy.Expr
 
 
 class _Split(Exception):
@@ -230,7 +242,10 @@ def decide_plane(lhs: sympy.Expr, rhs: sympy.Expr, space: Mapping[sympy.Symbol, 
         found = searcher.grid()
         if found:
             return searcher.broken(found, "a grid of simple rationals")
-        return _split_and_prove(lhs, rhs, space, budget, searcher)
+        decision = _split_and_prove(lhs, rhs, space, budget, searcher)
+        if decision.verdict is Verdict.INCONCLUSIVE:
+            return _through_product(lhs, rhs, space, budget, searcher) or decision
+        return decision
     except BudgetExceeded:
         return PlaneDecision(Verdict.INCONCLUSIVE, difference, evidence=searcher.evidence,
                              note="the time budget ran out")
@@ -284,6 +299,46 @@ def _split_and_prove(lhs, rhs, space, budget, searcher) -> PlaneDecision:
     return PlaneDecision(Verdict.INCONCLUSIVE, difference, tuple(outcomes), evidence=searcher.evidence,
                          note=note or "the difference was neither proved zero nor certified non-zero "
                                       "on every case")
+
+
+def _through_product(lhs, rhs, space, budget, searcher) -> PlaneDecision | None:
+    """Decide D through u = x·y when D depends on two whole-line variables only via their product.
+
+    Branch conditions such as ``a·b < 1`` need a cut along a curve, which the split does not do;
+    in u they are conditions in one variable. With y = u/x, SymPy's automatic evaluation (valid
+    wherever x ≠ 0) must remove x from D *as written*, no simplification asked, so that
+    D(x, y) = G(x·y) for every x ≠ 0. As y ranges over R, u = x·y does too, for each x ≠ 0; so
+    D = 0 on the whole space iff G = 0 for every u (with the other variables as they were) and
+    D = 0 on the line x = 0, both decided by the split. A witness u₀ of G becomes (x, y) = (1, u₀),
+    certified on D itself. None when no such pair exists, or neither part settles it.
+    """
+    difference = lhs - rhs
+    lines = [v for v, regions in space.items() if tuple(regions) == whole_line() and v in difference.free_symbols]
+    u = next(sympy.Symbol(n, real=True) for n in ("u", "w", "t") if all(str(v) != n for v in space))
+    for x, y in itertools.combinations(lines, 2):
+        reduced = [side.xreplace({y: u / x}) for side in (lhs, rhs)]
+        if x in (reduced[0] - reduced[1]).free_symbols:
+            continue
+        product = Product(x, y, u, reduced[0] - reduced[1])
+        others = {v: regions for v, regions in space.items() if v not in (x, y)}
+        in_u = _split_and_prove(*reduced, {u: whole_line(), **others}, budget, _Searcher(product.reduced, {u: whole_line(), **others}, budget))
+        if in_u.verdict is Verdict.BROKEN:
+            point = {**in_u.witness, x: S.One}
+            point[y] = point.pop(u)
+            certificate = certify_nonzero(difference, point)
+            if certificate is not None:
+                return PlaneDecision(Verdict.BROKEN, difference, in_u.cases, point, certificate,
+                                     f"the statement in u = {text(x)}·{text(y)}, with {text(x)} = 1",
+                                     searcher.evidence.merge(in_u.evidence), product=product)
+            return None
+        if in_u.verdict is not Verdict.HOLDS:
+            return None
+        at_zero = _split_and_prove(lhs, rhs, {**space, x: (Region(S.Zero, S.Zero),)}, budget, searcher)
+        if at_zero.verdict is Verdict.HOLDS:
+            return PlaneDecision(Verdict.HOLDS, difference, (*in_u.cases, *at_zero.cases),
+                                 evidence=searcher.evidence.merge(in_u.evidence), product=product)
+        return None
+    return None
 
 
 def _resolved_sides(resolver: "_Resolver", left: sympy.Expr, right: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr]:

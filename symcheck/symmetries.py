@@ -336,6 +336,20 @@ def _case_steps(decision: PlaneDecision, space) -> list[Step]:
         return [Step("Proof", "D = 0 as written", "D = 0",
                      "the two sides cancel exactly once σ is substituted", "verified")]
     steps = []
+    product = decision.product
+    if product is not None:
+        x, y, u = (text(v) for v in (product.x, product.y, product.u))
+        rest = [text(v) for v in space if v not in (product.x, product.y) and v in decision.difference.free_symbols]
+        args = ", ".join([u, *rest])
+        steps.append(Step(
+            "Change of variables", f"D depends on {x} and {y} only through {u} = {x}·{y}: "
+                                   f"D = G({args}) with G({args}) = {text(product.reduced)}",
+            rf"{sympy.latex(product.u)} = {sympy.latex(product.x)} {sympy.latex(product.y)}:\ "
+            rf"G({', '.join(sympy.latex(v) for v in (product.u, *[w for w in space if text(w) in rest]))}) = "
+            + sympy.latex(product.reduced),
+            f"with {y} = {u}/{x} SymPy's own evaluation, valid wherever {x} ≠ 0, removes {x} from D; "
+            f"for each {x} ≠ 0, {u} = {x}·{y} takes every real value once as {y} does, so D = 0 for all "
+            f"{x} ≠ 0 iff G = 0 for all {u}; the line {x} = 0 is a case of its own", "verified"))
     for outcome in decision.cases:
         case = outcome.case
         proved = outcome.status == "proved"
@@ -351,7 +365,16 @@ def _case_steps(decision: PlaneDecision, space) -> list[Step]:
         status = {"proved": "verified", "timeout": "timeout"}.get(outcome.status, "unknown")
         steps.append(Step(f"Case {case.describe()}", statement, rf"{case.latex()}:\ D = {latex}",
                           outcome.method, status))
-    if decision.verdict is Verdict.HOLDS:
+    if decision.verdict is Verdict.HOLDS and product is not None:
+        x, u = text(product.x), text(product.u)
+        rest = [text(v) for v in space if v not in (product.x, product.y) and v in decision.difference.free_symbols]
+        steps.append(Step(
+            "Cover", f"the cases partition the range of {', '.join([u, *rest])} (for {x} ≠ 0) and the line {x} = 0",
+            rf"\bigcup \text{{cases}}:\ {sympy.latex(product.u)} \in \mathbb{{R}}\ "
+            rf"({sympy.latex(product.x)} \neq 0) \text{{ and }} {sympy.latex(product.x)} = 0", "each variable's range is cut into open intervals and "
+            "their end points at the roots of a branch condition in that variable alone, or at 0 where its "
+            "sign is needed; each open piece is the image of p > 0 under the substitution shown", "verified"))
+    elif decision.verdict is Verdict.HOLDS:
         split = [v for v in space if v in decision.difference.free_symbols]
         absent = [text(v) for v in space if v not in split]
         steps.append(Step(

@@ -167,12 +167,46 @@ def test_case_substitution_is_a_bijection_onto_each_piece() -> None:
 
 
 def test_two_variable_conditions_are_inconclusive_not_guessed() -> None:
-    # hardtanh is odd, so σ(−ab)/(−1) = σ(ab) is true, but deciding ab < 1 needs a cut along a
-    # curve, which the split does not do: it must say so rather than guess.
-    result = check("hardtanh", Transformation("key-value-rescaling", domain(-1)), "rank1")
+    # hardtanh is odd, so σ(−ab)·a/(−1) = σ(ab)·a is true, but deciding ab < 1 needs a cut along
+    # a curve, and D depends on a beyond a·b: the split must say so rather than guess.
+    result = check("hardtanh", Transformation("key-value-rescaling", domain(-1)), "sigma(a*b)*a")
     assert result.verdict.value == "inconclusive", str(result)
     assert "cannot decide the sign of" in result.note
     assert result.witness is None
+
+
+def test_a_statement_in_the_product_ab_alone_is_decided_through_u() -> None:
+    """rank-1 key-value rescaling with β = −1 needs the sign of a·b − 1 (a curve in the plane):
+    it was inconclusive before D was rewritten in u = a·b, where that is a cut at u = 1."""
+    result = check("hardtanh", Transformation("key-value-rescaling", domain(-1)), "rank1")
+    assert result.verdict.value == "holds", str(result)
+    titles = [step.title for step in result.steps]
+    assert "Change of variables" in titles and titles[-1] == "Cover"
+    cases = [t for t in titles if t.startswith("Case")]
+    assert "Case -1 < u < 1, β = -1" in cases and "Case a = 0, b ∈ R, β = -1" in cases
+    assert result.cross_check is None or "agrees" in str(result.cross_check)
+
+
+def test_the_product_route_certifies_its_witness_on_d_itself() -> None:
+    lhs, rhs = sympy.Min(1, sympy.Max(-1, A * B)), sympy.Min(2, sympy.Max(-2, A * B))
+    space = {A: whole_line(), B: whole_line()}
+    budget = Budget(30)
+    decision = plane._through_product(lhs, rhs, space, budget, plane._Searcher(lhs - rhs, space, budget))
+    assert decision.verdict.value == "broken" and decision.witness[A] == 1
+    assert abs(decision.witness[B]) > 1 and decision.certificate is not None
+    assert (lhs - rhs).subs(decision.witness) != 0
+
+
+@pytest.mark.parametrize("lhs", [
+    sympy.Min(1, sympy.Max(-1, A * B)) * A,          # a occurs beyond a·b
+    sympy.Min(1, sympy.Max(-1, A * B + B)),          # so does b
+    sympy.Min(1, sympy.Max(-1, A * B)) * sympy.sign(A) ** 2,   # = σ(ab) for a ≠ 0, but not as written
+])
+def test_no_change_of_variables_unless_d_is_a_function_of_ab_as_written(lhs) -> None:
+    space = {A: whole_line(), B: whole_line()}
+    budget = Budget(30)
+    rhs = sympy.Min(1, sympy.Max(-1, A * B))
+    assert plane._through_product(lhs, rhs, space, budget, plane._Searcher(lhs - rhs, space, budget)) is None
 
 
 # ------------------------------------------------------------------------------- soundness

@@ -109,7 +109,7 @@ def test_the_recomputation_keeps_true_overflow_and_undefined_points() -> None:
         == [math.inf, -math.inf]                              # sinh(±1e4): beyond the float range
     log = vectorize(sympy.log(Z), (Z,))
     assert np.isnan(_strict(log, np.array([-1.0, 2.0])))[0]   # undefined: stays NaN
-    # cancellation of e^{2·800} terms: resolved at 4096 bits; at 1e4 it would take ~29 000
+    # cancellation of e^{2·800} terms: resolved at 4096 bits; at 1e4 it would take ~29 000 (beyond RESCUE_PRECISIONS)
     values = _strict(sc.activation("sinh(z)**2 - cosh(z)**2").to_numpy(), np.array([800.0, 1e4]))
     assert values[0] == -1.0 and np.isnan(values[1])
 
