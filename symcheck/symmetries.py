@@ -353,17 +353,18 @@ def _case_steps(decision: PlaneDecision, space) -> list[Step]:
     for outcome in decision.cases:
         case = outcome.case
         proved = outcome.status == "proved"
+        name = "G" if product is not None and product.u in dict(case.regions) else "D"
         if outcome.expr is None:
-            statement, latex = "the branches of D could not be chosen", r"\text{undecided}"
+            statement, latex = f"the branches of {name} could not be chosen", r"\text{undecided}"
         else:
             left, right = outcome.sides
             shown = "0" if outcome.expr == 0 else (f"{text(outcome.expr)} = 0" if proved
                                                     else f"{text(outcome.expr)}, not shown to be 0")
-            statement = f"left = {text(left)}, right = {text(right)}; D = {shown}"
+            statement = f"left = {text(left)}, right = {text(right)}; {name} = {shown}"
             latex = (sympy.latex(outcome.expr) + (" = 0" if proved and outcome.expr != 0 else "")
                      + rf" \quad (\text{{left}} = {sympy.latex(left)},\ \text{{right}} = {sympy.latex(right)})")
         status = {"proved": "verified", "timeout": "timeout"}.get(outcome.status, "unknown")
-        steps.append(Step(f"Case {case.describe()}", statement, rf"{case.latex()}:\ D = {latex}",
+        steps.append(Step(f"Case {case.describe()}", statement, rf"{case.latex()}:\ {name} = {latex}",
                           outcome.method, status))
     if decision.verdict is Verdict.HOLDS and product is not None:
         x, u = text(product.x), text(product.u)

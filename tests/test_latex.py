@@ -66,6 +66,16 @@ def test_every_kind_of_document_compiles(tmp_path: Path, kind: str) -> None:
 
 
 @needs_pdflatex
+def test_a_proof_through_u_equals_ab_compiles_and_shows_the_change_of_variables(tmp_path: Path) -> None:
+    from symcheck.symmetries import check
+    from symcheck.transformations import Transformation, domain
+    result = check("hardtanh", Transformation("key-value-rescaling", domain(-1)), "rank1")
+    body = latex.fragment(result)
+    assert r"\textbf{Change of variables}" in body and "u = a b" in body and not REPRS.search(body)
+    compile_pdf(tmp_path, latex.document(body), "product")
+
+
+@needs_pdflatex
 def test_fragments_input_into_a_paper_that_loads_only_amsmath_and_amssymb(tmp_path: Path) -> None:
     names = []
     for index, target in enumerate(["rank1", "scaling --act relu", "exchange --act silu --form rank1",
