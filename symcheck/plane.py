@@ -314,17 +314,18 @@ def _through_product(lhs, rhs, space, budget, searcher) -> PlaneDecision | None:
     """
     difference = lhs - rhs
     lines = [v for v, regions in space.items() if tuple(regions) == whole_line() and v in difference.free_symbols]
-    u = next(sympy.Symbol(n, real=True) for n in ("u", "w", "t") if all(str(v) != n for v in space))
+    taken = {str(v) for v in (*space, *difference.free_symbols)}
+    u = next(sympy.Symbol(n, real=True) for n in ("u", "w", "t", "u_0") if n not in taken)
     for x, y in itertools.combinations(lines, 2):
         reduced = [side.xreplace({y: u / x}) for side in (lhs, rhs)]
         if x in (reduced[0] - reduced[1]).free_symbols:
             continue
         product = Product(x, y, u, reduced[0] - reduced[1])
-        others = {v: regions for v, regions in space.items() if v not in (x, y)}
-        in_u = _split_and_prove(*reduced, {u: whole_line(), **others}, budget, _Searcher(product.reduced, {u: whole_line(), **others}, budget))
+        in_space = {u: whole_line(), **{v: regions for v, regions in space.items() if v not in (x, y)}}
+        in_u = _split_and_prove(*reduced, in_space, budget, _Searcher(product.reduced, in_space, budget))
         if in_u.verdict is Verdict.BROKEN:
-            point = {**in_u.witness, x: S.One}
-            point[y] = point.pop(u)
+            values = {**in_u.witness, x: S.One, y: in_u.witness[u]}
+            point = {v: values[v] for v in space}
             certificate = certify_nonzero(difference, point)
             if certificate is not None:
                 return PlaneDecision(Verdict.BROKEN, difference, in_u.cases, point, certificate,

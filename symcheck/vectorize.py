@@ -127,6 +127,7 @@ def _rescue(expr: sympy.Expr, variables: tuple[sympy.Symbol, ...],
     from mpmath.libmp import to_float
 
     from .evaluate import enclose
+    from .intervals import Undecided
     kind = out.dtype.type
     for index in map(tuple, np.argwhere(bad)):     # argwhere also handles 0-d arrays
         floats = [float(a[index]) for a in arrays]
@@ -136,6 +137,8 @@ def _rescue(expr: sympy.Expr, variables: tuple[sympy.Symbol, ...],
         for prec in RESCUE_PRECISIONS:
             try:
                 interval = enclose(expr, point, prec)
+            except Undecided:
+                continue                        # a branch too close to call at this precision
             except EvaluationError:
                 break                           # undefined here, or beyond the enclosures
             # each end rounded to nearest (float() of an iv number rounds outward)
