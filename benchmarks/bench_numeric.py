@@ -15,9 +15,11 @@ einsum per unit, and diag(X Q_j K_jᵀ Xᵀ); the factored per-unit loop is show
 time over the time the counted flops would take at the run's best matmul rate, the most any
 route doing that arithmetic could gain over it on this machine.
 
-BLAS threads: one by default (``--threads 1``). On a shared machine a multi-threaded BLAS
-spends small products (the d×r·r×d products of the kernel route) waiting for a busy core,
-and then measures the neighbours rather than the code; ``--threads 0`` keeps the BLAS default.
+Threads: the BLAS default by default (``--threads 0``), as a user gets it: bilinear_attention
+then shares its chunks among that many threads, each with a one-thread BLAS
+(:mod:`symcheck.parallel`), and matmul uses them all. ``--threads T`` sets the BLAS to T threads
+for the whole run (``--threads 1``: one core each, the quieter figure on a shared machine,
+where a neighbour's load lands on one side of a two-core ratio).
 
     python benchmarks/bench_numeric.py [--repeat N] [--threads T] [--memory 256MiB] [--act silu] [--small]
 """
@@ -33,7 +35,7 @@ _THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS
 def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="alternating rounds (best of each)")
-    parser.add_argument("--threads", type=int, default=1, help="BLAS threads; 0 keeps the default")
+    parser.add_argument("--threads", type=int, default=0, help="BLAS threads; 0 keeps the default")
     parser.add_argument("--memory", default="256MiB", help="bilinear_attention's working-memory budget")
     parser.add_argument("--act", default="silu")
     parser.add_argument("--small", action="store_true", help="a quick run at N=128, d=64, m=128, r=64")
@@ -60,7 +62,7 @@ def main() -> None:
     import numpy as np
 
     import symcheck as sc
-    from symcheck.numeric import bilinear_attention, parse_memory, plan
+    from symcheck.numeric import _bilinear_setup, bilinear_attention, parse_memory
 
     N, d, m, r = (128, 64, 128, 64) if args.small else (512, 256, 1024, 256)
     e = d
@@ -84,8 +86,7 @@ def main() -> None:
 
     # ---- the two rates, in paired rounds: a block of matmuls as long as one call, the call,
     # another block; each round's ratio compares neighbouring windows of the same machine load
-    cheaper = min((plan(route, N, d, m, e, r, memory=budget) for route in ("factor", "kernel")),
-                  key=lambda p: p.flops)
+    cheaper = _bilinear_setup(N, d, m, e, r, budget, "float64", False, 0, None)
     counted = min(4 * N * d * r, 2 * d * d * r + 2 * N * d * d) * m
     size = 2048 if not args.small else 512
     A, B = rng.standard_normal((size, size)), rng.standard_normal((size, size))
@@ -150,9 +151,10 @@ def main() -> None:
         baselines.append((name, best, units, agreement))
     ceiling = counted / (matmul_best * 1e9)      # the counted flops at matmul's best rate
 
-    threads = os.environ.get("OPENBLAS_NUM_THREADS", "default")
+    from symcheck import parallel
+    threads = f"{parallel.available()}" + (" (the BLAS default)" if args.threads <= 0 else "")
     print(f"bilinear_attention at N={N}, d={d}, m={m}, r={r}, e={e}, σ = {args.act}, float64, "
-          f"budget {budget / 2**20:.0f} MiB, BLAS threads: {threads}")
+          f"budget {budget / 2**20:.0f} MiB, threads: {threads}")
     print(f"  plan: {cheaper.describe()}; counted {counted / 1e9:.1f} GFLOP "
           f"(cheaper route: {'kernel' if counted < 4 * N * d * r * m else 'factor'})")
     rows = [

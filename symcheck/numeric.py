@@ -8,6 +8,8 @@ whatever ``m`` is (chunks are also kept near ``CHUNK_BYTES``, cache-sized, when 
 larger); inside a chunk the work is a handful of BLAS matrix products, never a Python loop
 over units. Inputs are cast to the working dtype (float64 by default, float32 on
 request) one chunk at a time, so float16 or bfloat16 checkpoints are never copied whole.
+Bilinear attention shares its chunks among threads (:mod:`symcheck.parallel`), each thread
+planned within an equal share of the budget.
 
 Full bilinear attention ``Σ_j σ(x Q_j K_jᵀ xᵀ) v_j`` has two routes, chosen by flops for a
 chunk (every chunk has the same per-unit counts, so one comparison decides them all):
@@ -26,9 +28,12 @@ True
 """
 from __future__ import annotations
 
+import dataclasses
+import functools
 import math
 import re
 import shlex
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -38,6 +43,7 @@ from typing import Any
 
 import numpy as np
 
+from . import parallel
 from .errors import SymcheckError
 from .vectorize import as_dtype
 
@@ -183,6 +189,8 @@ class Plan:
     flops: float
     itemsize: int
     cast_factors: bool = False
+    #: threads sharing the chunks, each with its own workspace and output (``bytes`` counts all)
+    workers: int = 1
 
     @property
     def chunks(self) -> int:
@@ -198,8 +206,9 @@ class Plan:
         return self.chunks * self.blocks
 
     def describe(self) -> str:
+        threads = f" on {self.workers} threads" if self.workers > 1 else ""
         return (f"{self.route} route, {self.chunks} chunk(s) of ≤ {self.units} units × "
-                f"{self.blocks} block(s) of ≤ {self.tokens} rows, ≈ {_bytes(self.bytes)} of "
+                f"{self.blocks} block(s) of ≤ {self.tokens} rows{threads}, ≈ {_bytes(self.bytes)} of "
                 f"{_bytes(self.budget)}")
 
 
@@ -250,6 +259,31 @@ def plan(route: str, N: int, d: int, m: int, e: int = 1, r: int = 1, *,
                 float(m * _FLOPS[route](N, d, r)), s, cast_factors)
 
 
+def _workers(threads: Any) -> int:
+    """``threads`` validated: None for as many as the BLAS would use (:func:`parallel.available`)."""
+    if threads is None:
+        return parallel.available()
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise NumericError(f"threads must be a whole number ≥ 1, not {threads!r}", name="threads")
+    return threads
+
+
+def _bilinear_setup(N: int, d: int, m: int, e: int, r: int, memory: int | str, dtype: object,
+                    cast: bool, extra: int, route: str | None, threads: Any = None) -> Plan:
+    """The plan of :func:`_bilinear_plan`, shared by ``workers`` threads when there are chunks
+    enough for them: each plans within an equal share of the budget (its own workspace and
+    output), so the whole stays within it. Else, or when a share is too small, one thread."""
+    wanted, budget = _workers(threads), parse_memory(memory)
+    if wanted > 1:
+        try:
+            share = _bilinear_plan(N, d, m, e, r, budget // wanted, dtype, cast, extra, route)
+        except NumericError:
+            share = None
+        if share is not None and share.chunks >= wanted:
+            return dataclasses.replace(share, workers=wanted, bytes=share.bytes * wanted, budget=budget)
+    return _bilinear_plan(N, d, m, e, r, budget, dtype, cast, extra, route)
+
+
 def _bilinear_plan(N: int, d: int, m: int, e: int, r: int, memory: int | str, dtype: object,
                    cast: bool, extra: int, route: str | None) -> Plan:
     """The cheaper of the factor and kernel routes (by flops) among those that fit."""
@@ -272,27 +306,50 @@ def _bilinear_plan(N: int, d: int, m: int, e: int, r: int, memory: int | str, dt
 # --------------------------------------------------------------------------- the driver
 
 
+Preactivate = Callable[[int, int], Callable[[int, int], Any]]
+
+
 def _accumulate(p: Plan, X: np.ndarray, V: np.ndarray, dtype: np.dtype,
-                preactivate: Callable[[int, int], Callable[[int, int], np.ndarray]],
+                preactivate: Callable[[], Preactivate],
                 sigma: Callable[[np.ndarray], np.ndarray],
                 combine: Callable[[np.ndarray, Any], np.ndarray] | None,
                 progress: Progress | None) -> np.ndarray:
-    """``out = Σ_chunks σ(S_chunk) V_chunk``: ``preactivate(u0, u1)`` prepares a chunk and
-    returns ``rows(t0, t1)``, the (rows × units) pre-activations of that block (or, with
-    ``combine``, a pair whose combination is the hidden activations)."""
-    out = np.zeros((p.N, p.e), dtype=dtype)
+    """``out = Σ_chunks σ(S_chunk) V_chunk``. ``preactivate()`` makes a chunk preparer (with its
+    own buffers: one per thread), which for units u0…u1 returns ``rows(t0, t1)``, the
+    (rows × units) pre-activations of that block (or, with ``combine``, a pair whose
+    combination is the hidden activations). With ``p.workers`` threads, thread i takes every
+    ``workers``-th chunk from the i-th, into its own output; the outputs are summed at the end."""
     label = f"{p.route} route"
-    for u0 in range(0, p.m, p.units):
-        u1 = min(u0 + p.units, p.m)
-        rows = preactivate(u0, u1)
-        Vc = _cast(V[u0:u1], dtype)
-        for t0 in range(0, p.N, p.tokens):
-            t1 = min(t0 + p.tokens, p.N)
-            pre = rows(t0, t1)
-            hidden = sigma(pre) if combine is None else combine(sigma, pre)
-            out[t0:t1] += hidden @ Vc
-            if progress is not None:
-                progress(f"{label}: units {u0 + 1}–{u1} of {p.m}")
+    starts = list(range(0, p.m, p.units))
+    lock = threading.Lock()
+
+    def report(text: str) -> None:
+        if progress is not None:
+            with lock:                      # progress bars are not all thread-safe
+                progress(text)
+
+    def work(share: Sequence[int], stop: threading.Event) -> np.ndarray:
+        prepare = preactivate()
+        out = np.zeros((p.N, p.e), dtype=dtype)
+        for u0 in share:
+            if stop.is_set():
+                break
+            u1 = min(u0 + p.units, p.m)
+            rows = prepare(u0, u1)
+            Vc = _cast(V[u0:u1], dtype)
+            for t0 in range(0, p.N, p.tokens):
+                t1 = min(t0 + p.tokens, p.N)
+                pre = rows(t0, t1)
+                hidden = sigma(pre) if combine is None else combine(sigma, pre)
+                out[t0:t1] += hidden @ Vc
+                report(f"{label}: units {u0 + 1}–{u1} of {p.m}")
+        return out
+
+    if p.workers == 1:
+        return work(starts, threading.Event())
+    out, *rest = parallel.run(work, [starts[i::p.workers] for i in range(p.workers)])
+    for part in rest:
+        out += part
     return out
 
 
@@ -307,13 +364,16 @@ def _workspace(p: Plan, dtype: np.dtype) -> dict[str, np.ndarray]:
 
 def bilinear_attention(X: Any, Q: Any, K: Any, V: Any, act: Any, *,
                        memory: int | str = DEFAULT_MEMORY, dtype: object = "float64",
-                       route: str | None = None, progress: Progress | None = None) -> np.ndarray:
+                       route: str | None = None, progress: Progress | None = None,
+                       threads: int | None = None) -> np.ndarray:
     """``Σ_j σ(x Q_j K_jᵀ xᵀ) v_j`` for every row x of X.
 
     ``X`` (N, d) or one row (d,), ``Q``, ``K`` (m, d, r), ``V`` (m, e); ``act`` a catalogue name,
     an expression in z, or an Activation. ``memory`` bounds the working memory in bytes (or
     "256MiB"); ``route`` forces ``"factor"`` or ``"kernel"`` (default: the cheaper by flops);
-    ``progress(label)`` is called once per chunk and row block.
+    ``progress(label)`` is called once per chunk and row block. ``threads`` share the chunks,
+    each with a one-thread BLAS (:mod:`symcheck.parallel`); by default as many as the BLAS
+    would use, 1 to stay on the calling thread.
     """
     X, one = _rows(X)
     Q, K, V = _array("Q", Q, 3), _array("K", K, 3), _array("V", V, 2)
@@ -328,10 +388,9 @@ def bilinear_attention(X: Any, Q: Any, K: Any, V: Any, act: Any, *,
     Xd = _cast(X, kind)
     cast = Q.dtype != kind or K.dtype != kind or not (Q.flags.c_contiguous and K.flags.c_contiguous)
     extra = 0 if Xd is X else Xd.nbytes
-    p = _bilinear_plan(N, d, m, V.shape[1], r, memory, kind, cast, extra, route)
-    work = _workspace(p, kind)
+    p = _bilinear_setup(N, d, m, V.shape[1], r, memory, kind, cast, extra, route, threads)
 
-    def factor(u0: int, u1: int):
+    def factor(work: dict[str, np.ndarray], u0: int, u1: int):
         c = u1 - u0
         Qf = work["Qf"][: d * c * r].reshape(d, c * r)
         Kf = work["Kf"][: d * c * r].reshape(d, c * r)
@@ -346,7 +405,7 @@ def bilinear_attention(X: Any, Q: Any, K: Any, V: Any, act: Any, *,
             return A.reshape(n, c, r).sum(axis=2)
         return rows
 
-    def kernel(u0: int, u1: int):
+    def kernel(work: dict[str, np.ndarray], u0: int, u1: int):
         c = u1 - u0
         M = work["M"][: d * c * d].reshape(d, c, d)      # M[a, j, b] = (Q_j K_jᵀ)[a, b]
         np.matmul(_cast(Q[u0:u1], kind), _cast(K[u0:u1], kind).transpose(0, 2, 1),
@@ -360,7 +419,9 @@ def bilinear_attention(X: Any, Q: Any, K: Any, V: Any, act: Any, *,
             return np.matmul(P.reshape(n, c, d), Xd[t0:t1, :, None])[:, :, 0]
         return rows
 
-    out = _accumulate(p, Xd, V, kind, factor if p.route == "factor" else kernel, sigma, None, progress)
+    route_of = factor if p.route == "factor" else kernel
+    out = _accumulate(p, Xd, V, kind, lambda: functools.partial(route_of, _workspace(p, kind)),
+                      sigma, None, progress)
     return out[0] if one else out
 
 
@@ -390,7 +451,7 @@ def _two_factor(route: str, X: Any, Q: Any, K: Any, V: Any, act: Any, memory: in
         Qc, Kc = _cast(Q[u0:u1], kind), _cast(K[u0:u1], kind)
         return lambda t0, t1: (Xd[t0:t1] @ Qc.T, Xd[t0:t1] @ Kc.T)
 
-    out = _accumulate(p, Xd, V, kind, chunk, sigma, combine, progress)
+    out = _accumulate(p, Xd, V, kind, lambda: chunk, sigma, combine, progress)
     return out[0] if one else out
 
 
@@ -437,7 +498,7 @@ def mlp(X: Any, K: Any, V: Any, act: Any, *, memory: int | str = DEFAULT_MEMORY,
         Kc = _cast(K[u0:u1], kind)
         return lambda t0, t1: Xd[t0:t1] @ Kc.T
 
-    out = _accumulate(p, Xd, V, kind, chunk, sigma, None, progress)
+    out = _accumulate(p, Xd, V, kind, lambda: chunk, sigma, None, progress)
     return out[0] if one else out
 
 
@@ -823,7 +884,7 @@ def _sides(check_name: str, form: str, sizes: Mapping[str, int], a: Mapping[str,
     alpha_text = None
     if check_name == "rank1":
         Q3, K3 = a["Q"][:, :, None], a["K"][:, :, None]
-        p = _bilinear_plan(N, d, m, e, 1, options["memory"], kind, a["Q"].dtype != kind, 0, "kernel")
+        p = _bilinear_setup(N, d, m, e, 1, options["memory"], kind, a["Q"].dtype != kind, 0, "kernel")
         left = side("Σ_j σ(x M_j xᵀ) v_j with M_j = q_jᵀ k_j materialised (bilinear, r = 1, kernel route)",
                     bilinear_attention, (Q3, K3, a["V"]), p, route="kernel")
         right = side("σ((xQᵀ)⊙(xKᵀ))V (the rank-1 form)", rank1, (a["Q"], a["K"], a["V"]),
@@ -839,7 +900,7 @@ def _sides(check_name: str, form: str, sizes: Mapping[str, int], a: Mapping[str,
     formula = {"gated": "(σ(xQᵀ)⊙(xKᵀ))V", "rank1": "σ((xQᵀ)⊙(xKᵀ))V",
                "bilinear": "Σ_j σ(x Q_j K_jᵀ xᵀ) v_j"}[form]
     if form == "bilinear":
-        p = _bilinear_plan(N, d, m, e, r, options["memory"], kind, a["Q"].dtype != kind, 0, None)
+        p = _bilinear_setup(N, d, m, e, r, options["memory"], kind, a["Q"].dtype != kind, 0, None)
         terms = d * max(d, r) + m
     else:
         p = two_factor_plan(form)

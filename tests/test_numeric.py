@@ -54,12 +54,13 @@ def test_the_cheaper_route_is_chosen_by_flops() -> None:
 def test_progress_is_reported_per_chunk() -> None:
     labels: list[str] = []
     bilinear_attention(X, Q3, K3, V, "relu", memory=9_000, route="kernel", progress=labels.append)
-    p = numeric._bilinear_plan(N, D, M, E, R, 9_000, np.dtype(float), False, 0, "kernel")
+    p = numeric._bilinear_setup(N, D, M, E, R, 9_000, np.dtype(float), False, 0, "kernel")
     assert len(labels) == p.steps > 1 and "units" in labels[0]
 
 
 @pytest.mark.parametrize("m", [64, 512])
-def test_extra_memory_stays_within_the_budget_whatever_m_is(m: int) -> None:
+@pytest.mark.parametrize("threads", [1, 2])
+def test_extra_memory_stays_within_the_budget_whatever_m_is(m: int, threads: int) -> None:
     rng = np.random.default_rng(0)
     d, r, n = 32, 16, 64
     Xm, Qm, Km, Vm = (rng.standard_normal(s) for s in [(n, d), (m, d, r), (m, d, r), (m, d)])
@@ -68,10 +69,31 @@ def test_extra_memory_stays_within_the_budget_whatever_m_is(m: int) -> None:
     for route in ("factor", "kernel"):
         tracemalloc.start()
         tracemalloc.reset_peak()
-        bilinear_attention(Xm, Qm, Km, Vm, "silu", memory=budget, route=route)
+        bilinear_attention(Xm, Qm, Km, Vm, "silu", memory=budget, route=route, threads=threads)
         peak = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
         assert peak <= budget, (route, peak)
+
+
+@pytest.mark.parametrize("route", ["factor", "kernel"])
+@pytest.mark.parametrize("memory", [10**9, 9_000])
+def test_threads_share_the_chunks_and_agree_with_one_thread(route, memory) -> None:
+    one = bilinear_attention(X, Q3, K3, V, "gelu", route=route, memory=memory, threads=1)
+    labels: list[str] = []
+    two = bilinear_attention(X, Q3, K3, V, "gelu", route=route, memory=memory, threads=2,
+                             progress=labels.append)
+    _close(two, one, rtol=1e-13)
+    p = numeric._bilinear_setup(N, D, M, E, R, memory, np.dtype(float), False, 0, route, 2)
+    assert len(labels) == p.steps
+    if p.chunks >= 2:      # both threads had work, each within half the budget
+        assert p.workers == 2 and "on 2 threads" in p.describe() and p.bytes <= p.budget
+
+
+def test_one_chunk_is_not_shared_and_bad_thread_counts_are_refused() -> None:
+    assert numeric._bilinear_setup(N, D, M, E, R, 10**9, np.dtype(float), False, 0, "kernel", 4).workers == 1
+    for bad in (0, -1, 1.5, True, "2"):
+        with pytest.raises(NumericError, match="threads"):
+            bilinear_attention(X, Q3, K3, V, "relu", threads=bad)
 
 
 def test_float32_on_request_and_inputs_cast_chunk_by_chunk() -> None:
