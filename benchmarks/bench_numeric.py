@@ -10,7 +10,8 @@ block, so that drifting machine load hits both sides of each ratio alike.
 
 "A direct per-unit translation" can be read several ways, so each reading is timed, with its
 code in ``main``: row by row (two gemv's per row and unit), the bilinear form x M_j xᵀ as one
-einsum per unit, and diag(X Q_j K_jᵀ Xᵀ); the factored per-unit loop is shown for information
+einsum per unit, diag(X Q_j K_jᵀ Xᵀ), and X Q_j K_jᵀ left to right with a row-wise dot with X;
+the factored per-unit loop is shown for information
 (it is the factor route's algorithm without the chunking). Each also prints its ceiling: its
 time over the time the counted flops would take at the run's best matmul rate, the most any
 route doing that arithmetic could gain over it on this machine.
@@ -130,12 +131,16 @@ def main() -> None:
     def diagonal(j):        # the matrix formula, diag(X Q_j K_jᵀ Xᵀ): an N×N product per unit
         return np.diagonal(X @ Q[j] @ K[j].T @ X.T)
 
+    def left_to_right(j):   # x Q_j K_jᵀ xᵀ read left to right for every row, the last · as a dot
+        return ((X @ Q[j] @ K[j].T) * X).sum(axis=1)
+
     def factored(j):        # Σ_r (x·q_r)(x·k_r) with the rows batched: already the factor route's
         return ((X @ Q[j]) * (X @ K[j])).sum(axis=1)  # algorithm, without the chunking
 
     translations = [("per unit, per row", per_row, min(args.baseline_units, m)),
                     ("per unit, einsum of x M_j xᵀ", bilinear_form, min(4, m)),
                     ("per unit, diag(X Q_j K_jᵀ Xᵀ)", diagonal, min(16, m)),
+                    ("per unit, (X Q_j K_jᵀ ⊙ X)·1", left_to_right, min(32, m)),
                     ("per unit, factored (information)", factored, min(64, m))]
     baselines = []
     for name, scores, units in translations:
