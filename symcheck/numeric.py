@@ -280,7 +280,11 @@ def _bilinear_setup(N: int, d: int, m: int, e: int, r: int, memory: int | str, d
         except NumericError:
             share = None
         if share is not None and share.chunks >= wanted:
-            return dataclasses.replace(share, workers=wanted, bytes=share.bytes * wanted, budget=budget)
+            # as many chunks for every thread: smaller chunks (still within the share) rather
+            # than one thread left with the last, odd chunk
+            units = -(-m // (-(-share.chunks // wanted) * wanted))
+            return dataclasses.replace(share, units=units, workers=wanted, bytes=share.bytes * wanted,
+                                       budget=budget)
     return _bilinear_plan(N, d, m, e, r, budget, dtype, cast, extra, route)
 
 
