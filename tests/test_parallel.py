@@ -7,10 +7,9 @@ import time
 
 import numpy  # noqa: F401  (loads the BLAS, which threadpoolctl can only see once loaded)
 import pytest
+import threadpoolctl
 
 from symcheck import parallel
-
-threadpoolctl = pytest.importorskip("threadpoolctl", reason="threadpoolctl is a dependency of symcheck")
 
 
 def test_blas_runs_one_thread_per_worker_and_is_restored_after() -> None:
@@ -44,7 +43,7 @@ def test_a_failing_share_stops_the_others_and_its_error_reaches_the_caller() -> 
     assert len(chunks_done) < 10_000                # stopped, not run to its end
 
 
-def test_available_follows_the_blas_setting() -> None:
-    with threadpoolctl.threadpool_limits(limits=1, user_api="blas"):
-        assert parallel.available() == 1
-    assert 1 <= parallel.available() <= max(1, os.cpu_count() or 1)
+def test_available_follows_the_blas_setting_up_to_the_cores() -> None:
+    for limit in (1, 2, 64):
+        with threadpoolctl.threadpool_limits(limits=limit, user_api="blas"):
+            assert parallel.available() == min(limit, os.cpu_count() or 1), limit
