@@ -37,6 +37,7 @@ True
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable, Sequence
 from functools import lru_cache, reduce
 
@@ -105,6 +106,8 @@ def vectorize(expr: sympy.Expr, variables: Sequence[sympy.Symbol],
 #: precisions (bits) tried, in turn, for a value float arithmetic could not produce; a point
 #: none of them resolves (cancellation of terms beyond e^±2800) costs ~4 ms and stays NaN
 RESCUE_PRECISIONS = (64, 256, 1024, 4096)
+#: mpmath keeps its working precision in one global context: one rescue at a time
+_RESCUE_LOCK = threading.Lock()
 
 
 def _rescue(expr: sympy.Expr, variables: tuple[sympy.Symbol, ...],
@@ -129,23 +132,24 @@ def _rescue(expr: sympy.Expr, variables: tuple[sympy.Symbol, ...],
     from .evaluate import enclose
     from .intervals import Undecided
     kind = out.dtype.type
-    for index in map(tuple, np.argwhere(bad)):     # argwhere also handles 0-d arrays
-        floats = [float(a[index]) for a in arrays]
-        if not all(math.isfinite(x) for x in floats):
-            continue
-        point = {v: Fraction(x) for v, x in zip(variables, floats)}
-        for prec in RESCUE_PRECISIONS:
-            try:
-                interval = enclose(expr, point, prec)
-            except Undecided:
-                continue                        # a branch too close to call at this precision
-            except EvaluationError:
-                break                           # undefined here, or beyond the enclosures
-            # each end rounded to nearest (float() of an iv number rounds outward)
-            low, high = (kind(to_float(end, rnd="n")) for end in interval._mpi_)
-            if low == high:
-                out[index] = low
-                break
+    with _RESCUE_LOCK:
+        for index in map(tuple, np.argwhere(bad)):     # argwhere also handles 0-d arrays
+            floats = [float(a[index]) for a in arrays]
+            if not all(math.isfinite(x) for x in floats):
+                continue
+            point = {v: Fraction(x) for v, x in zip(variables, floats)}
+            for prec in RESCUE_PRECISIONS:
+                try:
+                    interval = enclose(expr, point, prec)
+                except Undecided:
+                    continue                        # a branch too close to call at this precision
+                except EvaluationError:
+                    break                           # undefined here, or beyond the enclosures
+                # each end rounded to nearest (float() of an iv number rounds outward)
+                low, high = (kind(to_float(end, rnd="n")) for end in interval._mpi_)
+                if low == high:
+                    out[index] = low
+                    break
 
 
 @lru_cache(maxsize=256)

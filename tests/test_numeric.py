@@ -167,3 +167,14 @@ def test_memory_sizes(text, size) -> None:
 def test_bad_memory_sizes(text) -> None:
     with pytest.raises(NumericError, match="memory budget"):
         parse_memory(text)
+
+
+def test_a_hand_written_sigmoid_at_huge_preactivations_on_two_threads() -> None:
+    """x Q_j K_jᵀ xᵀ reaches ~1e4 here: exp(z)/(1 + exp(z)) overflows to inf/inf in floats and
+    is recomputed (one rescue at a time, from either thread); it must equal the catalogue's."""
+    rng = np.random.default_rng(3)
+    Xh = rng.standard_normal((64, 16)) * 30
+    Qh, Kh, Vh = rng.standard_normal((40, 16, 4)), rng.standard_normal((40, 16, 4)), rng.standard_normal((40, 8))
+    by_hand = bilinear_attention(Xh, Qh, Kh, Vh, "exp(z)/(1 + exp(z))", memory=20_000, threads=2)
+    assert numeric._bilinear_setup(64, 16, 40, 8, 4, 20_000, np.dtype(float), False, 0, None, 2).workers == 2
+    _close(by_hand, bilinear_attention(Xh, Qh, Kh, Vh, "sigmoid", memory=20_000, threads=1), rtol=1e-14)
