@@ -1,16 +1,20 @@
-"""Rigorous real interval arithmetic and special functions, at an explicit precision.
+"""The second opinion: rigorous interval arithmetic on mpmath, independent of Arb.
 
-:class:`Enclosure` is the certified arithmetic behind :func:`symcheck.evaluate.enclose`. It keeps
-a value as an exact :class:`~fractions.Fraction` for as long as the arithmetic allows and
-switches to outward-rounded intervals (raw ``mpmath.libmp`` interval tuples, computed at an
-explicit precision so no global mpmath state is touched) only for transcendental values.
+:class:`Enclosure` is the arithmetic behind :func:`symcheck.evaluate.recheck_sign`, which
+re-checks a certificate found with Arb (:mod:`symcheck.balls`) by a different library and
+different algorithms. It keeps a value as an exact :class:`~fractions.Fraction` for as long as
+the arithmetic allows and switches to outward-rounded intervals (raw ``mpmath.libmp``
+interval tuples, computed at an explicit precision so no global mpmath state is touched) only
+for transcendental values.
 
 Rigour: ``+ - * /``, integer powers and ``sqrt`` are correctly rounded outward by mpmath
 (exact). ``exp``, ``log``, ``sin``, ``cos``, ``pi`` and ``E`` rely on mpmath's
 directed-rounding primitives, and each such result is further widened by ~16 ulps as a margin
-against a last-bit slip. Everything else is built from those with explicit, proven error terms:
+against a last-bit slip. mpmath has no rigorous interval ``erf``, ``erfc``, ``tanh``, ``asinh``
+or ``atan``: they are built from those primitives with explicit, proven error terms:
 alternating-series tails (atan, asinh), geometric tail bounds of positive series (expm1, erf),
-the enveloping property of the erfc asymptotic series (DLMF 7.12(i)), and monotonicity.
+the enveloping property of the erfc asymptotic series (DLMF 7.12(i)), and monotonicity. The
+tests hold every one of them against Arb and against mpmath's own values.
 """
 from __future__ import annotations
 
@@ -211,6 +215,9 @@ class Enclosure:
         self.wp = prec + _GUARD_BITS  # working precision inside series
 
     # -- conversions -------------------------------------------------------------------------
+    def rational(self, p: int, q: int = 1) -> Value:
+        return self.exact(Fraction(p, q))
+
     def exact(self, q: Fraction) -> Value:
         return q if _small(q) else iv_rational(q, self.prec)
 
@@ -222,6 +229,12 @@ class Enclosure:
             s = (x > 0) - (x < 0)
             return s, s
         return signs(x)
+
+    def hull(self, xs: list[Value]) -> Value:
+        """The smallest value (exact if they all agree) containing every one of ``xs``."""
+        if all(isinstance(x, Fraction) for x in xs) and len(set(xs)) == 1:
+            return xs[0]
+        return _hull(*(self.iv(x) for x in xs))
 
     def _finite(self, x: Interval, what: str) -> Interval:
         if any(v[1] == 0 and v[2] != 0 for v in x):  # ±inf / nan have a zero mantissa
