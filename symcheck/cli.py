@@ -306,7 +306,10 @@ def numeric(check: str, act: str, form: str | None, d: int | None, m: int | None
                   memory=memory, alpha=alpha, weights=weights, inputs=inputs, layer=layer)
     with _progress(job.steps, quiet=not job.slow) as advance:
         report = job.run(advance)
-    _emit(report.to_dict() if as_json else report, as_json)
+    if as_json:  # strict JSON: a NaN or Infinity here is a bug, not output
+        click.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False, allow_nan=False))
+        return
+    _emit(report, as_json)
 
 
 class _progress:

@@ -11,6 +11,15 @@ request) one chunk at a time, so float16 or bfloat16 checkpoints are never copie
 Bilinear attention shares its chunks among threads (:mod:`symcheck.parallel`), each thread
 planned within an equal share of the budget.
 
+Every entry of the inputs must be finite in the working dtype (a NaN, ±inf, or a float64
+beyond float32's range is a :class:`NumericError` naming the array and the index); σ's inputs,
+the hidden activations and the output are checked block by block (their extremes, no extra
+memory), and a value the computation pushes out of the float range raises
+:class:`NumericOverflowError` instead of coming back as inf or NaN. No rows give an empty
+(0, e) output; no units give the empty sum, zeros. A check reports an overflow, or outputs too
+close to the underflow threshold for the tolerance, as no evidence either way, never as
+a difference.
+
 Full bilinear attention ``Σ_j σ(x Q_j K_jᵀ xᵀ) v_j`` has two routes, chosen by flops for a
 chunk (every chunk has the same per-unit counts, so one comparison decides them all):
 
@@ -48,7 +57,7 @@ from .errors import SymcheckError
 from .vectorize import as_dtype
 
 __all__ = [
-    "DEFAULT_MEMORY", "NumericError", "Plan", "plan", "parse_memory",
+    "DEFAULT_MEMORY", "NumericError", "NumericOverflowError", "Plan", "plan", "parse_memory",
     "bilinear_attention", "rank_r", "rank1", "gated", "mlp", "query_mlp", "evaluate",
     "CHECKS", "NumericCheck", "NumericReport", "prepare", "check", "tolerance",
 ]
@@ -73,6 +82,16 @@ class NumericError(SymcheckError, ValueError):
         self.name = name
 
 
+class NumericOverflowError(SymcheckError, ArithmeticError):
+    """A value of the computation left the working dtype's range (±inf or NaN): the result
+    would say nothing, so none is returned. ``stage`` names where; ``dtype`` the working dtype."""
+
+    def __init__(self, message: str, *, stage: str = "", dtype: str = "") -> None:
+        super().__init__(message)
+        self.stage = stage
+        self.dtype = dtype
+
+
 # --------------------------------------------------------------------------- small helpers
 
 
@@ -95,6 +114,8 @@ def parse_memory(value: int | float | str) -> int:
         if not match or match[2] not in _UNITS:
             raise NumericError(f"memory budget {value!r} is not a size such as 268435456, 256MiB or 1GB")
         number, unit = float(match[1]), match[2]
+    if not math.isfinite(number * _UNITS[unit]):
+        raise NumericError(f"memory budget {value!r} is not a size such as 268435456, 256MiB or 1GB")
     size = int(number * _UNITS[unit])
     if size <= 0:
         raise NumericError(f"memory budget {value!r} must be positive")
@@ -118,15 +139,80 @@ def _sigma(act: Any, dtype: np.dtype) -> tuple[Callable[[np.ndarray], np.ndarray
     return resolved.to_numpy(dtype), resolved.name
 
 
-def _array(name: str, value: Any, ndim: int | tuple[int, ...]) -> np.ndarray:
-    array = np.asarray(value)
-    if array.dtype.kind not in "fiu" or array.dtype.kind == "b":
+def _array(name: str, value: Any, ndim: int | tuple[int, ...], kind: np.dtype) -> np.ndarray:
+    """``value`` as an array of real numbers of the right rank, every entry finite in ``kind``."""
+    try:
+        array = np.asarray(value)
+    except (ValueError, TypeError):           # ragged nested lists, objects NumPy cannot take
+        raise NumericError(f"{name} is not a rectangular array of real numbers", name=name) from None
+    if array.dtype.kind not in "fiu":
         raise NumericError(f"{name} has dtype {array.dtype}; expected real numbers", name=name)
     dims = (ndim,) if isinstance(ndim, int) else ndim
     if array.ndim not in dims:
         expected = " or ".join(f"{n}-D" for n in dims)
         raise NumericError(f"{name} has shape {array.shape}; expected a {expected} array", name=name)
+    _refuse_non_finite(name, array, kind)
     return array
+
+
+def _castable(array: np.ndarray, kind: np.dtype) -> bool:
+    """Every entry finite once cast to ``kind``. The cast is monotone, so the extremes decide;
+    min and max propagate NaN and need no temporary the size of the array."""
+    if array.size == 0 or array.dtype.kind in "iu":   # every integer NumPy has is < 3.4e38
+        return True
+    with np.errstate(all="ignore"):
+        return bool(np.isfinite(kind.type(array.min())) and np.isfinite(kind.type(array.max())))
+
+
+def _first_bad(array: np.ndarray, kind: np.dtype) -> tuple[tuple[int, ...], Any]:
+    """The index and value of the first entry (in C order) that is not finite in ``kind``:
+    the first bad row by its extremes, then within it, so only one row is ever cast."""
+    index: list[int] = []
+    part = array
+    while part.ndim > 1:
+        row = next(i for i in range(part.shape[0]) if not _castable(part[i], kind))
+        index.append(row)
+        part = part[row]
+    with np.errstate(all="ignore"):
+        column = int(np.argmin(np.isfinite(part.astype(kind))))
+    return (*index, column), part[column]
+
+
+def _index(index: tuple[int, ...]) -> str:
+    return str(index[0]) if len(index) == 1 else f"({', '.join(map(str, index))})"
+
+
+def _refuse_non_finite(label: str, array: np.ndarray, kind: object) -> None:
+    """Raise :class:`NumericError` naming ``label`` and an index when an entry of ``array`` is
+    NaN or ±inf, or beyond the range of the working dtype ``kind`` (it would become inf)."""
+    kind = as_dtype(kind)
+    if _castable(array, kind):
+        return
+    index, value = _first_bad(array, kind)
+    if not np.isfinite(value):
+        raise NumericError(f"{label} has a non-finite value ({value}) at index {_index(index)}", name=label)
+    shown = np.format_float_scientific(value, precision=3, trim="-")
+    raise NumericError(f"{label} has the value {shown} at index {_index(index)}, beyond the {kind.name} "
+                       f"range (±{float(np.finfo(kind).max):.2g})", name=label)
+
+
+def _all_finite(values: np.ndarray) -> bool:
+    if values.size == 0:
+        return True
+    with np.errstate(all="ignore"):
+        return bool(np.isfinite(values.min()) and np.isfinite(values.max()))
+
+
+def _overflow(values: np.ndarray, kind: np.dtype, stage: str, text: str | None = None) -> None:
+    """Raise :class:`NumericOverflowError` when ``values`` (a stage of the computation) are not all
+    finite: a NaN or inf there means the result would not be the layer's value. ``text`` says
+    where (default: ``stage`` and the first bad index)."""
+    if _all_finite(values):
+        return
+    if text is None:
+        first = tuple(int(i) for i in np.argwhere(~np.isfinite(values))[0])
+        text = f"{stage} is not finite at index {_index(first)}"
+    raise NumericOverflowError(f"overflow in {kind.name}: {text}", stage=stage, dtype=kind.name)
 
 
 def _agree(what: str, expected: int, got: int, name: str) -> None:
@@ -135,9 +221,9 @@ def _agree(what: str, expected: int, got: int, name: str) -> None:
                            name=name)
 
 
-def _rows(X: Any) -> tuple[np.ndarray, bool]:
+def _rows(X: Any, kind: np.dtype) -> tuple[np.ndarray, bool]:
     """X as (N, d), and whether it was one row (so the result is returned as one row)."""
-    X = _array("X", X, (1, 2))
+    X = _array("X", X, (1, 2), kind)
     return (X[None, :], True) if X.ndim == 1 else (X, False)
 
 
@@ -243,7 +329,9 @@ def plan(route: str, N: int, d: int, m: int, e: int = 1, r: int = 1, *,
             mid = (lo + hi + 1) // 2
             lo, hi = (mid, hi) if fits(mid, N) else (lo, mid - 1)
         per_unit = _need(route, N, d, e, r, 2, N, s, 0, cast) - _need(route, N, d, e, r, 1, N, s, 0, cast)
-        units, tokens = max(1, min(lo, CHUNK_BYTES // per_unit)), N
+        # no rows (or d = e = 0) cost nothing per unit; blocks of at least one row keep the
+        # row loop well defined when there are none
+        units, tokens = max(1, min(lo, CHUNK_BYTES // max(per_unit, 1))), max(N, 1)
     else:
         lo, hi = 0, N
         while lo < hi:
@@ -316,13 +404,19 @@ Preactivate = Callable[[int, int], Callable[[int, int], Any]]
 def _accumulate(p: Plan, X: np.ndarray, V: np.ndarray, dtype: np.dtype,
                 preactivate: Callable[[], Preactivate],
                 sigma: Callable[[np.ndarray], np.ndarray],
-                combine: Callable[[np.ndarray, Any], np.ndarray] | None,
-                progress: Progress | None) -> np.ndarray:
+                progress: Progress | None,
+                to_input: Callable[[Any], np.ndarray] | None = None,
+                finish: Callable[[np.ndarray, Any], np.ndarray] | None = None) -> np.ndarray:
     """``out = Σ_chunks σ(S_chunk) V_chunk``. ``preactivate()`` makes a chunk preparer (with its
     own buffers: one per thread), which for units u0…u1 returns ``rows(t0, t1)``, the
-    (rows × units) pre-activations of that block (or, with ``combine``, a pair whose
-    combination is the hidden activations). With ``p.workers`` threads, thread i takes every
-    ``workers``-th chunk from the i-th, into its own output; the outputs are summed at the end."""
+    (rows × units) pre-activations of that block, or something ``to_input`` turns into them;
+    ``finish(σ(z), rows)`` then makes the hidden activations (σ(z) itself by default). With
+    ``p.workers`` threads, thread i takes every ``workers``-th chunk from the i-th, into its
+    own output; the outputs are summed at the end.
+
+    σ's inputs, the hidden activations and the output are each checked to be finite: an inf
+    or NaN anywhere raises :class:`NumericOverflowError` (σ saturating at inf, as sigmoid does,
+    would otherwise hide an overflow in its input)."""
     label = f"{p.route} route"
     starts = list(range(0, p.m, p.units))
     lock = threading.Lock()
@@ -339,21 +433,31 @@ def _accumulate(p: Plan, X: np.ndarray, V: np.ndarray, dtype: np.dtype,
             if stop.is_set():
                 break
             u1 = min(u0 + p.units, p.m)
-            rows = prepare(u0, u1)
+            with np.errstate(over="ignore", invalid="ignore"):      # found and named below
+                rows = prepare(u0, u1)
             Vc = _cast(V[u0:u1], dtype)
             for t0 in range(0, p.N, p.tokens):
                 t1 = min(t0 + p.tokens, p.N)
-                pre = rows(t0, t1)
-                hidden = sigma(pre) if combine is None else combine(sigma, pre)
-                out[t0:t1] += hidden @ Vc
+                with np.errstate(over="ignore", invalid="ignore"):
+                    pre = rows(t0, t1)
+                    z = pre if to_input is None else to_input(pre)
+                    block = f"units {u0 + 1}–{u1}, rows {t0 + 1}–{t1},"
+                    _overflow(z, dtype, "the pre-activations", f"the pre-activations of {block} are not finite")
+                    hidden = sigma(z) if finish is None else finish(sigma(z), pre)
+                    _overflow(hidden, dtype, "the hidden activations",
+                              f"the hidden activations of {block} are not finite")
+                    out[t0:t1] += hidden @ Vc
                 report(f"{label}: units {u0 + 1}–{u1} of {p.m}")
         return out
 
     if p.workers == 1:
-        return work(starts, threading.Event())
-    out, *rest = parallel.run(work, [starts[i::p.workers] for i in range(p.workers)])
-    for part in rest:
-        out += part
+        out = work(starts, threading.Event())
+    else:
+        out, *rest = parallel.run(work, [starts[i::p.workers] for i in range(p.workers)])
+        with np.errstate(over="ignore", invalid="ignore"):
+            for part in rest:
+                out += part
+    _overflow(out, dtype, "the output")
     return out
 
 
@@ -379,15 +483,15 @@ def bilinear_attention(X: Any, Q: Any, K: Any, V: Any, act: Any, *,
     each with a one-thread BLAS (:mod:`symcheck.parallel`); by default as many as the BLAS
     would use, 1 to stay on the calling thread.
     """
-    X, one = _rows(X)
-    Q, K, V = _array("Q", Q, 3), _array("K", K, 3), _array("V", V, 2)
+    kind = as_dtype(dtype)
+    X, one = _rows(X, kind)
+    Q, K, V = _array("Q", Q, 3, kind), _array("K", K, 3, kind), _array("V", V, 2, kind)
     N, d = X.shape
     m, _, r = Q.shape
     if K.shape != Q.shape:
         raise NumericError(f"K has shape {K.shape}; expected {Q.shape} like Q", name="K")
     _agree("d (axis 1)", d, Q.shape[1], "Q")
     _agree("m (axis 0)", m, V.shape[0], "V")
-    kind = as_dtype(dtype)
     sigma, _ = _sigma(act, kind)
     Xd = _cast(X, kind)
     cast = Q.dtype != kind or K.dtype != kind or not (Q.flags.c_contiguous and K.flags.c_contiguous)
@@ -425,7 +529,7 @@ def bilinear_attention(X: Any, Q: Any, K: Any, V: Any, act: Any, *,
 
     route_of = factor if p.route == "factor" else kernel
     out = _accumulate(p, Xd, V, kind, lambda: functools.partial(route_of, _workspace(p, kind)),
-                      sigma, None, progress)
+                      sigma, progress)
     return out[0] if one else out
 
 
@@ -436,15 +540,16 @@ def rank_r(X: Any, Q: Any, K: Any, V: Any, act: Any, **options: Any) -> np.ndarr
 
 def _two_factor(route: str, X: Any, Q: Any, K: Any, V: Any, act: Any, memory: int | str,
                 dtype: object, progress: Progress | None,
-                combine: Callable[[Callable, tuple[np.ndarray, np.ndarray]], np.ndarray]) -> np.ndarray:
-    X, one = _rows(X)
-    Q, K, V = _array("Q", Q, 2), _array("K", K, 2), _array("V", V, 2)
+                to_input: Callable[[Any], np.ndarray],
+                finish: Callable[[np.ndarray, Any], np.ndarray] | None) -> np.ndarray:
+    kind = as_dtype(dtype)
+    X, one = _rows(X, kind)
+    Q, K, V = _array("Q", Q, 2, kind), _array("K", K, 2, kind), _array("V", V, 2, kind)
     N, d = X.shape
     if K.shape != Q.shape:
         raise NumericError(f"K has shape {K.shape}; expected {Q.shape} like Q", name="K")
     _agree("d (axis 1)", d, Q.shape[1], "Q")
     _agree("m (axis 0)", Q.shape[0], V.shape[0], "V")
-    kind = as_dtype(dtype)
     sigma, _ = _sigma(act, kind)
     Xd = _cast(X, kind)
     cast = Q.dtype != kind or K.dtype != kind
@@ -455,44 +560,48 @@ def _two_factor(route: str, X: Any, Q: Any, K: Any, V: Any, act: Any, memory: in
         Qc, Kc = _cast(Q[u0:u1], kind), _cast(K[u0:u1], kind)
         return lambda t0, t1: (Xd[t0:t1] @ Qc.T, Xd[t0:t1] @ Kc.T)
 
-    out = _accumulate(p, Xd, V, kind, lambda: chunk, sigma, combine, progress)
+    out = _accumulate(p, Xd, V, kind, lambda: chunk, sigma, progress, to_input, finish)
     return out[0] if one else out
 
 
-def _product_then_sigma(sigma, pair):
+def _product(pair: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """σ's input in the rank-1 form: (x·q)(x·k), in place."""
     a, b = pair
     a *= b
-    return sigma(a)
+    return a
 
 
-def _sigma_then_product(sigma, pair):
-    a, b = pair
-    hidden = sigma(a)
-    hidden *= b
+def _gate(pair: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """σ's input in the gated form: x·q alone."""
+    return pair[0]
+
+
+def _times_b(hidden: np.ndarray, pair: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    hidden *= pair[1]
     return hidden
 
 
 def rank1(X: Any, Q: Any, K: Any, V: Any, act: Any, *, memory: int | str = DEFAULT_MEMORY,
           dtype: object = "float64", progress: Progress | None = None) -> np.ndarray:
     """The symmetric rank-1 form ``σ((xQᵀ)⊙(xKᵀ))V`` with ``Q, K`` (m, d), ``V`` (m, e)."""
-    return _two_factor("rank1", X, Q, K, V, act, memory, dtype, progress, _product_then_sigma)
+    return _two_factor("rank1", X, Q, K, V, act, memory, dtype, progress, _product, None)
 
 
 def gated(X: Any, Q: Any, K: Any, V: Any, act: Any, *, memory: int | str = DEFAULT_MEMORY,
           dtype: object = "float64", progress: Progress | None = None) -> np.ndarray:
     """The gated MLP ``(σ(xQᵀ)⊙(xKᵀ))V`` (GLU family): σ on the gate/query factor only."""
-    return _two_factor("gated", X, Q, K, V, act, memory, dtype, progress, _sigma_then_product)
+    return _two_factor("gated", X, Q, K, V, act, memory, dtype, progress, _gate, _times_b)
 
 
 def mlp(X: Any, K: Any, V: Any, act: Any, *, memory: int | str = DEFAULT_MEMORY,
         dtype: object = "float64", progress: Progress | None = None, _extra: int = 0) -> np.ndarray:
     """The standard MLP ``σ(xKᵀ)V`` = ``σ(x W1ᵀ) W2`` (keys ``K = W1``, values ``V = W2``)."""
-    X, one = _rows(X)
-    K, V = _array("K", K, 2), _array("V", V, 2)
+    kind = as_dtype(dtype)
+    X, one = _rows(X, kind)
+    K, V = _array("K", K, 2, kind), _array("V", V, 2, kind)
     N, d = X.shape
     _agree("d (axis 1)", d, K.shape[1], "K")
     _agree("m (axis 0)", K.shape[0], V.shape[0], "V")
-    kind = as_dtype(dtype)
     sigma, _ = _sigma(act, kind)
     Xd = _cast(X, kind)
     p = plan("mlp", N, d, K.shape[0], V.shape[1], memory=memory, dtype=kind,
@@ -502,7 +611,7 @@ def mlp(X: Any, K: Any, V: Any, act: Any, *, memory: int | str = DEFAULT_MEMORY,
         Kc = _cast(K[u0:u1], kind)
         return lambda t0, t1: Xd[t0:t1] @ Kc.T
 
-    out = _accumulate(p, Xd, V, kind, lambda: chunk, sigma, None, progress)
+    out = _accumulate(p, Xd, V, kind, lambda: chunk, sigma, progress)
     return out[0] if one else out
 
 
@@ -510,13 +619,15 @@ def query_mlp(X: Any, Q_g: Any, K: Any, V: Any, act: Any, *, memory: int | str =
               dtype: object = "float64", progress: Progress | None = None) -> np.ndarray:
     """The MLP with one global query ``σ((x Q_g) Kᵀ) V``, ``Q_g`` (d, d), evaluated as written:
     ``x Q_g`` first (it is not absorbed into the keys here; that is what ``absorb`` compares)."""
-    X, one = _rows(X)
-    Q_g = _array("Q_g", Q_g, 2)
+    kind = as_dtype(dtype)
+    X, one = _rows(X, kind)
+    Q_g = _array("Q_g", Q_g, 2, kind)
     d = X.shape[1]
     if Q_g.shape != (d, d):
         raise NumericError(f"Q_g has shape {Q_g.shape}; expected ({d}, {d})", name="Q_g")
-    kind = as_dtype(dtype)
-    XG = _cast(X, kind) @ _cast(Q_g, kind)         # counted below as fixed working memory
+    with np.errstate(over="ignore", invalid="ignore"):
+        XG = _cast(X, kind) @ _cast(Q_g, kind)     # counted below as fixed working memory
+    _overflow(XG, kind, "x·Q_g")
     out = mlp(XG, K, V, act, memory=memory, dtype=kind, progress=progress, _extra=XG.nbytes)
     return out[0] if one else out
 
@@ -579,6 +690,8 @@ class NumericReport:
     identity (its proof is ``symcheck derive``); for ``exchange``/``scaling`` a relative change
     far above the tolerance is evidence that the map is not a symmetry at these weights, never
     a symbolic verdict (those come from ``symcheck exchange``/``scaling``, with certified witnesses).
+    When float arithmetic cannot resolve the comparison (a value out of range, outputs in the
+    underflow range or all 0) the outcome is ``overflow``/``underflow``: no evidence either way.
     """
 
     check: str
@@ -589,7 +702,8 @@ class NumericReport:
     right: str
     dtype: str
     sizes: Mapping[str, int]
-    relative: float
+    #: None when there is no finite ratio: an overflow, or a left side of exact zeros
+    relative: float | None
     tolerance: float
     source: str
     routes: tuple[str, ...]
@@ -598,18 +712,23 @@ class NumericReport:
     alpha: str | None = None
     elapsed: float = 0.0
     evidence: str = "numeric"
+    #: "overflow" or "underflow" when float arithmetic could not resolve the comparison
+    no_evidence: str | None = None
+    #: why ``relative`` is None or why there is no evidence
+    reason: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "sizes", MappingProxyType(dict(self.sizes)))
 
     @property
     def within(self) -> bool:
-        return self.relative <= self.tolerance
+        return self.no_evidence is None and self.relative is not None and self.relative <= self.tolerance
 
     @property
     def outcome(self) -> str:
-        """``agree`` (within the tolerance) or ``differ``."""
-        return "agree" if self.within else "differ"
+        """``agree`` (within the tolerance), ``differ``, or ``overflow``/``underflow``: no
+        evidence either way."""
+        return self.no_evidence or ("agree" if self.within else "differ")
 
     @property
     def quantity(self) -> str:
@@ -617,8 +736,14 @@ class NumericReport:
 
     @property
     def summary(self) -> str:
-        compare = "≤" if self.within else ("≫" if self.relative > 100 * self.tolerance else ">")
-        head = f"{self.quantity} {self.relative:.3g} {compare} tolerance {self.tolerance:.2g}"
+        if self.no_evidence is not None:
+            return (f"{self.no_evidence}: no evidence either way — {self.reason}; the comparison "
+                    "says nothing about the claim at these weights")
+        if self.relative is None:
+            head = f"{self.quantity} unbounded ≫ tolerance {self.tolerance:.2g} ({self.reason})"
+        else:
+            compare = "≤" if self.within else ("≫" if self.relative > 100 * self.tolerance else ">")
+            head = f"{self.quantity} {self.relative:.3g} {compare} tolerance {self.tolerance:.2g}"
         if self.check in _IDENTITIES:
             tail = ("the two sides agree: numeric evidence for the identity, not a proof "
                     f"(the proof: symcheck derive {self.check})" if self.within else
@@ -643,7 +768,8 @@ class NumericReport:
             "activation": self.activation, "compared": {"left": self.left, "right": self.right},
             "dtype": self.dtype, "sizes": dict(self.sizes), "alpha": self.alpha,
             "quantity": self.quantity.replace(" ", "_"), "relative": self.relative,
-            "tolerance": self.tolerance, "outcome": self.outcome, "evidence": self.evidence,
+            "tolerance": self.tolerance, "outcome": self.outcome, "reason": self.reason,
+            "evidence": self.evidence,
             "verdict": None, "summary": self.summary, "source": self.source, "seed": self.seed,
             "routes": list(self.routes), "memory_bytes": self.memory,
             "elapsed_seconds": round(self.elapsed, 4),
@@ -672,7 +798,8 @@ class NumericReport:
                            ("time", f"{self.elapsed:.2f} s")):
             table.add_row(key, value)
         # an identity that fails is alarming; a symmetry that breaks is a finding
-        style = "green" if self.within else "bold red" if self.check in _IDENTITIES else "bold yellow"
+        style = ("green" if self.within else "yellow" if self.no_evidence else
+                 "bold red" if self.check in _IDENTITIES else "bold yellow")
         table.add_row("result", Text(self.summary, style=style))
         return Panel(table, title=f"numeric {self.check}", title_align="left",
                      subtitle="numeric evidence, not a symbolic verdict", subtitle_align="left")
@@ -683,6 +810,43 @@ class _Side:
     text: str
     run: Callable[[Progress | None], np.ndarray]
     plan: Plan
+    #: ("overflow" | "underflow", reason) when the side's data already cannot give evidence
+    blocked: tuple[str, str] | None = None
+
+
+class _NoEvidence(Exception):
+    """Inside :meth:`NumericCheck.run`: the comparison cannot give evidence (``kind`` says why)."""
+
+    def __init__(self, kind: str, reason: str) -> None:
+        super().__init__(reason)
+        self.kind, self.reason = kind, reason
+
+
+def _compare(left: np.ndarray, right: np.ndarray, kind: np.dtype,
+             tol: float) -> tuple[float | None, str | None]:
+    """‖left − right‖ / ‖left‖, with the norms computed so that they cannot overflow: both
+    sides are scaled by the same power of two (exact) so that their largest entry is below 1.
+
+    Raises :class:`_NoEvidence` when the outputs lie so close to the underflow threshold that
+    rounding there (absolute, not relative) could exceed the tolerance, or are all exactly 0
+    (which underflow also produces). Returns (None, reason) for a left side of exact zeros
+    against a non-zero right side."""
+    a, b = left.astype(np.float64), right.astype(np.float64)
+    top = max(float(np.max(np.abs(a), initial=0.0)), float(np.max(np.abs(b), initial=0.0)))
+    tiny = float(np.finfo(kind).tiny)
+    if top == 0.0:
+        raise _NoEvidence("underflow", f"both sides are exactly 0 in {kind.name} (underflow gives that too)")
+    if top < tiny / tol:
+        raise _NoEvidence("underflow", f"the outputs (largest |value| {top:.3g}) are within 1/tolerance of "
+                                       f"{kind.name}'s underflow threshold {tiny:.3g}, where rounding is "
+                                       "absolute")
+    shift = -math.frexp(top)[1]
+    a, b = np.ldexp(a, shift), np.ldexp(b, shift)
+    scale = float(np.linalg.norm(a))
+    diff = float(np.linalg.norm(a - b))
+    if scale == 0.0:
+        return None, "the left side is exactly 0 and the right side is not: the relative change is unbounded"
+    return diff / scale, None
 
 
 @dataclass(frozen=True)
@@ -716,21 +880,34 @@ class NumericCheck:
         return self.flops > 5e9
 
     def run(self, progress: Progress | None = None) -> NumericReport:
+        """Both sides, compared. An overflow in either (or data that cannot give evidence) is
+        reported as such, with no ratio: never as a difference."""
         started = time.perf_counter()
-        left = self.left.run(progress)
-        right = self.right.run(progress)
-        scale = float(np.linalg.norm(left.astype(np.float64)))
-        diff = float(np.linalg.norm(left.astype(np.float64) - right.astype(np.float64)))
-        relative = diff / scale if scale > 0 else (0.0 if diff == 0 else math.inf)
+        tol = tolerance(self.dtype, self.terms)
+        relative: float | None = None
+        no_evidence = reason = None
+        try:
+            for side in (self.left, self.right):
+                if side.blocked is not None:
+                    raise _NoEvidence(*side.blocked)
+            left = self.left.run(progress)
+            right = self.right.run(progress)
+            relative, reason = _compare(left, right, as_dtype(self.dtype), tol)
+        except NumericOverflowError as err:
+            no_evidence, reason = "overflow", str(err)
+        except _NoEvidence as err:
+            no_evidence, reason = err.kind, err.reason
         return NumericReport(
             check=self.check, claim=CHECKS[self.check], form=self.form, activation=self.activation,
             left=self.left.text, right=self.right.text, dtype=self.dtype, sizes=self.sizes,
-            relative=relative, tolerance=tolerance(self.dtype, self.terms), source=self.source,
+            relative=relative, tolerance=tol, source=self.source,
             routes=(self.left.plan.describe(), self.right.plan.describe()), memory=self.memory,
-            seed=self.seed, alpha=self.alpha, elapsed=time.perf_counter() - started)
+            seed=self.seed, alpha=self.alpha, elapsed=time.perf_counter() - started,
+            no_evidence=no_evidence, reason=reason)
 
 
-def _alpha(value: str | float | int | Fraction | None) -> tuple[float, str]:
+def _alpha(value: str | float | int | Fraction | None, kind: np.dtype) -> tuple[np.floating, str]:
+    """α as a number of the working dtype, and as given: finite and non-zero there, else an error."""
     text = "2" if value is None else str(value).strip()
     if text.lower() in ("minus-one", "minus_one"):
         text = "-1"
@@ -741,7 +918,27 @@ def _alpha(value: str | float | int | Fraction | None) -> tuple[float, str]:
                            name="alpha") from None
     if number == 0:
         raise NumericError("alpha must be non-zero: (q, k) -> (0·q, k/0) is not defined", name="alpha")
-    return float(number), text
+    beyond = f"alpha = {text} is beyond the {kind.name} range (±{float(np.finfo(kind).max):.2g})"
+    try:
+        wide = float(number)
+    except OverflowError:
+        raise NumericError(beyond, name="alpha") from None
+    with np.errstate(over="ignore", under="ignore"):
+        value_in_kind = kind.type(wide)
+    if not np.isfinite(value_in_kind):
+        raise NumericError(beyond, name="alpha")
+    if value_in_kind == 0:
+        raise NumericError(f"alpha = {text} rounds to 0 in {kind.name}", name="alpha")
+    return value_in_kind, text
+
+
+def _whole(name: str, value: Any, least: int) -> int | None:
+    """A size or seed as given (None: the default), refused unless a whole number ≥ ``least``."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < least:
+        raise NumericError(f"{name} must be a whole number ≥ {least}, not {value!r}", name=name)
+    return int(value)
 
 
 def prepare(check_name: str, *, act: Any = "silu", form: str | None = None, d: int | None = None,
@@ -762,6 +959,9 @@ def prepare(check_name: str, *, act: Any = "silu", form: str | None = None, d: i
         raise UnknownNameError("numeric check", check_name, closest(check_name, CHECKS), tuple(CHECKS))
     kind = as_dtype(dtype)
     budget = parse_memory(memory)
+    d, m, r, tokens = (_whole(name, value, 1) for name, value in (("d", d), ("m", m), ("r", r),
+                                                                   ("tokens", tokens)))
+    seed = _whole("seed", seed, 0)
     sigma = activation(act)
     if alpha is not None and check_name != "scaling":
         raise NumericError("alpha applies to the scaling check only", name="alpha")
@@ -800,9 +1000,9 @@ def check(check_name: str, **options: Any) -> NumericReport:
 
 def _random_data(check_name: str, form: str, d: int | None, m: int | None, r: int | None,
                  tokens: int | None, rng: np.random.Generator, seed: int, kind: np.dtype):
-    d = d or _DEFAULTS["d"]
-    m = m or _DEFAULTS["m"]
-    N = tokens or _DEFAULTS["tokens"]
+    d = _DEFAULTS["d"] if d is None else d
+    m = _DEFAULTS["m"] if m is None else m
+    N = _DEFAULTS["tokens"] if tokens is None else tokens
     if check_name == "rank1":
         if r not in (None, 1):
             raise NumericError("the rank1 check compares at r = 1; leave out r", name="r")
@@ -849,12 +1049,20 @@ def _weights_data(check_name: str, form: str | None, weights: Sequence[str], lay
             raise NumericError(f"the rank1 check needs rank-1 factors; the weights have r = {w.r}", name="Q")
     if form == "bilinear" and w.form != "bilinear":
         raise NumericError("form bilinear needs 3-D factors Q, K (m, d, r) in the weights", name="Q")
+    for role in ("Q", "K", "V", "Q_g"):
+        array = getattr(w, role)
+        if array is not None:
+            label = w.sources[role]
+            if label.endswith(" transposed"):      # name the index as the file stores it
+                array, label = array.T, label[: -len(" transposed")]
+            _refuse_non_finite(label, array, kind)
     d = w.d
     if inputs is not None:
         X, where = load_inputs(inputs, d)
+        _refuse_non_finite(where, X, kind)
         source = f"weights {w.describe()}; inputs {where}"
     else:
-        X = rng.standard_normal((tokens or _DEFAULTS["tokens"], d), dtype=kind)
+        X = rng.standard_normal((_DEFAULTS["tokens"] if tokens is None else tokens, d), dtype=kind)
         source = f"weights {w.describe()}; random normal inputs, seed {seed}"
     arrays = {"X": X, "K": w.K, "V": w.V}
     if w.form == "query-mlp":
@@ -877,9 +1085,10 @@ def _sides(check_name: str, form: str, sizes: Mapping[str, int], a: Mapping[str,
     kind = options["dtype"]
     X = a["X"]
 
-    def side(text: str, function: Callable, arrays: Sequence[Any], p: Plan, **extra: Any) -> _Side:
+    def side(text: str, function: Callable, arrays: Sequence[Any], p: Plan,
+             blocked: tuple[str, str] | None = None, **extra: Any) -> _Side:
         return _Side(text, lambda progress: function(X, *arrays, sigma, progress=progress,
-                                                     **options, **extra), p)
+                                                     **options, **extra), p, blocked)
 
     def two_factor_plan(route: str) -> Plan:
         return plan(route, N, d, m, e, memory=options["memory"], dtype=kind,
@@ -895,10 +1104,12 @@ def _sides(check_name: str, form: str, sizes: Mapping[str, int], a: Mapping[str,
                      two_factor_plan("rank1"))
         return left, right, d * d + m, alpha_text
     if check_name == "absorb":
-        K_absorbed = (np.asarray(a["K"], np.float64) @ np.asarray(a["Q_g"], np.float64).T).astype(kind)
+        with np.errstate(over="ignore", invalid="ignore"):
+            K_absorbed = (np.asarray(a["K"], np.float64) @ np.asarray(a["Q_g"], np.float64).T).astype(kind)
         p = plan("mlp", N, d, m, e, memory=options["memory"], dtype=kind)
         left = side("σ((xQ_g)Kᵀ)V (the global query applied to x)", query_mlp, (a["Q_g"], a["K"], a["V"]), p)
-        right = side("σ(xK'ᵀ)V with K' = K Q_gᵀ (absorbed into the keys)", mlp, (K_absorbed, a["V"]), p)
+        right = side("σ(xK'ᵀ)V with K' = K Q_gᵀ (absorbed into the keys)", mlp, (K_absorbed, a["V"]), p,
+                     blocked=_blocked(K_absorbed, None, "K·Q_gᵀ", kind))
         return left, right, 2 * d + m, alpha_text
     function = {"gated": gated, "rank1": rank1, "bilinear": bilinear_attention}[form]
     formula = {"gated": "(σ(xQᵀ)⊙(xKᵀ))V", "rank1": "σ((xQᵀ)⊙(xKᵀ))V",
@@ -914,8 +1125,29 @@ def _sides(check_name: str, form: str, sizes: Mapping[str, int], a: Mapping[str,
     if check_name == "exchange":
         right = side(f"{formula} with (K, Q) swapped", function, (K, Q, V), p)
     else:
-        value, alpha_text = _alpha(alpha)
-        scaled_q = (np.asarray(Q, kind) * kind.type(value))
-        scaled_k = (np.asarray(K, kind) / kind.type(value))
-        right = side(f"{formula} with (αQ, K/α), α = {alpha_text}", function, (scaled_q, scaled_k, V), p)
+        value, alpha_text = _alpha(alpha, kind)
+        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+            scaled_q = np.asarray(Q, kind) * value
+            scaled_k = np.asarray(K, kind) / value
+        blocked = _blocked(scaled_q, Q, "α·Q", kind) or _blocked(scaled_k, K, "K/α", kind)
+        right = side(f"{formula} with (αQ, K/α), α = {alpha_text}", function, (scaled_q, scaled_k, V), p,
+                     blocked)
     return left, right, terms, alpha_text
+
+
+def _blocked(computed: np.ndarray, source: np.ndarray | None, name: str,
+             kind: np.dtype) -> tuple[str, str] | None:
+    """Why data computed for one side (scaled or absorbed factors) can give no evidence: an entry
+    not finite in ``kind`` (overflow), or a non-zero entry of ``source`` that became 0 or
+    subnormal (underflow: its relative precision is lost, so a 'change' there is rounding)."""
+    if not _all_finite(computed):
+        first = tuple(int(i) for i in np.argwhere(~np.isfinite(computed))[0])
+        return "overflow", f"overflow in {kind.name}: {name} is not finite at index {_index(first)}"
+    if source is None:
+        return None
+    lost = (np.abs(computed) < np.finfo(kind).tiny) & (np.asarray(source) != 0)
+    if lost.any():
+        first = tuple(int(i) for i in np.argwhere(lost)[0])
+        return "underflow", (f"underflow in {kind.name}: {name} is {computed[first]:.3g} at index "
+                             f"{_index(first)}, below the normal range: its precision is lost")
+    return None

@@ -9,7 +9,8 @@ A file's tensors are matched to a layer's parameters by name:
   (DESIGN §1). With several layers in one checkpoint, ``layer=`` picks one by name prefix.
 
 A ``.npy`` file holds one tensor, named by the file's stem (``Q.npy`` is ``Q``). Every
-problem — unreadable file, missing tensor, wrong shape or dtype — is a one-line
+problem — unreadable file, missing tensor, wrong shape or dtype, an empty axis (no units,
+input features, outputs, rank terms or input rows) — is a one-line
 :class:`WeightsError` naming the file and the tensor. ``bfloat16`` tensors (which NumPy cannot
 represent) are read from the safetensors layout directly and widened exactly to float32.
 """
@@ -240,6 +241,7 @@ def _llama_layer(groups: dict[str, dict[str, Tensor]], files: str, form: str | N
     _need_ndim(gate, 2, "(intermediate m, hidden d)")
     _need_ndim(up, 2, "(intermediate m, hidden d)")
     _need_ndim(down, 2, "(hidden e, intermediate m)")
+    _need_nonempty(gate, ("m", "d"))
     if up.array.shape != gate.array.shape:
         raise WeightsError(f"{up.where} has shape {_shape(up)}; expected {_shape(gate)} like "
                            f"{gate.name!r}", path=up.path, tensor=up.name)
@@ -248,6 +250,7 @@ def _llama_layer(groups: dict[str, dict[str, Tensor]], files: str, form: str | N
         raise WeightsError(f"{down.where} has shape {_shape(down)}; expected (e, {m}): its "
                            f"second axis must match the {m} units of {gate.name!r}",
                            path=down.path, tensor=down.name)
+    _need_nonempty(down, ("e", "m"))
     return LayerWeights(form or "gated", Q=gate.array, K=up.array, V=down.array.T,
                         sources={"Q": gate.where, "K": up.where, "V": down.where + " transposed"},
                         llama=True)
@@ -267,11 +270,13 @@ def _plain_layer(found: dict[str, Tensor], files: str, form: str | None) -> Laye
     if k.array.shape != q.array.shape:
         raise WeightsError(f"{k.where} has shape {_shape(k)}; expected {_shape(q)} like {q.name!r}",
                            path=k.path, tensor=k.name)
+    _need_nonempty(q, ("m", "d", "r"))
     m = q.array.shape[0]
     _need_ndim(v, 2, "(m, e)")
     if v.array.shape[0] != m:
         raise WeightsError(f"{v.where} has shape {_shape(v)}; expected ({m}, e): one row per unit "
                            f"of {q.name!r}", path=v.path, tensor=v.name)
+    _need_nonempty(v, ("m", "e"))
     kind = "bilinear" if q.array.ndim == 3 else (form or "gated")
     return LayerWeights(kind, Q=q.array, K=k.array, V=v.array,
                         sources={"Q": q.where, "K": k.where, "V": v.where})
@@ -283,6 +288,7 @@ def _absorb_layer(found: dict[str, Tensor], files: str) -> LayerWeights:
             raise WeightsError(f"{files}: missing tensor {role!r} next to 'Q_g'", path=files, tensor=role)
     g, k, v = found["Q_g"], found["K"], found["V"]
     _need_ndim(k, 2, "(m, d)")
+    _need_nonempty(k, ("m", "d"))
     d = k.array.shape[1]
     if g.array.shape != (d, d):
         raise WeightsError(f"{g.where} has shape {_shape(g)}; expected ({d}, {d}) to match the "
@@ -291,6 +297,7 @@ def _absorb_layer(found: dict[str, Tensor], files: str) -> LayerWeights:
     if v.array.shape[0] != k.array.shape[0]:
         raise WeightsError(f"{v.where} has shape {_shape(v)}; expected ({k.array.shape[0]}, e)",
                            path=v.path, tensor=v.name)
+    _need_nonempty(v, ("m", "e"))
     return LayerWeights("query-mlp", K=k.array, V=v.array, Q_g=g.array,
                         sources={"Q_g": g.where, "K": k.where, "V": v.where})
 
@@ -299,6 +306,19 @@ def _need_ndim(t: Tensor, ndim: int, expected: str) -> None:
     if t.array.ndim != ndim:
         raise WeightsError(f"{t.where} has shape {_shape(t)}; expected {expected}",
                            path=t.path, tensor=t.name)
+
+
+#: what each size counts, for the error on an empty axis
+_COUNTS = {"m": "unit", "d": "input feature", "e": "output", "r": "rank term"}
+
+
+def _need_nonempty(t: Tensor, axes: Sequence[str]) -> None:
+    """A layer with no units, features, outputs or rank is no layer to check: its outputs are
+    empty or an empty sum, and comparing two of them says nothing."""
+    for axis, size in zip(axes, t.array.shape):
+        if size == 0:
+            raise WeightsError(f"{t.where} has shape {_shape(t)}: {axis} = 0; a layer needs at least "
+                               f"one {_COUNTS[axis]}", path=t.path, tensor=t.name)
 
 
 def _shape(t: Tensor) -> str:
@@ -323,4 +343,7 @@ def load_inputs(path: str | Path, d: int) -> tuple[np.ndarray, str]:
     if array.ndim == 0 or array.shape[-1] != d:
         raise WeightsError(f"{t.where} has shape {_shape(t)}; expected (tokens, {d}) to match the "
                            f"weights' d = {d}", path=t.path, tensor=t.name)
+    if array.size == 0:
+        raise WeightsError(f"{t.where} has shape {_shape(t)}: no input rows; the check needs at least one",
+                           path=t.path, tensor=t.name)
     return array.reshape(-1, d), t.where
