@@ -1,15 +1,20 @@
 """The symmetry audit: every formulation × every transformation, for one activation.
 
-Unit-level rows are decided by ``symmetries.check`` under the soundness contract. Rows that
-hold for every σ because the bilinear argument itself is invariant (exchange, inverse scaling
-and gauge on bilinear / rank-r, permutation everywhere) are proved once by matrix-expression
+Unit-level rows are decided by ``symmetries.check`` under the soundness contract, and every
+``broken`` row is certified once more here, on the row's own statement with σ substituted:
+a row whose witness does not certify is ``inconclusive``. Query-value rescaling is a claim
+about every degree p; :mod:`symcheck.homogeneity` supplies the argument about the other p, and
+each point of that argument is re-certified on the row's unit statement too. Rows that hold
+for every σ because the bilinear argument itself is invariant (exchange, inverse scaling and
+gauge on bilinear / rank-r, permutation everywhere) are proved once by matrix-expression
 algebra, here, and do not depend on the activation.
 """
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, replace
+from enum import Enum
 from typing import Any, ClassVar
 
 import sympy
@@ -17,36 +22,89 @@ from sympy import S
 
 from .activations import Activation, activation as _lookup
 from .budget import DEFAULT_TIMEOUT, Budget, BudgetExceeded
-from .homogeneity import homogeneity_degree
+from .evaluate import certify_nonzero
+from .forms import Form, form as _form
+from .homogeneity import (SCALE, Degree, Excludes, Refutation, Undecided, Vanishing, certified_sign,
+                          homogeneity_degree)
 from .printing import text
 from .results import CheckResult, Renderable, Step
+from .symbols import A, ALPHA, B, BETA, SIGMA, substitute_sigma
 from .symmetries import check
 from .transformations import Transformation, domain
 from .verdict import Verdict
 
 SCALING_DOMAINS = ("positive", "negative", "-1", "any")
+#: witness keys (as results name them) -> the statement's symbols
+SYMBOLS: dict[str, sympy.Symbol] = {"a": A, "b": B, "alpha": ALPHA, "beta": BETA}
+
+
+class Ground(Enum):
+    """What a row's verdict rests on."""
+
+    EVERY_SIGMA = "every σ"                 # the two sides agree with σ left opaque
+    CANCELS = "the sides cancel"            # σ substituted, the difference is 0 as written
+    CASES = "proof by cases"
+    WITNESS = "certified witness"
+    NO_DEGREE = "no degree p works"         # query-value: every p refuted, by certified points
+    INCONCLUSIVE = "inconclusive"
 
 
 @dataclass(frozen=True)
 class AuditRow:
-    """One formulation × transformation × domain, with its verdict and what backs it."""
+    """One formulation × transformation × domain, with its verdict and what backs it.
+
+    ``witness`` is set exactly on ``broken`` rows whose single point is certified on the row's
+    own statement (for query-value rows: with p = ``degree``, or for every p when ``degree`` is
+    None). ``homogeneity`` is the decision on the degrees (query-value rows only).
+    """
 
     form: str
     transformation: str
     domain: str | None
     verdict: Verdict
     steps: tuple[Step, ...]
-    witness: dict[str, sympy.Rational] | None = None
+    witness: Mapping[str, sympy.Rational] | None = None
     degree: sympy.Expr | None = None
-    basis: str = ""       # one line: "every σ", "proof by cases", "witness a = 2, b = 1", …
-    unit: str = ""        # the unit-level statement's form, when one was checked
+    ground: Ground = Ground.INCONCLUSIVE
+    cases: int = 0
+    reason: str = ""                  # inconclusive: what is missing
+    homogeneity: Degree | None = None
+    unit: str = ""                    # the unit-level statement's form, when one was checked
+
+    @property
+    def proof(self) -> str:
+        """What backs the verdict, without the degree argument: "proof by 3 cases", "witness …"."""
+        if self.ground is Ground.CASES:
+            return f"proof by {self.cases} cases"
+        if self.witness:
+            return "witness " + witness_text(self.witness)
+        if self.ground is Ground.INCONCLUSIVE:
+            return "inconclusive: " + (self.reason or "see steps")
+        return self.ground.value
+
+    @property
+    def basis(self) -> str:
+        """One line for tables: "every σ", "proof by 3 cases", "witness a = 2, b = 1", …"""
+        if self.homogeneity is None:
+            return self.proof
+        if self.ground is Ground.NO_DEGREE and self.degree is not None:  # the pinned p, refuted
+            return f"no degree p works: {self.proof} refutes p = {text(self.degree)}; {self.homogeneity.pin}"
+        if self.ground is Ground.NO_DEGREE:
+            return f"no degree p works: {self.homogeneity}" + (f" ({self.proof})" if self.witness else "")
+        return f"{self.proof}; {self.homogeneity}"
 
     def to_dict(self) -> dict[str, Any]:
         return {"form": self.form, "transformation": self.transformation, "domain": self.domain,
                 "verdict": self.verdict.value,
                 "degree": None if self.degree is None else text(self.degree),
                 "witness": None if self.witness is None else {k: str(v) for k, v in self.witness.items()},
-                "basis": self.basis, "unit": self.unit, "steps": [s.to_dict() for s in self.steps]}
+                "basis": self.basis, "ground": self.ground.name.lower().replace("_", "-"),
+                "homogeneity": None if self.homogeneity is None else self.homogeneity.to_dict(),
+                "unit": self.unit, "steps": [s.to_dict() for s in self.steps]}
+
+
+def witness_text(witness: Mapping[str, sympy.Rational]) -> str:
+    return ", ".join(f"{text(sympy.Symbol(k))} = {text(v)}" for k, v in witness.items())
 
 
 @dataclass(frozen=True)
@@ -95,6 +153,7 @@ UNIT_ROWS: dict[str, tuple[str, tuple[str, ...]]] = {
     "rank-r": ("rank1", ("key-value-rescaling", "query-value-rescaling")),
 }
 KEY_VALUE_DOMAINS = ("positive", "any")
+QUERY_VALUE = "query-value-rescaling"
 
 
 Checker = Callable[[Transformation, str], CheckResult]
@@ -104,59 +163,190 @@ def _unit_rows(sigma: Activation, form: str, unit: str, kinds: tuple[str, ...],
                timeout: float, run: Checker) -> Iterator[AuditRow]:
     for kind in kinds:
         if kind == "exchange":
-            yield _row(form, unit, run(Transformation("exchange"), unit))
+            yield _row(sigma, form, unit, Transformation("exchange"), run)
         elif kind == "inverse-scaling":
             for d in SCALING_DOMAINS:
-                yield _row(form, unit, run(Transformation(kind, domain(d)), unit))
+                yield _row(sigma, form, unit, Transformation(kind, domain(d)), run)
         elif kind == "key-value-rescaling":
             for d in KEY_VALUE_DOMAINS:
-                yield _row(form, unit, run(Transformation(kind, domain(d)), unit))
+                yield _row(sigma, form, unit, Transformation(kind, domain(d)), run)
         else:
             yield _query_value_row(sigma, form, unit, timeout, run)
 
 
-def _row(form: str, unit: str, result: CheckResult, degree: sympy.Expr | None = None,
-         extra: tuple[Step, ...] = ()) -> AuditRow:
-    return AuditRow(form, result.symmetry, result.domain, result.verdict, extra + result.steps,
-                    None if result.witness is None else dict(result.witness), degree,
-                    _basis(result), unit)
-
-
-def _basis(result: CheckResult) -> str:
-    if result.verdict is Verdict.BROKEN:
-        return "witness " + ", ".join(f"{text(sympy.Symbol(k))} = {text(v)}" for k, v in result.witness.items())
+def _row(sigma: Activation, form: str, unit: str, t: Transformation, run: Checker) -> AuditRow:
+    """The engine's verdict on the unit statement; a witness counts only once re-certified."""
+    result = run(t, unit)
+    base = AuditRow(form, result.symmetry, result.domain, result.verdict, result.steps, unit=unit)
     if result.verdict is Verdict.HOLDS:
+        lhs, rhs = t.statement(_form(unit), SIGMA)
         cases = sum(1 for s in result.steps if s.title.startswith("Case"))
-        return f"proof by {cases} cases" if cases else "every σ"
-    return "inconclusive: " + (result.note or "see steps")
+        ground = (Ground.EVERY_SIGMA if sympy.expand(lhs - rhs) == 0 else
+                  Ground.CASES if cases else Ground.CANCELS)
+        return replace(base, ground=ground, cases=cases)
+    if result.verdict is Verdict.INCONCLUSIVE:
+        return replace(base, reason=result.note or "see steps")
+    step = certify_witness(sigma, _form(unit), t, result.witness)
+    if step is None:
+        failed = Step("Audit certificate", "the witness does not certify on the row's own statement",
+                      r"\text{not certified}", "", "failed")
+        return replace(base, verdict=Verdict.INCONCLUSIVE, steps=base.steps + (failed,),
+                       reason="the witness could not be certified on the row's own statement")
+    return replace(base, steps=base.steps + (step,), witness=dict(result.witness), ground=Ground.WITNESS)
 
+
+def statement(sigma: Activation, unit: Form, t: Transformation) -> sympy.Expr:
+    """left − right of the row's own statement, with σ substituted."""
+    lhs, rhs = t.statement(unit, SIGMA)
+    return substitute_sigma(lhs - rhs, sigma)
+
+
+def certify_witness(sigma: Activation, unit: Form, t: Transformation,
+                    witness: Mapping[str, Any] | None) -> Step | None:
+    """A step certifying left − right ≠ 0 at ``witness`` on the statement itself, or None."""
+    if not witness or set(witness) - set(SYMBOLS):
+        return None
+    values = {SYMBOLS[k]: sympy.Rational(v) for k, v in witness.items()}
+    if t.scale is not None and (t.scale not in values or not t.domain.contains(values[t.scale])):
+        return None
+    certificate = certify_nonzero(statement(sigma, unit, t), values)
+    if certificate is None:
+        return None
+    how = (f"exactly {certificate.lower}" if certificate.exact else
+           f"in [{certificate.lower}, {certificate.upper}] at {certificate.prec} bits")
+    return Step("Audit certificate", f"left − right at {witness_text(witness)}: {how}",
+                rf"\text{{left}} - \text{{right}} \neq 0",
+                "certified again by the audit on this row's own statement, σ substituted", "certified")
+
+
+# --- query-value rescaling: a claim about every degree p -------------------------------------
 
 def _query_value_row(sigma: Activation, form: str, unit: str, timeout: float, run: Checker) -> AuditRow:
-    budget = Budget(timeout)
+    unit_form = _form(unit)
+    decision = _degree(sigma, timeout)
+    base = AuditRow(form, QUERY_VALUE, "positive", Verdict.INCONCLUSIVE, (_degree_step(decision),),
+                    homogeneity=decision, unit=unit)
+    if decision.excludes_every_p:
+        return _no_degree(sigma, unit_form, base, decision)
+    p = decision.p if decision.p is not None else S.One if isinstance(decision.argument, Vanishing) else None
+    if p is None:
+        why = ("the pinned p could not be named exactly" if decision.pin is not None
+               else str(decision.argument))
+        return replace(base, reason=why)
+    t = Transformation(QUERY_VALUE, domain("positive"), degree=p)
+    row = _row(sigma, form, unit, t, run)
+    row = replace(row, steps=base.steps + row.steps, degree=p, homogeneity=decision)
+    if row.verdict is not Verdict.BROKEN:
+        return row
+    pin = decision.pin
+    if pin is not None and pin.trusted:  # p is the pinned degree itself: the rest fail at the pin
+        steps = _refute(sigma, unit_form, decision.refutations)
+        if steps is None:
+            return replace(row, verdict=Verdict.INCONCLUSIVE, witness=None, ground=Ground.INCONCLUSIVE,
+                           reason="the pin could not be re-certified on the unit statement")
+        return replace(row, steps=row.steps + steps, ground=Ground.NO_DEGREE)
+    if isinstance(decision.argument, Vanishing):
+        # the grid saw only zeros; the witness shows where σ is not: sample there
+        again = _degree(sigma, timeout, _witness_points(row.witness))
+        if again.excludes_every_p:
+            return _no_degree(sigma, unit_form, replace(base, steps=(_degree_step(again),), homogeneity=again),
+                              again)
+    return replace(row, verdict=Verdict.INCONCLUSIVE, witness=None, ground=Ground.INCONCLUSIVE,
+                   reason=f"p = {text(p)} fails at a certified witness; other p are not decided")
+
+
+def query_value(act: str | Activation, form: str = "gated", *,
+                timeout: float = DEFAULT_TIMEOUT) -> AuditRow:
+    """The audit's query-value rescaling row alone: which degree p works, if any, and why.
+
+    >>> query_value("relu2").degree
+    2
+    >>> query_value("Piecewise((1, Eq(z, 0)), (0, True))").degree
+    0
+    """
+    sigma = _lookup(act)
+    unit, kinds = UNIT_ROWS[form]
+    if QUERY_VALUE not in kinds:
+        raise ValueError(f"the {form} formulation has no query factor to rescale")
+    return _query_value_row(sigma, form, unit, timeout,
+                            lambda t, u: check(sigma, t, u, timeout=timeout))
+
+
+def _degree(sigma: Activation, timeout: float, extra: tuple[sympy.Rational, ...] = ()) -> Degree:
     try:
-        with budget.step():
-            found = homogeneity_degree(sigma)
+        with Budget(timeout).step():
+            return homogeneity_degree(sigma, extra)
     except BudgetExceeded:
-        found = None
-    kind = "query-value-rescaling"
-    if found is None or found.p is None:
-        reason = "the time budget ran out" if found is None else found.reason
-        status = "certified" if found is not None and found.impossible else "unknown"
-        verdict = Verdict.BROKEN if status == "certified" else Verdict.INCONCLUSIVE
-        step = Step("Degree", reason, r"\sigma(2\alpha)/\sigma(\alpha)", "the ratio σ(2)/σ(1) must be 2^p",
-                    status)
-        # No p at all: the pair (α = 2, a = 1, b = 1) refutes every degree at once.
-        witness = {"a": S.One, "b": S.One, "alpha": sympy.Integer(2)} if status == "certified" else None
-        return AuditRow(form, kind, "positive", verdict, (step,), witness, None,
-                        "no degree p works" if witness else f"inconclusive: {reason}", unit)
-    result = run(Transformation(kind, domain("positive"), degree=found.p), unit)
-    step = Step("Degree", found.reason, rf"p = {sympy.latex(found.p)}",
-                "if σ(αz) = α^p σ(z) for all α > 0 then σ(2) = 2^p σ(1): only this p can work",
-                "verified")
-    row = _row(form, unit, result, found.p, (step,))
-    if row.verdict is Verdict.BROKEN:  # the witness refutes this p; the ratio refutes the rest
-        row = AuditRow(**{**row.__dict__, "basis": row.basis + " (other p: fail at σ(2)/σ(1))"})
-    return row
+        return Degree(Undecided("the time budget ran out while sampling σ"))
+
+
+def _witness_points(witness: Mapping[str, sympy.Rational] | None) -> tuple[sympy.Rational, ...]:
+    """The arguments σ was applied to at a query-value witness (gated: a, αa; rank-1: ab, αab)."""
+    if not witness:
+        return ()
+    a, b, alpha = (sympy.Rational(witness.get(k, 1)) for k in ("a", "b", "alpha"))
+    return (a, alpha * a, a * b, alpha * a * b)
+
+
+def _no_degree(sigma: Activation, unit: Form, base: AuditRow, decision: Degree) -> AuditRow:
+    steps = _refute(sigma, unit, decision.refutations)
+    if steps is None:
+        return replace(base, reason="the argument could not be re-certified on the unit statement")
+    single = [r for r in decision.refutations if r.excludes is Excludes.EVERY]
+    witness = _point(single[0].z) if single else None
+    return replace(base, verdict=Verdict.BROKEN, steps=base.steps + steps, witness=witness,
+                   ground=Ground.NO_DEGREE)
+
+
+def _point(z: sympy.Rational) -> dict[str, sympy.Rational]:
+    return {"a": sympy.Rational(z), "b": S.One, "alpha": SCALE}
+
+
+def _sides(sigma: Activation, unit: Form) -> tuple[sympy.Expr, sympy.Expr]:
+    """(L, R) with the statement α^(−p)·L = R: L = u(αa, b), R = u(a, b), σ substituted."""
+    return unit(sigma, ALPHA * A, B), unit(sigma, A, B)
+
+
+def _refute(sigma: Activation, unit: Form, refutations: tuple[Refutation, ...]) -> tuple[Step, ...] | None:
+    """Re-certify each refutation on the unit statement α^(−p)·L = R at a = z, b = 1, α = 2."""
+    left, right = _sides(sigma, unit)
+    steps = []
+    for r in refutations:
+        at = {A: r.z, B: S.One, ALPHA: SCALE}
+        where = witness_text(_point(r.z))
+        if r.excludes is Excludes.PINNED:
+            a1, b1, alpha1 = sympy.symbols("a_1 b_1 alpha_1", real=True)
+            other = {A: a1, B: b1, ALPHA: alpha1}
+            cross = left * right.xreplace(other) - left.xreplace(other) * right
+            certificate = certify_nonzero(cross, {**at, a1: r.pin, b1: S.One, alpha1: SCALE})
+            if certificate is None:
+                return None
+            claim = (f"at {where}, L·R' − L'·R ≠ 0 with L', R' at a = {text(r.pin)}: the ratio R/L differs "
+                     f"from the pinned one, so the pinned p fails here")
+            latex = r"L R' - L' R \neq 0"
+        else:
+            lsign, rsign = certified_sign(left, at), certified_sign(right, at)
+            if r.excludes is Excludes.EVERY:
+                ok = (lsign, rsign) in ((1, -1), (-1, 1), (0, 1), (0, -1), (1, 0), (-1, 0))
+                claim = (f"at {where}, L = u(αa, b) has sign {lsign} and R = u(a, b) sign {rsign}: "
+                         "2^(−p)·L = R fails for every p")
+            else:
+                ok = lsign in (1, -1) and lsign == rsign
+                claim = (f"at {where}, L = u(αa, b) and R = u(a, b) are non-zero of one sign: "
+                         "2^(−p)·L = R for one p only")
+            if not ok:
+                return None
+            latex = rf"\operatorname{{sign}} L = {lsign},\ \operatorname{{sign}} R = {rsign}"
+        steps.append(Step("Refutation", claim, latex, f"rules out {r.excludes.value}; certified on the "
+                          "unit statement by exact or interval arithmetic", "certified"))
+    return tuple(steps)
+
+
+def _degree_step(decision: Degree) -> Step:
+    status = "certified" if decision.excludes_every_p or decision.pin is not None else "unknown"
+    return Step("Degree", str(decision), r"\sigma(2z) = 2^{p}\,\sigma(z)",
+                "if σ(αz) = α^p·σ(z) for every α > 0, then in particular at α = 2; σ's values at the "
+                "sampled points are certified by exact or interval arithmetic", status)
 
 
 # --- rows that hold for every σ: the bilinear argument is invariant --------------------------
@@ -166,7 +356,9 @@ def _structural_rows(form: str) -> Iterator[AuditRow]:
         ok, statement, latex, why = check_fn()
         verdict = Verdict.HOLDS if ok else Verdict.INCONCLUSIVE
         step = Step("Proof", statement, latex, why, "verified" if ok else "failed")
-        yield AuditRow(form, kind, dom, verdict, (step,), basis="every σ" if ok else "check failed")
+        yield AuditRow(form, kind, dom, verdict, (step,),
+                       ground=Ground.EVERY_SIGMA if ok else Ground.INCONCLUSIVE,
+                       reason="" if ok else "the matrix-expression check failed")
 
 
 def _matrices():

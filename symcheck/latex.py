@@ -440,12 +440,71 @@ def _row_transformation(row: "AuditRow") -> str:
     return f"{kind}, ${where}$" if where else kind
 
 
-def _row_basis(row: "AuditRow") -> str:
-    """The basis as text; a witness as exact math rather than as the plain-text summary."""
-    if row.verdict.value == "broken" and row.witness:
-        extra = " (other $p$ fail at $\\sigma(2)/\\sigma(1)$)" if "other p" in row.basis else ""
-        return rf"witness ${_assignment(row.witness)}$" + extra
-    return prose(row.basis)
+def _row_basis(row: "AuditRow", notebook: bool = False) -> str:
+    """The basis: a witness as exact math, the degree argument from its typed parts.
+
+    Text mode writes math as ``$…$`` inside prose; a notebook's MathJax array cell is math
+    with prose in ``\\text{…}``.
+    """
+    from .auditing import Ground
+    if notebook:
+        def words(s: str) -> str:
+            return rf"\text{{{_mathjax_text(s)}}}"
+
+        def formula(s: str) -> str:
+            return s
+    else:
+        words = prose
+
+        def formula(s: str) -> str:
+            return f"${s}$"
+    proof = words("witness ") + formula(_assignment(row.witness)) if row.witness else words(row.proof)
+    if row.homogeneity is None:
+        return proof
+    if row.ground is Ground.NO_DEGREE and row.degree is not None:  # the pinned p, refuted
+        return (words("no degree ") + formula("p") + words(" works: ") + proof + words(" refutes ")
+                + formula(f"p = {math(row.degree)}") + words("; ")
+                + _pin_text(row.homogeneity.pin, words, formula))
+    degree = _degree_argument(row.homogeneity, words, formula)
+    if row.ground is Ground.NO_DEGREE:
+        return (words("no degree ") + formula("p") + words(" works: ") + degree
+                + (words(" (") + proof + words(")") if row.witness else ""))
+    return proof + words("; ") + degree
+
+
+def _value(z: Any) -> str:
+    return rf"\sigma({math(z)})"
+
+
+def _pin_text(pin: Any, words: Any, formula: Any) -> str:
+    """A :class:`symcheck.homogeneity.Pin`: which certified ratio leaves one p."""
+    from .homogeneity import SCALE
+    if pin.z == 0:
+        return formula(r"\sigma(0) \neq 0") + words(" pins ") + formula("p = 0")
+    named = "" if pin.p is None else f" = {math(pin.p)}"
+    return (formula(rf"{_value(SCALE * pin.z)}/{_value(pin.z)} > 0") + words(" pins ")
+            + formula(f"p{named}"))
+
+
+def _degree_argument(decision: Any, words: Any, formula: Any) -> str:
+    """The argument about every degree p (a :class:`symcheck.homogeneity.Degree`)."""
+    from .homogeneity import SCALE, Conflict, OppositeSigns, Pinned, Vanishing, ZeroAndNonzero
+    arg = decision.argument
+    if isinstance(arg, OppositeSigns):
+        return (formula(_value(arg.z)) + words(" and ") + formula(_value(SCALE * arg.z))
+                + words(" have opposite signs, ") + formula("2^p > 0"))
+    if isinstance(arg, ZeroAndNonzero):
+        other = SCALE * arg.z if arg.zero_at == arg.z else arg.z
+        return (formula(rf"{_value(arg.zero_at)} = 0 \neq {_value(other)}") + words(", ")
+                + formula(r"2^p \neq 0"))
+    if isinstance(arg, Conflict):
+        return (_pin_text(arg.pin, words, formula) + words(", which fails at ")
+                + formula(f"z = {math(arg.z)}"))
+    if isinstance(arg, Pinned):
+        return _pin_text(arg.pin, words, formula) + words(", every other sample agrees")
+    if isinstance(arg, Vanishing):
+        return formula(r"\sigma = 0") + words(" at every sampled point")
+    return words(str(arg))
 
 
 def audit_fragment(audit: "Audit", notebook: bool = False, level: int = 1, details: bool = True) -> str:
@@ -455,7 +514,7 @@ def audit_fragment(audit: "Audit", notebook: bool = False, level: int = 1, detai
                             rf"\text{{{_mathjax_text(_KIND.get(r.transformation, r.transformation))}}}"
                             + (rf"\ {_domain(r.transformation, r.domain)}" if r.domain else ""),
                             rf"\text{{{r.verdict.value}}}", "" if r.degree is None else math(r.degree),
-                            rf"\text{{{_mathjax_text(r.basis)}}}"]) for r in audit.rows]
+                            _row_basis(r, notebook=True)]) for r in audit.rows]
         return (r"$$\begin{array}{lllll} \text{form} & \text{transformation} & \text{verdict} & p & "
                 r"\text{basis} \\ \hline " + r" \\ ".join(rows) + r" \end{array}$$")
     lines = [_heading(level, rf"Symmetry audit, ${_sigma_is(audit.activation)}$"), "",

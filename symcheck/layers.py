@@ -4,7 +4,8 @@ For explicit small sizes the transformed layer minus the original one is checked
 opaque, to be exactly the sum over units of the unit statement's residual times v_j. So a
 unit-level proof is a layer-level proof, and a unit-level witness becomes a layer witness
 (x = e₁, the first unit carries it, every other unit is zero) that is certified on the
-explicit layer itself.
+explicit layer itself; a layer is ``broken`` only with that certificate, and carries a witness
+only then.
 """
 from __future__ import annotations
 
@@ -44,7 +45,7 @@ class LayerCheck:
     unit_verdict: Verdict
     layer_verdict: Verdict
     decomposition: bool            # layer residual ≡ Σ_j unit residual(a_j, b_j)·v_j, σ opaque
-    witness: dict[str, Any] | None = None
+    witness: dict[str, Any] | None = None  # set only on a certified broken layer
 
     @property
     def agrees(self) -> bool:
@@ -73,12 +74,24 @@ def layer_check(act: str | Activation, transformation: Transformation, name: str
     if decomposition and unit_result.verdict is Verdict.HOLDS:
         verdict = Verdict.HOLDS  # every summand is the unit residual, proved ≡ 0
     elif unit_result.verdict is Verdict.BROKEN:
-        witness = _layer_witness(unit_result.witness, params, sizes)
-        value = substitute_sigma(difference[0, 0], sigma).xreplace(witness)
-        if certify_nonzero(value, {}) is not None:
-            verdict = Verdict.BROKEN
+        candidate = _layer_witness(unit_result.witness, params, sizes)
+        if _certified(substitute_sigma(difference[0, 0], sigma), candidate, transformation):
+            verdict, witness = Verdict.BROKEN, candidate
     return LayerCheck(name, transformation.name, unit_result.domain, sizes, unit_result.verdict,
                       verdict, decomposition, witness)
+
+
+def _certified(entry: sympy.Expr, witness: dict[sympy.Symbol, sympy.Rational],
+               t: Transformation) -> bool:
+    """The layer's own first output entry is certified non-zero at the witness.
+
+    The whole entry goes to the certifier with the point beside it (not substituted first):
+    SymPy would decide σ's branch conditions at the point itself, with floats.
+    """
+    scale = t.scale
+    if scale is not None and (scale not in witness or not t.domain.contains(witness[scale])):
+        return False
+    return certify_nonzero(entry, witness) is not None
 
 
 def _decomposes(difference: sympy.Matrix, params: Params, unit, t: Transformation,

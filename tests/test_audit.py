@@ -7,7 +7,7 @@ import pytest
 import sympy
 
 import symcheck.auditing as audit_module
-from symcheck.auditing import audit
+from symcheck.auditing import Ground, audit
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +29,8 @@ def test_gated_key_value_rescaling_holds_for_every_sigma(request, fixture) -> No
     a = request.getfixturevalue(fixture)
     assert verdict(a, "gated", "key-value-rescaling", "positive") == "holds"
     assert verdict(a, "gated", "key-value-rescaling", "any") == "holds"
-    assert a.row("gated", "key-value-rescaling", "positive").basis == "every σ"
+    row = a.row("gated", "key-value-rescaling", "positive")
+    assert row.ground is Ground.EVERY_SIGMA and row.basis == "every σ"
 
 
 @pytest.mark.parametrize("fixture", ["silu", "relu"])
@@ -42,8 +43,10 @@ def test_rank1_exchange_and_inverse_scaling_hold_for_every_sigma(request, fixtur
 
 def test_query_value_rescaling_reports_the_degree(relu, silu) -> None:
     row = relu.row("gated", "query-value-rescaling", "positive")
-    assert row.verdict.value == "holds" and row.degree == 1
-    assert silu.row("gated", "query-value-rescaling", "positive").verdict.value == "broken"
+    assert row.verdict.value == "holds" and row.degree == 1 and row.ground is Ground.CASES
+    broken = silu.row("gated", "query-value-rescaling", "positive")
+    assert broken.verdict.value == "broken" and broken.ground is Ground.NO_DEGREE
+    assert broken.homogeneity.excludes_every_p
     relu2 = audit("relu2").row("gated", "query-value-rescaling", "positive")
     assert relu2.verdict.value == "holds" and relu2.degree == 2
 
@@ -82,16 +85,33 @@ def test_structural_checks_can_fail(monkeypatch) -> None:
     assert not audit_module._gauge_argument()[0]
 
 
-def test_json_shape(relu) -> None:
+def test_json_shape(relu, silu) -> None:
     data = json.loads(json.dumps(relu.to_dict()))
     assert data["activation"] == "relu"
     row = data["rows"][0]
-    assert {"form", "transformation", "domain", "verdict"} <= set(row)
+    assert {"form", "transformation", "domain", "verdict", "ground", "homogeneity"} <= set(row)
     broken = [r for r in data["rows"] if r["verdict"] == "broken"]
     assert broken and all(r["witness"] for r in broken)
+    # no single point refutes every p for silu: the row carries the points of its argument
+    qv = json.loads(json.dumps(silu.to_dict()))["rows"]
+    qv = next(r for r in qv if r["transformation"] == "query-value-rescaling")
+    assert qv["witness"] is None and qv["ground"] == "no-degree"
+    assert qv["homogeneity"]["kind"] == "conflict"
+    assert [r["excludes"] for r in qv["homogeneity"]["refutations"]] == [
+        "every p but the pinned one", "the pinned p"]
 
 
 def test_witnesses_are_exact(silu) -> None:
     for row in silu.rows:
-        if row.verdict.value == "broken":
-            assert row.witness and all(sympy.Rational(v) == v for v in row.witness.values())
+        if row.witness is not None:
+            assert row.verdict.value == "broken"
+            assert all(sympy.Rational(v) == v for v in row.witness.values())
+        elif row.verdict.value == "broken":  # no single point: every p is refuted by the argument
+            assert row.transformation == "query-value-rescaling" and row.homogeneity.refutations
+
+
+def test_identity_query_value_rows_do_not_claim_every_sigma() -> None:
+    # σ substituted, the sides cancel: that is not a statement about every σ
+    row = audit("identity").row("gated", "query-value-rescaling", "positive")
+    assert row.verdict.value == "holds" and row.ground is Ground.CANCELS
+    assert row.basis.startswith("the sides cancel;")
