@@ -5,7 +5,7 @@ import pytest
 import sympy
 
 import symcheck.layers as layers
-from symcheck.activations import CATALOGUE
+from symcheck.activations import CATALOGUE, activation
 from symcheck.formulations import Sizes
 from symcheck.layers import layer_check
 from symcheck.transformations import Transformation, domain
@@ -49,3 +49,53 @@ def test_layer_witness_is_exact_and_certified() -> None:
     result = layer_check("silu", Transformation("exchange"))
     assert result.layer_verdict.value == "broken"
     assert all(v.is_Rational for v in result.witness.values())
+
+
+def test_a_layer_witness_the_certifier_refuses_is_not_broken(monkeypatch) -> None:
+    monkeypatch.setattr(layers, "certify_nonzero", lambda expr, values, **kw: None)
+    result = layer_check("silu", Transformation("exchange"))
+    assert result.unit_verdict.value == "broken"
+    assert result.layer_verdict.value == "inconclusive" and result.witness is None
+
+
+def test_the_layer_entry_is_certified_with_the_point_beside_it(monkeypatch) -> None:
+    # substituting first would let SymPy decide σ's branch conditions at the point with floats
+    seen = []
+    real = layers.certify_nonzero
+
+    def spy(expr, values, **kw):
+        seen.append((expr, dict(values)))
+        return real(expr, values, **kw)
+    monkeypatch.setattr(layers, "certify_nonzero", spy)
+    result = layer_check("Piecewise((z, z > 0), (z/2, True))", Transformation("exchange"))
+    assert result.layer_verdict.value == "broken"
+    (expr, values), = seen
+    assert expr.has(sympy.Piecewise) and expr.free_symbols <= set(values)
+    assert all(v.is_Rational for v in values.values())
+
+
+def test_a_witness_outside_the_scale_domain_is_refused(monkeypatch) -> None:
+    # a unit witness with α < 0 cannot refute the α > 0 statement, whatever the layer's value
+    t = Transformation("inverse-scaling", domain("positive"))
+    unit = layers.check("silu", t, "gated")
+    bad = {**unit.witness, "alpha": sympy.Integer(-2)}
+    monkeypatch.setattr(layers, "check", lambda *a, **k: type(unit)(**{**unit.__dict__, "witness": bad}))
+    result = layer_check("silu", t)
+    assert result.layer_verdict.value == "inconclusive" and result.witness is None
+
+
+@pytest.mark.parametrize("act", ["silu", "Min(z,0)*(Min(z,0)+3/2)", "tanh"])
+def test_every_broken_layer_is_certified_on_the_layer(act: str) -> None:
+    from symcheck.evaluate import certify_nonzero
+    from symcheck.symbols import SIGMA, substitute_sigma
+    for name, t in (("gated", Transformation("exchange")), ("gated", Transformation("inverse-scaling", domain("positive"))),
+                    ("rank1", Transformation("key-value-rescaling", domain("positive")))):
+        result = layer_check(act, t, name)
+        if result.layer_verdict.value != "broken":
+            assert result.witness is None
+            continue
+        layer = layers.formulation(name)
+        params = layer.parameters(result.sizes)
+        moved = {**params, **layers.LAYER_MAPS[t.name](params, t)}
+        entry = (layer.explicit(SIGMA, result.sizes, **moved) - layer.explicit(SIGMA, result.sizes))[0, 0]
+        assert certify_nonzero(substitute_sigma(entry, activation(act)), result.witness) is not None
