@@ -103,6 +103,13 @@ def test_an_overflowing_computation_raises_instead_of_returning_inf(evaluator) -
         EVALUATORS[evaluator](_arrays(**huge))
 
 
+def test_an_overflow_on_a_worker_thread_reaches_the_caller() -> None:
+    from symcheck import numeric
+    assert numeric._bilinear_setup(N, D, M, E, R, 3_000, np.dtype(float), False, 0, "factor", 2).workers == 2
+    with pytest.raises(NumericOverflowError, match=r"^overflow in float64: the pre-activations of units \d"):
+        rank_r(X * 1e160, Q3 * 1e160, K3, V, "tanh", threads=2, memory=3_000)
+
+
 def test_a_pre_activation_that_overflows_is_reported_even_when_sigma_saturates() -> None:
     """(x·q)(x·k) ≈ 1e320 is inf in float64; sigmoid(inf) = 1 would hide it."""
     with pytest.raises(NumericOverflowError, match=r"^overflow in float64: the pre-activations of units "
