@@ -214,8 +214,10 @@ def certify_witness(sigma: Activation, unit: Form, t: Transformation,
         return None
     how = (f"exactly {certificate.lower}" if certificate.exact else
            f"in [{certificate.lower}, {certificate.upper}] at {certificate.prec} bits")
+    where = (rf"= {certificate.lower}" if certificate.exact else
+             rf"\in [{certificate.lower},\ {certificate.upper}]")
     return Step("Audit certificate", f"left − right at {witness_text(witness)}: {how}",
-                rf"\text{{left}} - \text{{right}} \neq 0",
+                rf"\text{{left}} - \text{{right}} {where}",
                 "certified again by the audit on this row's own statement, σ substituted", "certified")
 
 
