@@ -1,16 +1,20 @@
 """The paper's derivations as step lists in which every step is checked by the machine.
 
 A step (``Claim``) asserts ``lhs = rhs`` and says how to check it. It is ``verified`` only when
-every check that applies showed the two sides equal:
+a check valid for every size *and* the check at explicit sizes both showed the two sides equal:
 
-* with symbolic dimensions: the matrix expressions rewrite to the same expression
+* for every size (symbolic d, m, e, r): the matrix expressions rewrite to the same expression
   (``doit``/``block_collapse``), or -- when SymPy's matrix algebra cannot -- a generic entry
-  with symbolic indices is the same sum up to renaming of summation indices;
-* with explicit sizes: ``expand(lhs - rhs)`` is exactly 0 with symbolic entries and σ opaque
-  (``symcheck.symbols.SIGMA``) at every size in ``GRID``, so the identity holds for every σ.
+  with symbolic indices reduces, by sound rewrites of finite sums (linearity, products of sums,
+  block indices, Kronecker deltas), to the same sum up to renaming of summation indices. Where
+  the explicit check evaluates a formulation's builder, the builder's own generic entry (the same
+  code, with symbolic sizes) must also equal its matrix expression's;
+* at explicit sizes: ``expand(lhs - rhs)`` is exactly 0 with symbolic entries and σ opaque
+  (``symcheck.symbols.SIGMA``) at every size in ``GRID``.
 
 A check that cannot reduce the difference never counts as a proof; a non-zero expanded
-residual at an explicit size fails the step. A derivation is verified only when every step is.
+residual at an explicit size fails the step. A step whose only passing check ran at explicit
+sizes is ``explicit-only``: evidence, not a proof. A derivation is verified only when every step is.
 
 >>> derive("absorb").verified
 True
@@ -33,7 +37,8 @@ from sympy.matrices.expressions.matexpr import MatrixElement
 
 from .budget import BudgetExceeded, alarm
 from .errors import UnknownNameError
-from .formulations import D, FORMULATIONS, K, M, Q, Q_G, R, V, X, Sizes, elementwise, input_row
+from .formulations import (BILINEAR, D, FORMULATIONS, K, KS, KU, L, M, Q, Q_G, QS, QU, R, SYMBOLIC, V, X,
+                           Formulation, Sizes, SymbolicSizes, elementwise, input_row)
 from .names import closest
 from .results import Renderable
 from .symbols import A, B, SIGMA
@@ -99,7 +104,7 @@ def _matrix_equal(lhs: sympy.MatrixExpr, rhs: sympy.MatrixExpr) -> bool:
 
 def _role(variable: sympy.Symbol, body: sympy.Expr) -> str:
     """Where a summation index occurs (which matrix, which slot): its name-free identity."""
-    slots = sorted(f"{sympy.sstr(element.parent)}.{k}" for element in body.atoms(MatrixElement)
+    slots = sorted(f"{sympy.sstr(element.args[0])}.{k}" for element in body.atoms(MatrixElement, sympy.Indexed)
                    for k, index in enumerate(element.args[1:]) if index == variable)
     return ",".join(slots)
 
@@ -134,8 +139,168 @@ def _canonical(expr: sympy.Expr, depth: int = 0) -> sympy.Expr:
 
 
 def _scalars_equal(lhs: sympy.Expr, rhs: sympy.Expr) -> bool:
-    difference = _canonical(sympy.sympify(lhs)) - _canonical(sympy.sympify(rhs))
+    lhs, rhs = sympy.sympify(lhs), sympy.sympify(rhs)
+    difference = _canonical(lhs) - _canonical(rhs)
+    if difference == 0 or sympy.expand(difference) == 0:
+        return True
+    if not (lhs.has(sympy.Sum) or rhs.has(sympy.Sum)):
+        return False
+    difference = _canonical(_sum_normal(lhs)) - _canonical(_sum_normal(rhs))
     return difference == 0 or sympy.expand(difference) == 0
+
+
+# ---- finite sums in a normal form ---------------------------------------------------------------
+# Every rewrite below is an identity of finite sums that holds for every value of the symbolic
+# bounds (with d, m, e, r ≥ 1): linearity, Σ_i f · Σ_t g = Σ_{i,t} f g with fresh indices, a sum
+# over one value written out, c ∈ [0, ab) read as c = bJ + S with J ∈ [0, a), S ∈ [0, b) (a
+# bijection), and floor, Mod and Kronecker deltas reduced only where the ranges of the indices
+# they hold force the value. A rewrite that does not apply leaves the expression as it is, so
+# the worst a gap can do is leave two equal sums unequal ("unknown"), never the reverse.
+
+Limits = tuple[tuple[sympy.Symbol, sympy.Expr, sympy.Expr], ...]
+Ranges = dict[sympy.Symbol, tuple[sympy.Expr, sympy.Expr]]
+#: a sum over at most this many values is written out term by term
+_WRITE_OUT = 8
+
+
+def _sum_normal(expr: sympy.Expr, ranges: Ranges | None = None) -> sympy.Expr:
+    """``expr`` as Σ of terms ``c · Σ_{limits} monomial``, sums pulled out of products."""
+    ranges = ranges or {}
+    return sympy.Add(*(coefficient * (sympy.Sum(body, *limits) if limits else body)
+                       for coefficient, limits, body in _collect(_terms(expr, ranges))))
+
+
+def _collect(terms: list[tuple[Limits, sympy.Expr]]) -> list[tuple[sympy.Expr, Limits, sympy.Expr]]:
+    out = []
+    for limits, body in terms:
+        coefficient, rest = body.as_coeff_Mul()
+        out.append((coefficient, limits, rest))
+    return out
+
+
+def _terms(expr: sympy.Expr, ranges: Ranges) -> list[tuple[Limits, sympy.Expr]]:
+    """The terms Σ_{limits} body of ``expr``; no body contains a sum outside a function's argument."""
+    if isinstance(expr, sympy.Add):
+        return [t for a in expr.args for t in _terms(a, ranges)]
+    if isinstance(expr, sympy.Mul):
+        out: list[tuple[Limits, sympy.Expr]] = [((), S.One)]
+        for factor in expr.args:
+            out = [(l1 + l2, b1 * b2) for l1, b1 in out for l2, b2 in _terms(factor, ranges)]
+        return out
+    if isinstance(expr, sympy.Pow) and expr.exp.is_Integer and 1 < expr.exp <= _WRITE_OUT and expr.base.has(sympy.Sum):
+        return _terms(sympy.Mul(*([expr.base] * int(expr.exp)), evaluate=False), ranges)
+    if isinstance(expr, sympy.Sum):
+        # fresh indices: nothing outside can be captured when sums merge or factors move in
+        fresh = {v: sympy.Dummy(str(v), integer=True) for v, _, _ in expr.limits}
+        limits = tuple((fresh[v], lo.xreplace(fresh), hi.xreplace(fresh)) for v, lo, hi in expr.limits)
+        inner = {**ranges, **{v: (lo, hi) for v, lo, hi in limits}}
+        out = []
+        for sub_limits, body in _terms(expr.function.xreplace(fresh), inner):
+            out.extend(_simplify_term(sub_limits + limits, body, ranges))
+        return out
+    if expr.args and expr.has(sympy.Sum, sympy.floor, sympy.Mod, sympy.KroneckerDelta):
+        return [((), _reduce_index(expr.func(*(_sum_normal(a, ranges) if isinstance(a, sympy.Expr) else a
+                                               for a in expr.args)), ranges))]
+    return [((), expr)]
+
+
+def _simplify_term(limits: Limits, body: sympy.Expr, outer: Ranges) -> list[tuple[Limits, sympy.Expr]]:
+    """Write out short sums, split block indices, apply deltas; then reduce floor/Mod/δ in the body."""
+    for k, (v, lo, hi) in enumerate(limits):
+        rest = limits[:k] + limits[k + 1:]
+        count = sympy.simplify(hi - lo + 1)
+        if count.is_Integer and 0 <= count <= _WRITE_OUT:  # Σ over `count` values
+            out = []
+            for value in range(int(count)):
+                point = {v: lo + value}
+                shifted = tuple((w, a.xreplace(point), b.xreplace(point)) for w, a, b in rest)
+                out.extend(_simplify_term(shifted, body.xreplace(point), outer))
+            return out
+        split = _block_split(v, lo, hi, body)
+        if split is not None:
+            (J, S_, block), point = split, {v: split[2] * split[0] + split[1]}
+            new = rest + ((S_, S.Zero, block - 1), (J, S.Zero, sympy.simplify((hi + 1) / block) - 1))
+            return _simplify_term(new, body.xreplace(point), outer)
+    ranges = {**outer, **{v: (lo, hi) for v, lo, hi in limits}}
+    body = _reduce_index(body, ranges)
+    for k, (v, lo, hi) in enumerate(limits):
+        value = _delta_partner(v, body, ranges)
+        if value is not None and all(v not in (a.free_symbols | b.free_symbols) for _, a, b in limits):
+            point = {v: value}
+            body = _reduce_index(body.xreplace(point).replace(
+                lambda e: isinstance(e, sympy.KroneckerDelta) and e.args[0] == e.args[1], lambda e: S.One), ranges)
+            return _simplify_term(limits[:k] + limits[k + 1:], body, outer)
+    return [(limits, body)]
+
+
+def _block_split(v: sympy.Symbol, lo: sympy.Expr, hi: sympy.Expr, body: sympy.Expr
+                 ) -> tuple[sympy.Symbol, sympy.Symbol, sympy.Expr] | None:
+    """c ∈ [0, ab) with floor(c/b) in the body: (J, S, b) for c = bJ + S."""
+    if lo != 0:
+        return None
+    size = sympy.expand(hi + 1)
+    for node in body.atoms(sympy.floor):
+        numerator, denominator = sympy.fraction(sympy.together(node.args[0]))
+        blocks = sympy.simplify(size / denominator)
+        if numerator == v and denominator.is_integer and denominator.is_positive \
+                and blocks.is_integer and blocks.is_positive and blocks != 1:
+            return sympy.Dummy("J", integer=True), sympy.Dummy("S", integer=True), denominator
+    return None
+
+
+def _in_range(index: sympy.Expr, lo: sympy.Expr, hi: sympy.Expr, ranges: Ranges) -> bool:
+    """Is ``lo ≤ index ≤ hi`` forced by the index's own range (the same bounds, or a number)?"""
+    if index.is_Integer:
+        return bool(sympy.simplify(index - lo).is_nonnegative and sympy.simplify(hi - index).is_nonnegative)
+    own = ranges.get(index)
+    return (own is not None and sympy.simplify(own[0] - lo) == 0 and sympy.simplify(own[1] - hi) == 0
+            and _proper(lo, hi))
+
+
+def _proper(lo: sympy.Expr, hi: sympy.Expr) -> bool:
+    """lo ≤ hi + 1 for every value of the dimensions: an ordinary range, not a reversed sum."""
+    return bool(sympy.simplify(hi - lo + 1).is_nonnegative)
+
+
+def _reduce_index(expr: sympy.Expr, ranges: Ranges) -> sympy.Expr:
+    """floor(J + S/b) = J and Mod(S, b) = S when S ∈ [0, b); δ over a range both sides lie in."""
+    def floor_rule(node: sympy.floor) -> sympy.Expr:
+        whole, part = [], []
+        for term in sympy.Add.make_args(sympy.expand(node.args[0])):
+            (whole if term.is_integer else part).append(term)
+        numerator, denominator = sympy.fraction(sympy.together(sympy.Add(*part)))
+        if not part or (numerator.is_Symbol and denominator.is_positive
+                        and _in_range(numerator, S.Zero, denominator - 1, ranges)):
+            return sympy.Add(*whole)
+        return node
+
+    def mod_rule(node: sympy.Mod) -> sympy.Expr:
+        value, modulus = node.args
+        return value if modulus.is_positive and _in_range(value, S.Zero, modulus - 1, ranges) else node
+
+    def delta_rule(node: sympy.KroneckerDelta) -> sympy.Expr:
+        if len(node.args) == 3:
+            lo, hi = node.args[2]
+            if all(_in_range(a, lo, hi, ranges) for a in node.args[:2]):
+                return sympy.KroneckerDelta(node.args[0], node.args[1])
+        return node
+
+    expr = expr.replace(lambda e: isinstance(e, sympy.floor), floor_rule)
+    expr = expr.replace(lambda e: isinstance(e, sympy.Mod), mod_rule)
+    return expr.replace(lambda e: isinstance(e, sympy.KroneckerDelta), delta_rule)
+
+
+def _delta_partner(v: sympy.Symbol, body: sympy.Expr, ranges: Ranges) -> sympy.Expr | None:
+    """The value a factor δ(v, a) of the body forces on v, when a lies in v's own range."""
+    lo, hi = ranges[v]
+    if not _proper(lo, hi):
+        return None
+    for factor in sympy.Mul.make_args(body):
+        if isinstance(factor, sympy.KroneckerDelta) and len(factor.args) == 2 and v in factor.args:
+            other = factor.args[1] if factor.args[0] == v else factor.args[0]
+            if v not in other.free_symbols and _in_range(other, lo, hi, ranges):
+                return other
+    return None
 
 
 def _generic_entry(matrix: sympy.MatrixExpr) -> sympy.Expr:
@@ -148,7 +313,7 @@ _METHODS = {
     "matrix-expression": "matrix-expression algebra with symbolic d, m, e, r: both sides rewrite to "
                          "the same expression",
     "generic-entry": "generic entry with symbolic dimensions and indices: the same sum up to renaming "
-                     "of summation indices",
+                     "of summation indices, after sound rewrites of finite sums",
     "scalar": "exact: the difference expands to 0",
 }
 
@@ -278,6 +443,7 @@ class Claim:
     dims: str = "dme"
     definition: bool = False
     no_symbolic: str = ""   # why there is no symbolic-dimension check, when there is none
+    builders: tuple[str, ...] = ()  # formulations whose explicit builders the explicit check uses
     sigma: str = "σ opaque"  # the σ the explicit check uses, for its description
 
     def check(self, timeout: float = STEP_TIMEOUT) -> "DerivationStep":
@@ -292,7 +458,7 @@ class Claim:
             records.append(CheckRecord("budget", "timeout", f"the checks ran out of {timeout:g} s"))
         if self.symbolic is None:
             records.insert(0, CheckRecord("matrix-expression", "not-applicable",
-                                          self.no_symbolic or "not expressible with symbolic dimensions"))
+                                          "no check for every size: " + (self.no_symbolic or "none given")))
         return DerivationStep(self.text, self.latex, self.justification, _status(records),
                               tuple(records), "definition" if self.definition else "identity")
 
@@ -301,18 +467,38 @@ class Claim:
             built = self.symbolic()
         except (sympy.ShapeError, ValueError, TypeError) as err:
             return CheckRecord("matrix-expression", "failed", f"not defined: {_short(str(err))}")
-        return _check_symbolic(built if isinstance(built, list) else [built])
+        try:
+            record = _check_symbolic(built if isinstance(built, list) else [built])
+        except RecursionError:
+            return CheckRecord("generic-entry", "unknown", "the rewriting did not terminate (not a disproof)")
+        if record.status != "verified" or not self.builders:
+            return record
+        # the explicit check evaluates these builders: they must be the matrix expressions at every size
+        stray = [name for name in self.builders if not _builder_agrees(_F[name])]
+        if stray:
+            return CheckRecord("generic-entry", "unknown", f"the {', '.join(stray)} builder's generic entry did "
+                               "not reduce to its matrix expression's (not a disproof)")
+        return CheckRecord(record.kind, record.status, f"{record.detail}; the explicit builders of "
+                           f"{', '.join(self.builders)} equal their matrix expressions entry by entry, for every size")
+
+
+#: a step whose only passing check ran at explicit sizes: evidence, not a proof, never verified
+EXPLICIT_ONLY = "explicit-only"
 
 
 def _status(records: Iterable[CheckRecord]) -> str:
-    """failed > timeout > unknown > verified; verified needs the explicit check to have passed."""
+    """failed > timeout > unknown; verified needs both a check valid for every size and the explicit
+    check; the explicit check alone gives ``explicit-only``."""
     records = list(records)
     ran = [r.status for r in records if r.status != "not-applicable"]
     for status in ("failed", "timeout", "unknown"):
         if status in ran:
             return status
     explicit = any(r.kind == "explicit" and r.status == "verified" for r in records)
-    return "verified" if explicit else "unknown"
+    every_size = any(r.kind not in ("explicit", "budget") and r.status == "verified" for r in records)
+    if explicit and every_size:
+        return "verified"
+    return EXPLICIT_ONLY if explicit else "unknown"
 
 
 @dataclass(frozen=True)
@@ -425,6 +611,48 @@ _W = sympy.MatrixSymbol("W", M, D)
 _Mj = sympy.MatrixSymbol("M_j", D, D)
 
 
+@lru_cache(maxsize=None)  # per formulation object: a replaced builder is checked afresh
+def _builder_agrees(formulation: Formulation) -> bool:
+    """Is the builder's generic entry, for symbolic sizes, the matrix expression's generic entry?"""
+    return _scalars_equal(formulation.entry(SIGMA), _expression_entry(formulation))
+
+
+def _expression_entry(formulation: Formulation) -> sympy.Expr:
+    """Entry (0, l) of the matrix expression, its stacked parameters read as the per-unit factors."""
+    entry = _blocks_as_units(formulation.expression(SIGMA)[0, L])
+    # column j of M is vec(Q_jK_jᵀ), row-major: M[c, j] = Σ_s Q_{j,⌊c/d⌋,s} K_{j,c mod d,s}
+    return entry.replace(lambda e: isinstance(e, MatrixElement) and e.args[0] == BILINEAR,
+                         lambda e: sympy.Sum(QU[e.args[2], sympy.floor(e.args[1] / D), _S]
+                                             * KU[e.args[2], sympy.Mod(e.args[1], D), _S], (_S, 0, R - 1)))
+
+
+def _rank_one_units(entry: sympy.Expr) -> sympy.Expr:
+    """A per-unit entry at r = 1 with Q_j = q_jᵀ, K_j = k_jᵀ: the one-term rank sum written out and
+    (Q_j)_{i,1} = Q_{j,i}, (K_j)_{i,1} = K_{j,i} (the rows of Q and K)."""
+    entry = entry.replace(lambda e: isinstance(e, sympy.Sum) and any(lo == hi for _, lo, hi in e.limits),
+                          lambda e: _write_out_single(e))
+    return entry.replace(lambda e: isinstance(e, sympy.Indexed) and e.base in (QU, KU) and e.indices[2] == 0,
+                         lambda e: (Q if e.base == QU else K)[e.indices[0], e.indices[1]])
+
+
+def _write_out_single(total: sympy.Sum) -> sympy.Expr:
+    """Σ over a single value is that value's term."""
+    body, kept = total.function, []
+    for v, lo, hi in total.limits:
+        if lo == hi:
+            body = body.subs(v, lo)
+        else:
+            kept.append((v, lo, hi))
+    return sympy.Sum(body, *kept) if kept else body
+
+
+def _blocks_as_units(entry: sympy.Expr) -> sympy.Expr:
+    """𝐐 = [Q_1|…|Q_m]: column c of 𝐐 is column c mod r of Q_{⌊c/r⌋+1}, i.e. Qs[i, c] = QU[⌊c/r⌋, i, c mod r]."""
+    return entry.replace(lambda e: isinstance(e, MatrixElement) and e.args[0] in (QS, KS),
+                         lambda e: (QU if e.args[0] == QS else KU)[sympy.floor(e.args[2] / R), e.args[1],
+                                                                   sympy.Mod(e.args[2], R)])
+
+
 def _columns(matrix: sympy.Matrix) -> list[sympy.Matrix]:
     return [matrix[:, s] for s in range(matrix.cols)]
 
@@ -462,12 +690,14 @@ def _absorb() -> list[Claim]:
               r"\quad K' = KQ_g^\top \in \mathbb{R}^{m\times d}",
               "steps 1–2: the query-mlp is the mlp whose keys are K' = KQ_gᵀ (the global query absorbed)",
               symbolic=lambda: (qm.expression(SIGMA), mlp.expression(SIGMA).xreplace({K: K * Q_G.T})),
-              explicit=lambda sz: (qm.explicit(SIGMA, sz), mlp.explicit(SIGMA, sz, K=keys(sz)[1] * keys(sz)[0].T))),
+              explicit=lambda sz: (qm.explicit(SIGMA, sz), mlp.explicit(SIGMA, sz, K=keys(sz)[1] * keys(sz)[0].T)),
+              builders=("query-mlp", "mlp")),
         Claim("Q_g = I_d gives σ(xKᵀ)V: every mlp is a query-mlp, so the two families coincide",
               r"Q_g = I_d:\ \sigma\big((xI_d)K^\top\big)V = \sigma(xK^\top)V",
               "the converse: with the identity as global query nothing is absorbed",
               symbolic=lambda: (qm.expression(SIGMA).xreplace({Q_G: sympy.Identity(D)}), mlp.expression(SIGMA)),
-              explicit=lambda sz: (qm.explicit(SIGMA, sz, Q_g=sympy.eye(sz.d)), mlp.explicit(SIGMA, sz))),
+              explicit=lambda sz: (qm.explicit(SIGMA, sz, Q_g=sympy.eye(sz.d)), mlp.explicit(SIGMA, sz)),
+              builders=("query-mlp", "mlp")),
     ]
 
 
@@ -509,13 +739,15 @@ def _rank1() -> list[Claim]:
               symbolic=lambda: (_entry_sum(_rank1_unit), rank1.expression(SIGMA)[0, _L]),
               explicit=lambda sz: (_unit_layer(_rank1_unit, SIGMA, sz, _params("rank1", sz)["K"],
                                                _params("rank1", sz)["V"], _params("rank1", sz)["Q"]),
-                                   rank1.explicit(SIGMA, sz))),
+                                   rank1.explicit(SIGMA, sz)), builders=("rank1",)),
         Claim("Σ_j σ(xQ_jK_jᵀxᵀ) v_j = σ((xQᵀ)⊙(xKᵀ))V at r = 1: full bilinear attention is the rank-1 form",
               r"r = 1:\ \sum_j \sigma\big(xQ_jK_j^\top x^\top\big)\, v_j = \sigma\big((xQ^\top) \odot (xK^\top)\big) V",
               "steps 1–3, unit by unit",
+              symbolic=lambda: [(_rank_one_units(bilinear.entry(SIGMA, SymbolicSizes(D, M, SYMBOLIC.e, 1))),
+                                 rank1.entry(SIGMA)),
+                                (rank1.entry(SIGMA), rank1.expression(SIGMA)[0, L])],
               explicit=lambda sz: (bilinear.explicit(SIGMA, sz, **_rank1_from_bilinear(sz)), rank1.explicit(SIGMA, sz)),
-              no_symbolic="a sum of per-unit matrices Q_j over a symbolic number of units is not one "
-                          "matrix expression; steps 2–3 carry the symbolic-dimension checks"),
+              builders=("bilinear", "rank1")),
     ]
 
 
@@ -558,7 +790,7 @@ def _mlp() -> list[Claim]:
               symbolic=lambda: (mlp.expression(SIGMA)[0, _L], _entry_sum(_mlp_unit, query=None)),
               explicit=lambda sz: (mlp.explicit(SIGMA, sz),
                                    _unit_layer(_mlp_unit, SIGMA, sz, _params("mlp", sz)["K"],
-                                               _params("mlp", sz)["V"]))),
+                                               _params("mlp", sz)["V"])), builders=("mlp",)),
         Claim("xQ_jK_jᵀxᵀ = (xQ_j)(xK_j)ᵀ: a query factor xQ_j and a key factor xK_j, both from x",
               r"x Q_j K_j^\top x^\top = (xQ_j)(xK_j)^\top",
               "associativity and (AB)ᵀ = BᵀAᵀ: bilinear attention computes both factors from x",
@@ -583,14 +815,14 @@ def _mlp() -> list[Claim]:
               "step 3 for every unit, stacked as in step 1",
               symbolic=lambda: (_entry_sum(_mlp_unit, query=None, key=_W),
                                 mlp.expression(SIGMA).xreplace({K: _W})[0, _L]),
-              explicit=lambda sz: _static_layer(sz), dims="dmer"),
+              explicit=lambda sz: _static_layer(sz), dims="dmer", builders=("mlp",)),
         Claim("every MLP arises inside bilinear attention: x̂ = [x 1], r = 1, Q_j = e_{d+1} (x̂Q_j = 1, static), "
               "K_j = [w_jᵀ; 0] ⇒ Σ_j σ(x̂Q_jK_jᵀx̂ᵀ) v_j = σ(xWᵀ)V",
               r"\hat x = (x\ \ 1),\ Q_j = e_{d+1},\ K_j = \begin{pmatrix} w_j^\top \\ 0\end{pmatrix}:\quad "
               r"\hat x Q_j = 1,\ \ \sum_j \sigma\big(\hat x Q_j K_j^\top \hat x^\top\big)\, v_j = \sigma(xW^\top)V",
               "a query that reads only a constant input coordinate is static (the bias trick)",
               symbolic=lambda: [(x_hat * q_hat, one), (x_hat * q_hat * k_hat.T * x_hat.T, _w * X.T)],
-              explicit=_mlp_in_bilinear),
+              explicit=_mlp_in_bilinear, builders=("bilinear", "mlp")),
     ]
 
 
@@ -640,14 +872,14 @@ def _gated() -> list[Claim]:
               r"s(a,b) = \sigma(a\,b):\quad \sigma\big((xQ^\top) \odot (xK^\top)\big)V = \sum_j \sigma(a_j b_j)\, v_j",
               "the rank-1 layer (derivation rank1): σ acts on the product of the two projections",
               symbolic=lambda: (rank1.expression(SIGMA)[0, _L], _entry_sum(_rank1_unit)),
-              explicit=lambda sz: (rank1.explicit(SIGMA, sz), layer(_rank1_unit)(sz))),
+              explicit=lambda sz: (rank1.explicit(SIGMA, sz), layer(_rank1_unit)(sz)), builders=("rank1",)),
         Claim("gated unit g(a, b) = σ(a)·b: (σ(xQᵀ)⊙(xKᵀ))V = Σ_j σ(a_j) b_j v_j",
               r"g(a,b) = \sigma(a)\,b:\quad \big(\sigma(xQ^\top) \odot (xK^\top)\big)V"
               r" = \sum_j \sigma(a_j)\, b_j\, v_j",
               "the same shape as step 1: a sum over units of u(a_j, b_j) v_j with a_j = x·q_j, "
               "b_j = x·k_j; only the unit differs",
               symbolic=lambda: (gated.expression(SIGMA)[0, _L], _entry_sum(_gated_unit)),
-              explicit=lambda sz: (gated.explicit(SIGMA, sz), layer(_gated_unit)(sz))),
+              explicit=lambda sz: (gated.explicit(SIGMA, sz), layer(_gated_unit)(sz)), builders=("gated",)),
         Claim("move σ from the product onto the first factor, σ(a_j b_j) ↦ σ(a_j)·b_j: "
               "σ((xQᵀ)⊙(xKᵀ))V ↦ (σ(xQᵀ)⊙(xKᵀ))V",
               r"\sigma(a_j b_j) \mapsto \sigma(a_j)\, b_j:\quad \sigma\big((xQ^\top) \odot (xK^\top)\big)V "
@@ -656,13 +888,15 @@ def _gated() -> list[Claim]:
               "expression this way gives exactly the gated MLP",
               definition=True,
               symbolic=lambda: (move_sigma_onto_query(rank1.expression(SIGMA)), gated.expression(SIGMA)),
-              explicit=_moved_rank1),
+              explicit=_moved_rank1, builders=("rank1", "gated")),
         Claim("σ(a·b) = σ(a)·b for all a, b ⇔ σ(z) = σ(1)·z: the two layers differ unless σ is linear",
               r"\sigma(ab) \equiv \sigma(a)\,b \iff \sigma(z) = \sigma(1)\,z",
               "⇒: put a = 1; ⇐: with σ(z) = c·z both units are c·a·b, so the layers agree",
               symbolic=lambda: [(residual.subs(A, 1), SIGMA(B) - SIGMA(1) * B),
-                                (residual.replace(SIGMA, linear), S.Zero)],
-              explicit=lambda sz: (rank1.explicit(linear, sz), gated.explicit(linear, sz)), sigma="σ(z) = c·z"),
+                                (residual.replace(SIGMA, linear), S.Zero),
+                                (rank1.entry(linear), gated.entry(linear))],
+              explicit=lambda sz: (rank1.explicit(linear, sz), gated.explicit(linear, sz)), sigma="σ(z) = c·z",
+              builders=("rank1", "gated")),
     ]
 
 
@@ -715,16 +949,17 @@ def _rank_r() -> list[Claim]:
               "steps 1–3 for every unit; I_m ⊗ 1_r sums each unit's r products",
               explicit=lambda sz: [(bilinear.explicit(SIGMA, sz), rank_r.explicit(SIGMA, sz)),
                                    (bilinear.explicit(SIGMA, sz), rank_r.expression_explicit(SIGMA, sz))],
-              dims="dmer",
-              no_symbolic="a sum of per-unit matrices Q_j over a symbolic number of units is not one "
-                          "matrix expression; steps 1–3 carry the symbolic-dimension checks"),
+              symbolic=lambda: [(bilinear.entry(SIGMA), rank_r.entry(SIGMA)),
+                                (rank_r.entry(SIGMA), _blocks_as_units(rank_r.expression(SIGMA)[0, L]))],
+              dims="dmer", builders=("bilinear", "rank-r")),
         Claim("r = 1 is the rank-1 form: 𝐐 = Qᵀ, 𝐊 = Kᵀ and I_m ⊗ 1_1 = I_m give σ((xQᵀ)⊙(xKᵀ))V",
               r"r = 1:\ \mathbf{Q} = Q^\top,\ \mathbf{K} = K^\top,\ I_m \otimes \mathbf{1}_1 = I_m"
               r"\ \Rightarrow\ \sigma\big((xQ^\top) \odot (xK^\top)\big)V",
               "the low-rank family contains rank1 as its first member",
               symbolic=lambda: (rank_r.expression(SIGMA).subs(R, 1).xreplace({Qs1: Q.T, Ks1: K.T}),
                                 rank1.expression(SIGMA)),
-              explicit=lambda sz: (rank_r.explicit(SIGMA, sz, **_rank1_from_bilinear(sz)), rank1.explicit(SIGMA, sz))),
+              explicit=lambda sz: (rank_r.explicit(SIGMA, sz, **_rank1_from_bilinear(sz)), rank1.explicit(SIGMA, sz)),
+              builders=("rank-r", "rank1")),
         Claim("r = d contains every bilinear form: Q_j = M_j, K_j = I_d give xQ_jK_jᵀxᵀ = xM_jxᵀ",
               r"r = d:\ Q_j = M_j,\ K_j = I_d\ \Rightarrow\ xQ_jK_j^\top x^\top = x M_j x^\top",
               "so full bilinear attention (any M_j ∈ R^{d×d}) is the top of the family",

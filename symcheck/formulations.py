@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import sympy
 from sympy.matrices.exceptions import ShapeError
 from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
+from sympy.matrices.expressions.matexpr import MatrixElement
 
 from .errors import UnknownNameError
 from .names import closest
@@ -131,37 +132,86 @@ def _hadamard(*factors: sympy.MatrixExpr) -> sympy.MatrixExpr:
     return sympy.HadamardProduct(*factors)
 
 
-# ---- explicit builders ------------------------------------------------------------------------
+# ---- one builder for every size ----------------------------------------------------------------
+# Each formulation is built once, as its output entry l written with sums over index ranges:
+# Σ_{j<m} unit(σ, Σ_{i<d} x_i Q_{j,i}, …) V_{j,l}. At concrete sizes the sums are unrolled and the
+# entries bound to the parameters (``explicit``); with the symbolic sizes ``SYMBOLIC`` the very
+# same builder gives the generic entry that the derivations compare for every size at once, so a
+# builder that is wrong only beyond the sizes checked explicitly cannot pass as proved.
 
-def _mlp(s: Sigma, sz: Sizes, p: dict, x: sympy.Matrix) -> sympy.Matrix:
-    return (x * p["K"].T).applyfunc(s) * p["V"]
+@dataclass(frozen=True)
+class SymbolicSizes:
+    """Sizes that may be symbols: what a builder ranges its sums over."""
 
-
-def _query_mlp(s: Sigma, sz: Sizes, p: dict, x: sympy.Matrix) -> sympy.Matrix:
-    return ((x * p["Q_g"]) * p["K"].T).applyfunc(s) * p["V"]
-
-
-def _rank1(s: Sigma, sz: Sizes, p: dict, x: sympy.Matrix) -> sympy.Matrix:
-    return (x * p["Q"].T).multiply_elementwise(x * p["K"].T).applyfunc(s) * p["V"]
-
-
-def _gated(s: Sigma, sz: Sizes, p: dict, x: sympy.Matrix) -> sympy.Matrix:
-    return (x * p["Q"].T).applyfunc(s).multiply_elementwise(x * p["K"].T) * p["V"]
-
-
-def _bilinear(s: Sigma, sz: Sizes, p: dict, x: sympy.Matrix) -> sympy.Matrix:
-    out = sympy.zeros(1, p["V"].cols)
-    for j in range(1, sz.m + 1):
-        out += s((x * p[f"Q_{j}"] * p[f"K_{j}"].T * x.T)[0, 0]) * p["V"][j - 1, :]
-    return out
+    d: sympy.Expr
+    m: sympy.Expr
+    e: sympy.Expr
+    r: sympy.Expr
 
 
-def _rank_r(s: Sigma, sz: Sizes, p: dict, x: sympy.Matrix) -> sympy.Matrix:
-    out = sympy.zeros(1, p["V"].cols)
-    for j in range(1, sz.m + 1):
-        qs, ks = x * p[f"Q_{j}"], x * p[f"K_{j}"]   # (x·q_{js})_s and (x·k_{js})_s
-        out += s(sum((qs[s_] * ks[s_] for s_ in range(qs.cols)), sympy.S.Zero)) * p["V"][j - 1, :]
-    return out
+#: the symbolic sizes d, m, e, r
+SYMBOLIC = SymbolicSizes(D, M, E, R)
+#: unit j's factors Q_{j+1}, K_{j+1} ∈ R^{d×r} as one indexed family: QU[j, i, s] = (Q_{j+1})_{i,s}
+QU, KU = sympy.IndexedBase("Qu"), sympy.IndexedBase("Ku")
+#: bound indices of the builders' sums: input i, t; unit j; rank s (every use is bound)
+_i, _t, _j, _s = sympy.symbols("i t j s", integer=True)
+#: the free output index of a generic entry
+L = sympy.Symbol("l", integer=True)
+
+
+def _in(n: Sizes | SymbolicSizes, weights: Callable[[sympy.Expr], sympy.Expr]) -> sympy.Expr:
+    """Σ_{i<d} x_i w_i: the input against one row of weights."""
+    return sympy.Sum(X[0, _i] * weights(_i), (_i, 0, n.d - 1))
+
+
+def _over_units(n: Sizes | SymbolicSizes, l: sympy.Expr, unit: sympy.Expr) -> sympy.Expr:
+    """Σ_{j<m} unit_j V_{j,l}."""
+    return sympy.Sum(unit * V[_j, l], (_j, 0, n.m - 1))
+
+
+def _mlp(s: Sigma, n: Sizes | SymbolicSizes, l: sympy.Expr) -> sympy.Expr:
+    return _over_units(n, l, s(_in(n, lambda i: K[_j, i])))
+
+
+def _query_mlp(s: Sigma, n: Sizes | SymbolicSizes, l: sympy.Expr) -> sympy.Expr:
+    # (x Q_g)_t = Σ_i x_i (Q_g)_{i,t}, then against key row j
+    projected = sympy.Sum(sympy.Sum(X[0, _i] * Q_G[_i, _t], (_i, 0, n.d - 1)) * K[_j, _t], (_t, 0, n.d - 1))
+    return _over_units(n, l, s(projected))
+
+
+def _rank1(s: Sigma, n: Sizes | SymbolicSizes, l: sympy.Expr) -> sympy.Expr:
+    return _over_units(n, l, s(_in(n, lambda i: Q[_j, i]) * _in(n, lambda i: K[_j, i])))
+
+
+def _gated(s: Sigma, n: Sizes | SymbolicSizes, l: sympy.Expr) -> sympy.Expr:
+    return _over_units(n, l, s(_in(n, lambda i: Q[_j, i])) * _in(n, lambda i: K[_j, i]))
+
+
+def _bilinear(s: Sigma, n: Sizes | SymbolicSizes, l: sympy.Expr) -> sympy.Expr:
+    # x Q_j K_jᵀ xᵀ = Σ_i x_i Σ_t (Σ_s Q_{j,i,s} K_{j,t,s}) x_t
+    entry = sympy.Sum(QU[_j, _i, _s] * KU[_j, _t, _s], (_s, 0, n.r - 1))   # (Q_j K_jᵀ)_{i,t}
+    form = sympy.Sum(X[0, _i] * sympy.Sum(entry * X[0, _t], (_t, 0, n.d - 1)), (_i, 0, n.d - 1))
+    return _over_units(n, l, s(form))
+
+
+def _rank_r(s: Sigma, n: Sizes | SymbolicSizes, l: sympy.Expr) -> sympy.Expr:
+    # Σ_s (x·q_{js})(x·k_{js})
+    products = sympy.Sum(_in(n, lambda i: QU[_j, i, _s]) * _in(n, lambda i: KU[_j, i, _s]),
+                         (_s, 0, n.r - 1))
+    return _over_units(n, l, s(products))
+
+
+def unroll(expr: sympy.Basic) -> sympy.Basic:
+    """Every sum with concrete bounds written out term by term (outer sums first)."""
+    if not isinstance(expr, sympy.Basic) or not expr.has(sympy.Sum):
+        return expr
+    if isinstance(expr, sympy.Sum):
+        *inner, (v, lo, hi) = expr.limits
+        body = sympy.Sum(expr.function, *inner) if inner else expr.function
+        if not (lo.is_Integer and hi.is_Integer) or hi < lo - 1:
+            raise ValueError(f"cannot write out a sum over {v} from {lo} to {hi}")
+        return sympy.Add(*(unroll(body.subs(v, k)) for k in range(int(lo), int(hi) + 1)))
+    return expr.func(*(unroll(a) for a in expr.args))
 
 
 # ---- binding the matrix expression's symbols to explicit parameters --------------------------
@@ -177,6 +227,22 @@ def _bind_units(sz: Sizes, p: dict) -> dict:
     return {QS.subs(sub): stack("Q"), KS.subs(sub): stack("K"), V.subs(sub): sympy.ImmutableMatrix(p["V"])}
 
 
+_BUILDER_NAMES = (X, Q, K, V, Q_G, QU.label, KU.label, QU, KU)
+
+
+def _entries_of(sz: Sizes, p: dict, x: sympy.Matrix) -> dict:
+    """Each indexed entry a builder can name, bound to the parameter's explicit entry."""
+    names = {"Q": Q, "K": K, "V": V, "Q_g": Q_G}
+    bound = {X[0, i]: x[0, i] for i in range(x.cols)}
+    for key, value in p.items():
+        if key in names:
+            bound.update({names[key][a, b]: value[a, b] for a in range(value.rows) for b in range(value.cols)})
+        else:  # a per-unit factor Q_j or K_j
+            base, j = (QU if key[0] == "Q" else KU), int(key[2:]) - 1
+            bound.update({base[j, a, b]: value[a, b] for a in range(value.rows) for b in range(value.cols)})
+    return bound
+
+
 def _bind_bilinear(sz: Sizes, p: dict) -> dict:
     columns = [(p[f"Q_{j}"] * p[f"K_{j}"].T).reshape(sz.d * sz.d, 1) for j in range(1, sz.m + 1)]
     return {BILINEAR.subs(sz.substitution()): sympy.ImmutableMatrix(sympy.Matrix.hstack(*columns)),
@@ -185,11 +251,12 @@ def _bind_bilinear(sz: Sizes, p: dict) -> dict:
 
 @dataclass(frozen=True)
 class Encoding:
-    """How a formulation is built: symbolic parameters at given sizes, the explicit output row,
-    the matrix expression, and how the expression's matrix symbols bind to explicit parameters."""
+    """How a formulation is built: symbolic parameters at given sizes, output entry l for any
+    sizes (``entry(σ, sizes, l)``, sums over index ranges), the matrix expression, and how the
+    expression's matrix symbols bind to explicit parameters."""
 
     parameters: Callable[[Sizes], dict[str, sympy.Matrix]]
-    explicit: Callable[[Sigma, Sizes, dict, sympy.Matrix], sympy.Matrix]
+    entry: Callable[[Sigma, "Sizes | SymbolicSizes", sympy.Expr], sympy.Expr]
     expression: Callable[[Sigma], sympy.MatrixExpr]
     bind: Callable[[Sizes, dict], dict] = _bind_plain
 
@@ -230,7 +297,23 @@ class Formulation:
         """
         sz = sizes(sz)
         params, x = self._resolve(sz, overrides)
-        return self.encoding.explicit(self.sigma(sigma), sz, params, x)
+        # built with σ opaque and σ put in afterwards, as in expression_explicit
+        row = sympy.Matrix(1, sz.e, lambda _, l: unroll(self.encoding.entry(SIGMA, sz, l)))
+        row = row.xreplace(_entries_of(sz, params, x))
+        unbound = [a for a in row.atoms(MatrixElement, sympy.Indexed) if a.args[0] in _BUILDER_NAMES]
+        if unbound:  # a parameter (x, say) smaller than the sizes say
+            raise ShapeError(f"{self.name} at {sz}: no value for {sympy.sstr(sorted(unbound, key=sympy.sstr)[0])}")
+        sigma = self.sigma(sigma)
+        return row if sigma is SIGMA else row.replace(SIGMA, lambda arg: sigma(arg))
+
+    def entry(self, sigma: Sigma | None = None, n: "Sizes | SymbolicSizes" = SYMBOLIC,
+              l: sympy.Expr = L) -> sympy.Expr:
+        """Output entry ``l`` as the builder writes it: sums over index ranges, parameters as
+        ``x[0, i]``, ``Q[j, i]``, ``QU[j, i, s]`` (0-based), for symbolic sizes by default.
+
+        ``explicit`` is this entry with its sums written out and its entries bound.
+        """
+        return self.encoding.entry(self.sigma(sigma), n, l)
 
     def expression(self, sigma: Sigma | None = None) -> sympy.MatrixExpr:
         """The layer as a matrix expression in symbolic d, m, e, r (see ``matrix_symbols``)."""

@@ -422,8 +422,10 @@ def derivation_fragment(derivation: "Derivation", notebook: bool = False, level:
                      r"holds for every $\sigma$. $\blacksquare$")
     else:
         open_steps = ", ".join(str(n) for n, s in enumerate(derivation.steps, 1) if not s.verified)
-        lines.append(rf"\textbf{{Not verified.}} Step(s) {open_steps} could not be verified; the "
-                     r"statement is not claimed.")
+        small = ", ".join(str(n) for n, s in enumerate(derivation.steps, 1) if s.status == "explicit-only")
+        lines.append(rf"\textbf{{Not verified.}} Step(s) {open_steps} could not be verified"
+                     + (rf" (step(s) {small} checked at explicit sizes only, not for every size)" if small else "")
+                     + r"; the statement is not claimed.")
     return "\n".join(lines) + "\n"
 
 
