@@ -15,6 +15,7 @@ import sympy
 
 from .errors import UnknownNameError
 from .names import closest
+from .signs import at_point
 from .symbols import Z
 
 # SELU's constants in closed form (Klambauer et al. 2017, eq. 14), not the rounded floats.
@@ -71,7 +72,8 @@ class Activation:
     builtin: bool = False
 
     def __call__(self, arg: sympy.Expr) -> sympy.Expr:
-        return self.expr.xreplace({Z: sympy.sympify(arg)}) if arg != Z else self.expr
+        # a number goes in with its branches chosen by certified signs, not SymPy's evalf
+        return at_point(self.expr, Z, arg) if arg != Z else self.expr
 
     @property
     def short(self) -> str:

@@ -22,8 +22,9 @@ from sympy import S
 from sympy.core.logic import fuzzy_not
 from sympy.logic.boolalg import Boolean
 
-from .budget import alarm
+from .budget import Budget, BudgetExceeded, alarm
 from .errors import DomainError
+from .regions import Undecided, split
 from .symbols import Z
 
 __all__ = ["SOLVE_SECONDS", "Obligation", "ObligationKind", "check_defined_on_reals", "holds"]
@@ -88,9 +89,10 @@ def check_defined_on_reals(
 ) -> None:
     """Raise :class:`DomainError` unless ``expr`` is real and every obligation holds on all of R.
 
-    Each obligation is proved (SymPy assumptions, then ``solveset`` on the region), or refuted
-    at a point where exact evaluation confirms the failure (``DomainError.point``), or else
-    reported as unverified -- conservative, never a guess. Each proof attempt gets ``seconds``.
+    Each obligation is proved (SymPy assumptions, then a case split whose cut points are proved
+    complete), or refuted at a point where exact evaluation confirms the failure
+    (``DomainError.point``; SymPy's solver may propose such points), or else reported as
+    unverified -- conservative, never a guess. Each proof attempt gets ``seconds``.
     """
     var = variable if variable is not None else _the_variable(expr, obligations)
     sets: dict[Boolean, sympy.Set] = {}  # Piecewise regions share their conditions
@@ -132,15 +134,20 @@ def _check_obligation(ob: Obligation, var: sympy.Symbol, sets: dict[Boolean, sym
                       seconds: float) -> None:
     if _attempt(lambda: _proved_by_assumptions(ob), seconds):
         return
-    region_set, exact = _region_set(ob.region, var, sets, seconds)
-    violations = _attempt(lambda: _violation_set(ob, var, region_set), seconds)
-    if violations is S.EmptySet and (exact or ob.kind != "covered"):
-        return  # for "covered" the region *is* the violation set, so a superset proves nothing
+    proved, point = _decide_by_cases(ob, var, seconds)
+    if proved:
+        return
     candidates: list[sympy.Expr] = []
-    if violations is not None and not violations.has(sympy.ConditionSet):
-        point = _attempt(lambda: _pick_point(violations), seconds)
-        if point is not None:
-            candidates.append(point)
+    # SymPy's solver only *proposes* points to refute at; its answers never prove anything
+    # (it misses the roots of periodic conditions on half-lines, so a bounded window too).
+    region_set, _ = _region_set(ob.region, var, sets, seconds)
+    for domain in (region_set, sympy.Intersection(region_set, sympy.Interval(-_WINDOW, _WINDOW))):
+        violations = _attempt(lambda: _violation_set(ob, var, domain), seconds)
+        if violations is not None and not violations.has(sympy.ConditionSet):
+            found = _attempt(lambda: _pick_point(violations), seconds)
+            if found is not None:
+                candidates.append(found)
+    candidates.extend([] if point is None else [point])  # after the simpler proposals
     candidates.extend(_SAMPLE_POINTS)
     for point in candidates:
         if _attempt(lambda: _fails_at(ob, var, point), seconds):
@@ -148,6 +155,43 @@ def _check_obligation(ob: Obligation, var: sympy.Symbol, sets: dict[Boolean, sym
             raise DomainError(message or f"{ob.source} is undefined somewhere on R", point=point)
     what = "covers" if ob.kind == "covered" else "is defined for"
     raise DomainError(f"could not verify that {ob.source} {what} every real {var.name}")
+
+
+#: half-width of the bounded window where the solver is asked for points to refute at
+_WINDOW = 20
+
+_VIOLATION: dict[str, Callable[[sympy.Expr], Boolean]] = {
+    "positive": lambda u: u <= 0,
+    "nonnegative": lambda u: u < 0,
+    "nonzero": lambda u: sympy.Eq(u, 0),
+    "cos-nonzero": lambda u: sympy.Eq(sympy.cos(u), 0),
+    "covered": lambda u: sympy.true,
+}
+
+
+def _decide_by_cases(ob: Obligation, var: sympy.Symbol, seconds: float) -> tuple[bool, sympy.Expr | None]:
+    """(True, None) when a case split proves the obligation on all of R; (False, point) when
+    the split shows it fails on a whole case (a point of it), (False, None) otherwise.
+
+    The indicator of "in the region and violated" is split like any residual: its cut points
+    are proved complete (:mod:`symcheck.roots`), so a case where it is 0 has no violation.
+    """
+    indicator = sympy.Piecewise((1, sympy.And(ob.region, _VIOLATION[ob.kind](ob.expr))), (0, True))
+    try:
+        pieces = split(indicator, var, Budget(seconds), cuts=())
+    except (Undecided, BudgetExceeded, OutOfTime):
+        return False, None
+    except Exception:  # a SymPy failure inside the split proves nothing either way
+        return False, None
+    point = None
+    for piece in pieces:
+        if set(piece.alternatives) == {S.Zero}:
+            continue
+        if piece.alternatives == (S.One,) and point is None:
+            point = piece.region.lower if piece.region.is_point else piece.region.sample()
+        if point is None:
+            return False, None
+    return point is None, point
 
 
 def _proved_by_assumptions(ob: Obligation) -> bool:

@@ -38,6 +38,7 @@ from .budget import Budget, BudgetExceeded
 from .errors import EvaluationError
 from .evaluate import Certificate, approximate, certify_nonzero
 from .regions import Region
+from .roots import roots_in
 from .verdict import Verdict
 
 __all__ = ["numeric_witness", "Candidate", "Evidence", "Fallback", "domain_regions"]
@@ -166,25 +167,52 @@ def _short_decimal(x: float, digits: int = 3) -> Fraction:
 
 
 def _breakpoints(expr: sympy.Expr, var: sympy.Symbol) -> list[Fraction]:
-    """Where a branch may switch (``z > 1/2``, ``Max(z, 1 - z)``, ``Abs(z - 3)``), for the
-    linear cases: those points and points just beside them."""
+    """Where a branch may switch (``z > 1/2``, ``Max(z, 1 - z)``, ``sin(z) + cos(z) > 0``):
+    the roots of each switching function on a bounded window and points just beside them,
+    and, where those roots cannot be found, a grid fine enough to visit every branch there.
+    These are only places to look: whatever is found there is certified before it counts."""
     switches = [rel.lhs - rel.rhs for rel in expr.atoms(Relational)]
     for node in expr.atoms(sympy.Abs, sympy.Heaviside, sympy.sign):
         switches.append(node.args[0])
     for node in expr.atoms(sympy.Max, sympy.Min):
         switches.extend(a - b for i, a in enumerate(node.args) for b in node.args[i + 1:])
-    out = []
-    for f in switches:
-        if f.free_symbols != {var} or not f.is_polynomial(var):
+    out: list[Fraction] = []
+    grid = False
+    for f in dict.fromkeys(switches):
+        if f.free_symbols != {var}:
             continue
-        poly = sympy.Poly(f, var)
-        if poly.degree() != 1:
+        if not f.is_polynomial(var):
+            grid = True  # isolating transcendental roots costs more than a grid visiting them
             continue
-        root = -poly.nth(0) / poly.nth(1)
-        if root.is_Rational:
-            c = Fraction(int(root.p), int(root.q))
-            out += [c, c + Fraction(1, 1000), c - Fraction(1, 1000), c + Fraction(1, 10), c - Fraction(1, 10)]
+        try:
+            roots = roots_in(f, var, S(-_WINDOW), S(_WINDOW)).points
+        except Exception:  # proposals only: a failure to find roots means "use the grid"
+            grid = True
+            continue
+        for root in roots:
+            c = _near(root)
+            if c is None:
+                continue
+            exact = [c] if root.is_Rational else []
+            out += exact + [c + d for d in _BESIDE] + [c - d for d in _BESIDE]
+    if grid:
+        out += [Fraction(k, 8) for k in range(-8 * _WINDOW, 8 * _WINDOW + 1)]
     return out
+
+
+#: the window where switching points are sought, and the offsets of the points beside them
+_WINDOW = 16
+_BESIDE = (Fraction(1, 1000), Fraction(1, 10), Fraction(1, 3))
+
+
+def _near(x: sympy.Expr) -> Fraction | None:
+    """x itself when rational, else a short rational within about 1e-9 of it."""
+    if x.is_Rational:
+        return Fraction(int(x.p), int(x.q))
+    try:
+        return Fraction(str(sympy.Float(x.evalf(20), 20))).limit_denominator(10**9)
+    except (TypeError, ValueError):
+        return None
 
 
 def _values(var: sympy.Symbol, regions: Sequence[Region], expr: sympy.Expr, count: int,
@@ -215,6 +243,17 @@ def _points(variables: Sequence[sympy.Symbol], pools: Sequence[list[Fraction]], 
         points[combo] = None
         if len(points) >= samples // 2:
             break
+    if len(pools) > 1:
+        # one variable at each of its values (branch points among them), the others simple:
+        # a statement that breaks in one variable's branch is found without luck
+        bases = list(dict.fromkeys((tuple(pool[0] for pool in simple), tuple(pool[min(1, len(pool) - 1)]
+                                                                               for pool in simple))))
+        for i, pool in enumerate(pools):
+            for value in pool[len(simple[i]):]:
+                for base in bases:
+                    if len(points) >= 3 * samples // 4:
+                        break
+                    points[(*base[:i], value, *base[i + 1:])] = None
     tries = 0
     while len(points) < samples and tries < 4 * samples:
         tries += 1

@@ -41,6 +41,7 @@ from .errors import EvaluationError
 from .evaluate import Certificate, approximate, certify_nonzero
 from .printing import text
 from .regions import Region, Undecided, exact_sign, roots_inside
+from .signs import certified_order
 from .verdict import Verdict
 
 __all__ = ["Case", "CaseOutcome", "PlaneDecision", "decide_plane", "whole_line", "scale_regions"]
@@ -139,8 +140,8 @@ class Case:
 
 def _cut(region: Region, points: Sequence[sympy.Expr]) -> list[Region]:
     inner = sorted(dict.fromkeys(points), key=lambda x: x.evalf(50))
-    for lo, hi in zip(inner, inner[1:]):
-        if (hi - lo).is_positive is not True:
+    for lo, hi in zip(inner, inner[1:]):  # the float sort only proposes; the order is certified
+        if certified_order(hi, lo) <= 0:
             raise Undecided(f"cannot order the cut points {text(lo)} and {text(hi)} exactly")
     ends = [region.lower, *inner, region.upper]
     pieces = [Region(lo, hi) for lo, hi in zip(ends, ends[1:])] + [Region(x, x) for x in inner]
@@ -155,8 +156,8 @@ def _order_key(region: Region) -> tuple[float, int]:
 
 def _sign_split(region: Region) -> list[Region]:
     """Cut at 0 if 0 lies strictly inside: the sign of every variable is the first case split."""
-    inside_lo = region.lower == -S.Infinity or region.lower.is_negative is True
-    inside_hi = region.upper == S.Infinity or region.upper.is_positive is True
+    inside_lo = certified_order(region.lower, S.Zero) < 0
+    inside_hi = certified_order(region.upper, S.Zero) > 0
     if not region.is_point and inside_lo and inside_hi:
         return _cut(region, [S.Zero])
     return [region]

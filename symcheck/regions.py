@@ -3,29 +3,37 @@
 ``split(expr, var)`` cuts R at the points where any branch condition can change its truth
 value and returns, for every open interval and every cut point, the branch-free expression
 valid there. The cut is sound because each condition ``l rel r`` is decided through
-``f = l - r``: between consecutive real roots of a continuous ``f`` its sign is constant, so
-one certified sample decides the whole interval. Roots come from exact polynomial root
-finding or ``solveset``; anything SymPy cannot enumerate makes the split ``Undecided``.
+``f = l - r``: between consecutive real roots (and poles) of ``f`` its sign is constant, so
+one certified sample decides the whole interval. Every set of roots comes with a proof that
+it is complete on its interval (:mod:`symcheck.roots`); a solver's list is never trusted.
+
+A condition whose roots cannot be cut finitely (a periodic condition on a half-line, a root
+with no closed form) is not guessed: the piece keeps *every* branch the condition may choose
+(:attr:`Piece.alternatives`), and a proof must then show the residual is 0 on each of them.
 """
 from __future__ import annotations
 
+import itertools
+from fractions import Fraction
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import sympy
+from flint import arb
 from sympy import S
 
 from .budget import Budget
-from .evaluate import certify_nonzero
+from .errors import EvaluationError
+from .evaluate import enclose_range
 from .printing import text
+from .roots import roots_in
+from .signs import Undecided, certified_order, exact_sign, nonsmooth_to_piecewise
 
-#: nonsmooth primitives that are rewritten to Piecewise before splitting
-_NONSMOOTH = (sympy.Abs, sympy.Max, sympy.Min, sympy.sign, sympy.Heaviside)
 MAX_REGIONS = 81
+#: most branch combinations one piece may keep when conditions cannot be cut
+MAX_ALTERNATIVES = 16
 
-
-class Undecided(Exception):
-    """The expression could not be split into finitely many exactly known pieces."""
+__all__ = ["Region", "Piece", "Undecided", "split", "exact_sign", "roots_inside", "nonsmooth_to_piecewise"]
 
 
 class _Split(Exception):
@@ -73,12 +81,18 @@ class Region:
 
     def sample(self) -> sympy.Rational:
         """One exact rational inside the region (the point itself for a rational point)."""
-        for q in self.samples(1):
-            return q
+        for q in self._candidates():
+            if self._contains(q):
+                return q
         raise Undecided(f"no rational point found in {self.describe()}")
 
     def samples(self, count: int = 12) -> list[sympy.Rational]:
         """Exact rationals strictly inside, spread from near the ends to far out."""
+        if self.is_point:
+            return [self.lower] if self.lower.is_Rational else []
+        return [q for q in self._candidates() if self._contains(q)][:count]
+
+    def _candidates(self) -> list[sympy.Rational]:
         if self.is_point:
             return [self.lower] if self.lower.is_Rational else []
         lo, hi = self.lower, self.upper
@@ -95,13 +109,14 @@ class Region:
             base = [bottom + o - 1 for o in offsets]
         else:
             base = [_rational_between(lo, hi, sympy.Rational(k, 8)) for k in (4, 2, 6, 1, 7, 3, 5)]
-        inside = [q for q in dict.fromkeys(base) if q is not None and self._contains(q)]
-        return inside[:count]
+        return [q for q in dict.fromkeys(base) if q is not None]
 
     def _contains(self, q: sympy.Rational) -> bool:
-        ok_lo = self.lower == -S.Infinity or (q - self.lower).is_positive is True
-        ok_hi = self.upper == S.Infinity or (self.upper - q).is_positive is True
-        return ok_lo and ok_hi
+        """Certified: a sample outside the region would decide a sign for the wrong points."""
+        try:
+            return certified_order(q, self.lower) > 0 and certified_order(self.upper, q) > 0
+        except Undecided:
+            return False
 
 
 def _rational_below(x: sympy.Expr) -> sympy.Rational:
@@ -113,31 +128,55 @@ def _rational_above(x: sympy.Expr) -> sympy.Rational:
 
 
 def _rational_between(lo: sympy.Expr, hi: sympy.Expr, t: sympy.Rational) -> sympy.Rational | None:
+    """A short decimal near lo + t·(hi − lo); whether it is inside is certified by the caller.
+
+    Located with Arb balls, not ``evalf``: an interval as narrow as (0, log(1 + e^-2000))
+    evaluates to width 0 in SymPy's floating point."""
     target = lo + (hi - lo) * t
     if target.is_Rational:
         return target
-    width = (hi - lo).evalf(30)
-    approx = sympy.Rational(str(target.evalf(40)))
-    # round to a short rational well inside the interval: width/100 is a generous tolerance
-    return sympy.nsimplify(approx, tolerance=float(width) / 100, rational=True)
+    for prec in (64, 256, 1024, 4096, 8192):
+        try:
+            width, centre = enclose_range(hi - lo, {}, prec), enclose_range(target, {}, prec)
+        except EvaluationError:
+            continue
+        if not width > 0:
+            continue
+        least = _exact(width.lower())
+        if _exact(centre.rad()) * 1000 > least:
+            continue
+        step = 1
+        while Fraction(1, step) * 100 > least:  # decimals finer than a hundredth of the width
+            step *= 10
+        return sympy.Rational(round(_exact(centre.mid()) * step), step)
+    return None
+
+
+def _exact(x: arb) -> Fraction:
+    """The exact value of an Arb number with zero radius (a midpoint, a radius, an end)."""
+    man, exp = x.mid().man_exp()
+    return Fraction(int(man)) * Fraction(2) ** int(exp)
 
 
 @dataclass(frozen=True)
 class Piece:
-    """The expression as it is on one region: no Piecewise left inside it."""
+    """The expression as it is on one region.
+
+    ``alternatives`` are branch-free expressions, one of which is the value at each point of
+    the region: a single one when every condition was decided on the region, several when a
+    condition could not be cut finitely (each branch it may choose). ``expr`` is the single
+    alternative, or the expression with its branches as written when there are several.
+    """
 
     region: Region
     expr: sympy.Expr
+    alternatives: tuple[sympy.Expr, ...] = ()
+    #: the conditions left undecided on this region, and why they could not be cut
+    undecided: tuple[str, ...] = ()
 
-
-def nonsmooth_to_piecewise(expr: sympy.Expr) -> sympy.Expr:
-    """Abs, Max, Min, sign and Heaviside as Piecewise, also inside conditions."""
-    for _ in range(20):
-        new = expr.replace(lambda e: isinstance(e, _NONSMOOTH), lambda e: e.rewrite(sympy.Piecewise))
-        if new == expr:
-            return new
-        expr = new
-    raise Undecided("nonsmooth functions nested too deeply to rewrite")
+    @property
+    def branch_free(self) -> bool:
+        return len(self.alternatives) <= 1
 
 
 def split(expr: sympy.Expr, var: sympy.Symbol, budget: Budget,
@@ -159,8 +198,13 @@ def split(expr: sympy.Expr, var: sympy.Symbol, budget: Budget,
         region = todo.pop(0)
         try:
             with budget.step():
-                branch = _specialize(expr, var, region, budget)
-                done.append(Piece(region, branch.subs(var, region.lower) if region.is_point else branch))
+                why: list[str] = []
+                branches = _specialize(expr, var, region, budget, why)
+                if region.is_point:
+                    branches = tuple(dict.fromkeys(b.subs(var, region.lower) for b in branches))
+                single = len(branches) == 1
+                done.append(Piece(region, branches[0] if single else expr, branches,
+                                  tuple(dict.fromkeys(why))))
         except _Split as cut:
             todo[:0] = _refine(region, cut.points)
     return tuple(sorted(done, key=_order_key))
@@ -189,38 +233,81 @@ def _refine(region: Region, points: Iterable[sympy.Expr]) -> list[Region]:
 
 def _check_strictly_increasing(points: list[sympy.Expr]) -> None:
     for lo, hi in zip(points, points[1:]):
-        if (hi - lo).is_positive is not True:
+        if certified_order(hi, lo) <= 0:
             raise Undecided(f"cannot order the cut points {lo} and {hi} exactly")
 
 
-def _specialize(expr: sympy.Expr, var: sympy.Symbol, region: Region, budget: Budget) -> sympy.Expr:
-    """The branch-free form of ``expr`` on ``region``, or _Split with the points to cut at."""
+def _specialize(expr: sympy.Expr, var: sympy.Symbol, region: Region, budget: Budget,
+                why: list[str]) -> tuple[sympy.Expr, ...]:
+    """The branch-free forms ``expr`` may take on ``region``, or _Split with points to cut at.
+
+    One form when every condition is decided on the region; where a condition cannot be cut
+    (``why`` records it), every branch it may select is kept: the true value at each point of
+    the region is one of the forms returned.
+    """
     if not expr.has(sympy.Piecewise):
-        return expr
+        return (expr,)
     if isinstance(expr, sympy.Piecewise):
+        forms: list[sympy.Expr] = []
         for branch, cond in expr.args:
-            if _decide(cond, var, region, budget):
-                return _specialize(branch, var, region, budget)
-        raise Undecided(f"no branch of {text(expr)} applies on {region.describe()}")
-    return expr.func(*(_specialize(arg, var, region, budget) for arg in expr.args))
+            truth = _decide(cond, var, region, budget, why)
+            if truth is False:
+                continue
+            forms.extend(_specialize(branch, var, region, budget, why))
+            if truth is True:
+                return _bounded(forms)
+        raise Undecided(f"no branch of {text(expr)} is known to apply on {region.describe()}")
+    options = [_specialize(arg, var, region, budget, why) for arg in expr.args]
+    count = 1
+    for o in options:
+        count *= len(o)
+    if count > MAX_ALTERNATIVES:
+        raise Undecided(f"more than {MAX_ALTERNATIVES} branch combinations on {region.describe()}")
+    return _bounded([expr.func(*combo) for combo in itertools.product(*options)])
 
 
-def _decide(cond: sympy.Basic, var: sympy.Symbol, region: Region, budget: Budget) -> bool:
+def _bounded(forms: list[sympy.Expr]) -> tuple[sympy.Expr, ...]:
+    forms = list(dict.fromkeys(forms))
+    if len(forms) > MAX_ALTERNATIVES:
+        raise Undecided(f"more than {MAX_ALTERNATIVES} branch combinations")
+    return tuple(forms)
+
+
+def _decide(cond: sympy.Basic, var: sympy.Symbol, region: Region, budget: Budget,
+            why: list[str]) -> bool | None:
+    """The truth of ``cond`` on the whole region; None when it cannot be cut there."""
     if cond is S.true or cond is S.false:
         return bool(cond)
-    if isinstance(cond, sympy.Rel):
-        return _decide_relational(cond, var, region, budget)
+    if isinstance(cond, sympy.Rel) and type(cond) in _SIGN_TEST:
+        return _decide_relational(cond, var, region, budget, why)
     if isinstance(cond, (sympy.And, sympy.Or, sympy.Not, sympy.ITE, sympy.Xor)):
         values, cuts = [], []
+        decisive = isinstance(cond, sympy.Or) if isinstance(cond, (sympy.And, sympy.Or)) else None
         for arg in cond.args:
             try:
-                values.append(_decide(arg, var, region, budget))
+                value = _decide(arg, var, region, budget, why)
             except _Split as cut:
                 cuts.extend(cut.points)
+                continue
+            if value is decisive:  # False settles an And on the whole region, True an Or
+                return value
+            values.append(value)
         if cuts:
             raise _Split(cuts)
-        return bool(cond.func(*[S.true if v else S.false for v in values]))
+        return _three_valued(cond, values)
     raise Undecided(f"cannot decide the condition {text(cond)}")
+
+
+def _three_valued(cond: sympy.Basic, values: list[bool | None]) -> bool | None:
+    if isinstance(cond, sympy.And):
+        return False if False in values else None if None in values else True
+    if isinstance(cond, sympy.Or):
+        return True if True in values else None if None in values else False
+    if None in values:
+        if isinstance(cond, sympy.ITE) and values[0] is None and values[1] == values[2]:
+            return values[1]
+        return None
+    return bool(cond.func(*[S.true if v else S.false for v in values]))
 
 
 _SIGN_TEST = {
@@ -230,65 +317,46 @@ _SIGN_TEST = {
 }
 
 
-def _decide_relational(rel: sympy.Rel, var: sympy.Symbol, region: Region, budget: Budget) -> bool:
-    f = _specialize(rel.lhs - rel.rhs, var, region, budget)
+def _decide_relational(rel: sympy.Rel, var: sympy.Symbol, region: Region, budget: Budget,
+                       why: list[str]) -> bool | None:
+    forms = _specialize(rel.lhs - rel.rhs, var, region, budget, why)
+    if len(forms) != 1:
+        why.append(f"{text(rel)}: its own terms have undecided branches")
+        return None
+    f = forms[0]
     if region.is_point:
-        return _SIGN_TEST[type(rel)](exact_sign(f.subs(var, region.lower)))
-    inside = list(roots_inside(f, var, region))
+        try:
+            return _SIGN_TEST[type(rel)](exact_sign(f.subs(var, region.lower)))
+        except Undecided as reason:
+            why.append(f"{text(rel)} at {region.describe(text(var))}: {reason}")
+            return None
+    try:
+        inside = list(roots_inside(f, var, region))
+    except Undecided as reason:
+        why.append(f"{text(rel)}: {reason}")
+        return None
     if inside:
         raise _Split(inside)
     return _SIGN_TEST[type(rel)](exact_sign(f.subs(var, region.sample())))
 
 
-def exact_sign(value: sympy.Expr) -> int:
-    """The sign of a closed-form real number: exact when SymPy knows it, else certified."""
-    value = sympy.nsimplify(value) if value.is_Float else value
-    if value.is_zero is True or sympy.expand(value) == 0:
-        return 0
-    certificate = certify_nonzero(value, {})
-    if certificate is None:
-        # Not certified non-zero at 2048 bits: accept zero only when SymPy can prove it.
-        if sympy.simplify(value) == 0:
-            return 0
-        raise Undecided(f"cannot decide the sign of {text(value)}")
-    return certificate.sign
-
-
 def roots_inside(f: sympy.Expr, var: sympy.Symbol, region: Region) -> Iterator[sympy.Expr]:
-    """Every point of the open region where ``f`` is zero or may jump in sign."""
-    interval = sympy.Interval.open(region.lower, region.upper)
-    candidates: set[sympy.Expr] = set()
+    """Every point of the open region where ``f`` is zero or may jump in sign.
+
+    Each set of roots is proved complete (:func:`symcheck.roots.roots_in`) or the call raises
+    Undecided; dropping a root would be unsound, keeping an extra one is harmless.
+    """
     for g in _sign_change_sources(f):
-        candidates.update(_real_roots(g, var, interval))
-    for c in candidates:
-        inside = interval.contains(c)
-        if inside is S.true:
-            yield c
-        elif inside is not S.false:  # dropping a root we cannot place would be unsound
-            raise Undecided(f"cannot tell whether the root {text(c)} lies in {region.describe()}")
+        yield from roots_in(g, var, region.lower, region.upper).points
 
 
 def _sign_change_sources(f: sympy.Expr) -> list[sympy.Expr]:
-    """``f`` itself, and the denominators where it could change sign without a zero."""
+    """``f``'s numerator, and every denominator inside it: where it could change sign without
+    a zero (a pole of ``f`` itself, or of an argument such as atan(1/z))."""
+    if f.is_polynomial():
+        return [f]
     f = f.replace(sympy.tan, lambda u: sympy.sin(u) / sympy.cos(u))
     numer, denom = sympy.fraction(sympy.together(f))
-    sources = [numer]
-    if denom.free_symbols:
-        sources.append(denom)
-    return sources
-
-
-def _real_roots(g: sympy.Expr, var: sympy.Symbol, interval: sympy.Interval) -> set[sympy.Expr]:
-    if var not in g.free_symbols:
-        return set()
-    if g.is_polynomial(var):
-        poly = sympy.Poly(g, var)
-        if poly.degree() <= 0:
-            return set()
-        return set(sympy.real_roots(poly))
-    found = sympy.solveset(g, var, interval)
-    if isinstance(found, sympy.FiniteSet):
-        return set(found)
-    if found is S.EmptySet:
-        return set()
-    raise Undecided(f"cannot find every real root of {text(g)} = 0")
+    sources = [numer, denom]
+    sources += [p.base for p in f.atoms(sympy.Pow) if p.exp.is_negative]
+    return [g for g in dict.fromkeys(sources) if g.free_symbols]

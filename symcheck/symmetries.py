@@ -20,8 +20,10 @@ from . import smt
 from .activations import Activation, activation as _lookup
 from .budget import DEFAULT_TIMEOUT, Budget, BudgetExceeded
 from .errors import EvaluationError
-from .evaluate import Certificate, certify_nonzero
+from .evaluate import Certificate, certify_nonzero, recheck_sign
 from .forms import Form, form as _form
+from .guard import counterexample
+from .signs import EXACT_SIGN_BITS, Undecided, at_values
 from .plane import PlaneDecision, decide_plane, scale_regions, whole_line
 from .printing import text
 from .results import CheckResult, Step
@@ -66,7 +68,21 @@ def check(act: str | Activation, transformation: Transformation, form: str | For
     # Parsing is bounded by its own documented limits; the budget is for the proof work.
     sigma = act if isinstance(act, Activation) else _lookup(act)
     unit.check_defined(sigma)  # a custom form must be defined on all of R² for this σ
-    verdict, witness, steps, residual, evidence, note = _decide(sigma, transformation, unit, budget)
+    try:
+        verdict, witness, steps, residual, evidence, note = _decide(sigma, transformation, unit, budget)
+    except BudgetExceeded:
+        verdict, witness, steps, residual, evidence, note = (
+            Verdict.INCONCLUSIVE, None, [], S.Zero, {}, "the time budget ran out")
+    except Exception as err:
+        if not failed_outside(err):
+            raise  # a bug in symcheck itself: the CLI reports it as an internal error
+        verdict, witness, steps, residual, evidence, note = (
+            Verdict.INCONCLUSIVE, None, [], S.Zero, {},
+            f"{failed_outside(err)} failed inside the decision ({type(err).__name__}: "
+            f"{' '.join(str(err).split())[:160]}); nothing was decided")
+    if verdict is Verdict.HOLDS:
+        verdict, witness, steps, note = _guard(sigma, transformation, unit, verdict, steps, note,
+                                               budget, time.perf_counter() - started)
     cross, verdict, witness, note = _cross_check(sigma, transformation, unit, verdict, witness, note, budget)
     domain = transformation.domain
     return CheckResult(
@@ -77,7 +93,52 @@ def check(act: str | Activation, transformation: Transformation, form: str | For
         elapsed=time.perf_counter() - started, cross_check=cross)
 
 
-# --- the second engine (issue 6): z3 on piecewise-polynomial statements ----------------------
+def failed_outside(err: BaseException) -> str:
+    """The library an exception was raised in (SymPy, mpmath, FLINT), or "" if in symcheck.
+
+    A library that fails on a valid input leaves that decision open (inconclusive); an
+    exception raised by symcheck's own code is a bug and is not hidden.
+    """
+    tb = err.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    where = tb.tb_frame.f_code.co_filename if tb is not None else ""
+    parts = where.replace("\\", "/").split("/")
+    for library, name in (("sympy", "SymPy"), ("mpmath", "mpmath"), ("flint", "python-flint")):
+        if library in parts:
+            return name
+    return ""
+
+
+def _guard(sigma, t, unit, verdict, steps, note, budget, elapsed):
+    """Search the original statement for a certified counterexample before reporting a proof."""
+    lhs, rhs = t.statement(unit, SIGMA)
+    difference = substitute_sigma(lhs - rhs, sigma)
+    space = {A: whole_line(), B: whole_line()}
+    if t.domain is not None:
+        space[t.scale] = scale_regions(t.domain.name, t.domain.value)
+    space = {v: r for v, r in space.items() if v in difference.free_symbols}
+    if not space:
+        return verdict, None, steps, note
+    found = counterexample(difference, space, budget, elapsed=elapsed)
+    if found is None:
+        return verdict, None, steps, note
+    values = {v: found.point[v] for v in space}
+    origin = "found by the guard that runs before a proof is reported; the proof above is withdrawn"
+    try:
+        with budget.step():
+            witnessed = _certified(sigma, t, lhs, rhs, values, origin, difference, list(steps), {},
+                                   "certified on the statement itself, by exact or interval arithmetic")
+    except BudgetExceeded:
+        witnessed = None
+    withdrawn = "the proof was withdrawn: a certified counterexample contradicts it"
+    if witnessed is None or witnessed[0] is not Verdict.BROKEN:
+        return Verdict.INCONCLUSIVE, None, steps, withdrawn + " (not re-certified in time)"
+    _, witness, steps, _, _, _ = witnessed
+    return Verdict.BROKEN, witness, steps, withdrawn
+
+
+# --- the second engine: z3 on piecewise-polynomial statements --------------------------------
 
 def _cross_check(sigma, t, unit, verdict, witness, note, budget):
     """Decide the statement again with z3 where it is covered; a disagreement is inconclusive.
@@ -200,14 +261,14 @@ def _certified(sigma, t, lhs, rhs, values, origin, residual, steps, evidence,
     """Certify the statement itself at ``values`` and re-check with evalf: broken, or not."""
     concrete = substitute_sigma(lhs - rhs, sigma)
     in_domain = t.scale not in values or t.domain.contains(values[t.scale])
-    certificate = certify_nonzero(concrete, values) if in_domain else None
+    certificate = certify_nonzero(concrete, values, max_prec=EXACT_SIGN_BITS) if in_domain else None
     recheck = _recheck(concrete, values, certificate)
     witness_text = ", ".join(f"{text(s)} = {text(v)}" for s, v in values.items())
     steps.append(Step("Witness", witness_text, ", ".join(rf"{sympy.latex(s)} = {sympy.latex(v)}"
                                                          for s, v in values.items()),
                       origin, "given"))
     for title, side in (("Left side", lhs), ("Right side", rhs)):
-        exact = substitute_sigma(side, sigma).xreplace(values)
+        exact = at_values(substitute_sigma(side, sigma), values)
         approx = "" if exact.is_Rational else f" ≈ {_decimal(exact)}"
         steps.append(Step(title, f"{text(side)} = {text(exact)}{approx}",
                           rf"{sympy.latex(side)} = {sympy.latex(exact)}"
@@ -222,7 +283,7 @@ def _certified(sigma, t, lhs, rhs, values, origin, residual, steps, evidence,
     steps.append(Step("Certificate", f"left − right ≠ 0: {_describe(certificate)}",
                       rf"\text{{left}} - \text{{right}} \in {_interval_latex(certificate)}",
                       basis, "certified"))
-    steps.append(Step("Re-check", f"SymPy evalf at {RECHECK_DIGITS} digits: {recheck}",
+    steps.append(Step("Re-check", f"mpmath interval arithmetic agrees on the sign: ≈ {recheck}",
                       rf"\approx {recheck}", "an evaluator independent of the certifier agrees",
                       "verified"))
     witness = {str(s): v for s, v in values.items()}
@@ -230,14 +291,19 @@ def _certified(sigma, t, lhs, rhs, values, origin, residual, steps, evidence,
 
 
 def _recheck(concrete: sympy.Expr, values: dict, certificate: Certificate | None) -> str | None:
-    """SymPy's evalf, a different code path, must give a value of the certified sign."""
+    """A second arithmetic (mpmath intervals, from the expression tree; not Arb, not SymPy's
+    relational evaluation) must give the certified sign; the value shown is for reading only."""
     if certificate is None:
         return None
-    value = concrete.xreplace(values).evalf(RECHECK_DIGITS)
-    if not value.is_number or value.is_real is not True or value == 0:
+    if recheck_sign(concrete, values, max_prec=EXACT_SIGN_BITS) != certificate.sign:
         return None
-    sign = 1 if value > 0 else -1
-    return text(value.evalf(20)) if sign == certificate.sign else None
+    try:
+        shown = at_values(concrete, values).evalf(RECHECK_DIGITS)
+        if shown.is_number and shown.is_real:
+            return text(shown.evalf(20))
+    except (TypeError, ValueError, Undecided):  # the shown value is for reading only
+        pass
+    return certificate.decimal(20)
 
 
 def _describe(certificate: Certificate | None) -> str:

@@ -96,6 +96,8 @@ def _settle(piece: Piece, var: sympy.Symbol, budget: Budget):
     """Prove the piece zero, or find a certified non-zero point in it."""
     evidence = Evidence()
     try:
+        if not piece.branch_free:
+            return _settle_alternatives(piece, var, budget)
         if piece.region.is_point:
             return _settle_point(piece, var, budget)
         found, evidence = _search(piece.expr, var, piece.region.samples(12), budget)
@@ -106,6 +108,30 @@ def _settle(piece: Piece, var: sympy.Symbol, budget: Budget):
         return PieceOutcome(piece.region, piece.expr, "timeout"), None, evidence
     status = "proved" if method else "unknown"
     return PieceOutcome(piece.region, piece.expr, status, method or ""), None, evidence
+
+
+def _settle_alternatives(piece: Piece, var: sympy.Symbol, budget: Budget):
+    """A condition could not be cut on this region: the value at each point is one of the
+    alternatives, so the piece is 0 if every alternative is. A witness is searched on the
+    expression as written (its branches decided point by point), never on an alternative."""
+    samples = [piece.region.lower] if piece.region.is_point else piece.region.samples(12)
+    found, evidence = _search(piece.expr, var, samples, budget)
+    if found:
+        return PieceOutcome(piece.region, piece.expr, "nonzero"), found, evidence
+    methods = []
+    for alternative in piece.alternatives:
+        if piece.region.is_point:
+            method = "exact value 0" if sympy.expand(alternative) == 0 else None
+        else:
+            method = prove_identically_zero(alternative, var, piece.region, budget)
+        if method is None:
+            return (PieceOutcome(piece.region, piece.expr, "unknown",
+                                 "the branches of an uncut condition were not all proved zero: "
+                                 + "; ".join(piece.undecided)), None, evidence)
+        methods.append(method)
+    return (PieceOutcome(piece.region, piece.expr, "proved",
+                         f"0 on every branch the uncut condition may choose ({len(methods)}: "
+                         + ", ".join(dict.fromkeys(methods)) + "), whatever its truth"), None, evidence)
 
 
 def _settle_point(piece: Piece, var: sympy.Symbol, budget: Budget):
@@ -149,6 +175,60 @@ def _search(expr: sympy.Expr, var: sympy.Symbol, points: Sequence[sympy.Rational
     return None, evidence
 
 
+# Identities of real functions, each valid for every real u (the residual is real-valued
+# wherever it is evaluated, so every argument is real): (name, function, rewrite of its
+# argument), applied innermost first. Each is an equivalence on the whole region.
+_IDENTITIES: tuple[tuple[str, type, Callable[[sympy.Expr], sympy.Expr | None]], ...] = (
+    ("asinh(sinh u) = u", sympy.asinh, lambda u: u.args[0] if isinstance(u, sympy.sinh) else None),
+    ("sinh(asinh u) = u", sympy.sinh, lambda u: u.args[0] if isinstance(u, sympy.asinh) else None),
+    ("cosh(asinh u) = √(1 + u²)", sympy.cosh,
+     lambda u: sympy.sqrt(1 + u.args[0] ** 2) if isinstance(u, sympy.asinh) else None),
+    ("tanh(asinh u) = u/√(1 + u²)", sympy.tanh,
+     lambda u: u.args[0] / sympy.sqrt(1 + u.args[0] ** 2) if isinstance(u, sympy.asinh) else None),
+    ("tan(atan u) = u", sympy.tan, lambda u: u.args[0] if isinstance(u, sympy.atan) else None),
+    ("log(exp u) = u", sympy.log, lambda u: u.args[0] if isinstance(u, sympy.exp) else None),
+    ("exp(log u) = u for u > 0", sympy.exp,
+     lambda u: u.args[0] if isinstance(u, sympy.log) and u.args[0].is_positive is True else None),
+    ("erfc u = 1 − erf u", sympy.erfc, lambda u: 1 - sympy.erf(u)),
+    ("2·atan(tanh u) = atan(sinh 2u)", sympy.atan,
+     lambda u: sympy.atan(sympy.sinh(2 * u.args[0])) / 2 if isinstance(u, sympy.tanh) else None),
+)
+
+
+def apply_identities(expr: sympy.Expr) -> tuple[sympy.Expr, tuple[str, ...]]:
+    """``expr`` with every identity of :data:`_IDENTITIES` applied, and the names of those used."""
+    used: list[str] = []
+
+    def rewrite(node: sympy.Basic) -> sympy.Basic:
+        if not node.args:
+            return node
+        node = node.func(*(rewrite(a) for a in node.args)) if isinstance(node, sympy.Expr) else node
+        for name, func, rule in _IDENTITIES:
+            if isinstance(node, func) and len(node.args) == 1:
+                new = rule(node.args[0])
+                if new is not None:
+                    used.append(name)
+                    return rewrite(new)
+        return node
+
+    return rewrite(expr), tuple(dict.fromkeys(used))
+
+
+def _identities_then_simplify(expr: sympy.Expr) -> tuple[sympy.Expr, str]:
+    rewritten, used = apply_identities(expr)
+    if not used:
+        return expr, ""
+    # expand_log without force splits log(x·y) only where SymPy proves x, y > 0
+    return sympy.simplify(sympy.expand_log(rewritten, force=False)), f" ({'; '.join(used)})"
+
+
+def _log_rules_then_simplify(expr: sympy.Expr) -> tuple[sympy.Expr, str]:
+    expanded = sympy.expand_log(expr, force=False)
+    if expanded == expr:
+        return expr, ""
+    return sympy.simplify(expanded), " (log(x·y) = log x + log y, with x, y > 0 proved)"
+
+
 # Equivalence-preserving rewrites tried in order; the first that yields exactly 0 is the proof.
 _METHODS: tuple[tuple[str, Callable[[sympy.Expr], sympy.Expr]], ...] = (
     ("expand", sympy.expand),
@@ -156,6 +236,11 @@ _METHODS: tuple[tuple[str, Callable[[sympy.Expr], sympy.Expr]], ...] = (
     ("simplify", sympy.simplify),
     ("rewrite in exponentials, then simplify", lambda e: sympy.simplify(e.rewrite(sympy.exp))),
     ("expand trigonometric functions, then simplify", lambda e: sympy.simplify(sympy.expand_trig(e))),
+)
+#: rewrites whose name depends on the identities they used
+_NAMED_METHODS: tuple[tuple[str, Callable[[sympy.Expr], tuple[sympy.Expr, str]]], ...] = (
+    ("identities of real functions, then simplify", _identities_then_simplify),
+    ("logarithm rules, then simplify", _log_rules_then_simplify),
 )
 
 
@@ -178,6 +263,16 @@ def prove_identically_zero(expr: sympy.Expr, var: sympy.Symbol, region: Region,
         except BudgetExceeded:
             raise
         except Exception:  # a SymPy failure inside one rewrite proves nothing either way
+            continue
+    for name, named in _NAMED_METHODS:
+        try:
+            with budget.step():
+                result, used = named(shifted)
+                if used and result == 0:
+                    return name + used + note
+        except BudgetExceeded:
+            raise
+        except Exception:
             continue
     return None
 

@@ -34,3 +34,19 @@ def invoke_cli(*args: str) -> tuple[int, str, str]:
         except SystemExit as stop:
             code = stop.code if isinstance(stop.code, int) else 1
     return code, out.getvalue(), err.getvalue()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "withdrawal: the test makes the guard withdraw a proof on purpose")
+
+
+@pytest.fixture(autouse=True)
+def no_proof_is_withdrawn(request: pytest.FixtureRequest):
+    """A proof the guard had to withdraw is a wrong proof the engine produced: fail the test
+    that produced it (unless it does so on purpose)."""
+    from symcheck.guard import WITHDRAWN
+    before = len(WITHDRAWN)
+    yield
+    if request.node.get_closest_marker("withdrawal") is None:
+        fresh = WITHDRAWN[before:]
+        assert not fresh, f"a proof was withdrawn by the guard: {fresh}"

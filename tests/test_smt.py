@@ -213,6 +213,8 @@ def test_engine_holds_but_z3_finds_a_model_is_inconclusive(monkeypatch) -> None:
         return Verdict.HOLDS, None, steps, residual, evidence, note  # a forged proof
 
     monkeypatch.setattr(symmetries, "_decide", wrong)
+    # the guard would withdraw the forged proof first; here z3 alone must catch it
+    monkeypatch.setattr(symmetries, "counterexample", lambda *args, **kw: None)
     result = sc.check_inverse_scaling("relu2", alpha="positive")
     assert result.verdict is Verdict.INCONCLUSIVE and result.witness is None
     assert result.cross_check["agrees"] is False and result.cross_check["verdict"] == "broken"
