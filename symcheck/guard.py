@@ -32,8 +32,8 @@ GUARD_SHARE = 0.1
 #: the least time the guard gets, so that a fast proof is still guarded (seconds)
 GUARD_FLOOR = 0.5
 #: points sampled (float64, vectorised) and re-evaluated at high precision
-GUARD_SAMPLES = 600
-GUARD_HIGH_PRECISION = 16
+GUARD_SAMPLES = 200
+GUARD_HIGH_PRECISION = 4
 
 
 @dataclass(frozen=True)
