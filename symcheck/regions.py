@@ -16,7 +16,7 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import sympy
 from flint import arb
@@ -26,7 +26,7 @@ from .budget import Budget
 from .errors import EvaluationError
 from .evaluate import enclose_range
 from .printing import text
-from .roots import roots_in
+from .roots import Cuts, roots_in
 from .signs import Undecided, certified_order, exact_sign, nonsmooth_to_piecewise
 
 MAX_REGIONS = 81
@@ -173,10 +173,20 @@ class Piece:
     alternatives: tuple[sympy.Expr, ...] = ()
     #: the conditions left undecided on this region, and why they could not be cut
     undecided: tuple[str, ...] = ()
+    #: why the cut points of each condition decided here are all of its roots
+    cut_proofs: tuple[str, ...] = ()
 
     @property
     def branch_free(self) -> bool:
         return len(self.alternatives) <= 1
+
+
+@dataclass
+class _Log:
+    """What deciding the branches on one region found: conditions left open, cut arguments."""
+
+    undecided: list[str] = field(default_factory=list)
+    cuts: list[str] = field(default_factory=list)
 
 
 def split(expr: sympy.Expr, var: sympy.Symbol, budget: Budget,
@@ -198,13 +208,13 @@ def split(expr: sympy.Expr, var: sympy.Symbol, budget: Budget,
         region = todo.pop(0)
         try:
             with budget.step():
-                why: list[str] = []
-                branches = _specialize(expr, var, region, budget, why)
+                log = _Log()
+                branches = _specialize(expr, var, region, budget, log)
                 if region.is_point:
                     branches = tuple(dict.fromkeys(b.subs(var, region.lower) for b in branches))
                 single = len(branches) == 1
                 done.append(Piece(region, branches[0] if single else expr, branches,
-                                  tuple(dict.fromkeys(why))))
+                                  tuple(dict.fromkeys(log.undecided)), tuple(dict.fromkeys(log.cuts))))
         except _Split as cut:
             todo[:0] = _refine(region, cut.points)
     return tuple(sorted(done, key=_order_key))
@@ -238,11 +248,11 @@ def _check_strictly_increasing(points: list[sympy.Expr]) -> None:
 
 
 def _specialize(expr: sympy.Expr, var: sympy.Symbol, region: Region, budget: Budget,
-                why: list[str]) -> tuple[sympy.Expr, ...]:
+                log: _Log) -> tuple[sympy.Expr, ...]:
     """The branch-free forms ``expr`` may take on ``region``, or _Split with points to cut at.
 
     One form when every condition is decided on the region; where a condition cannot be cut
-    (``why`` records it), every branch it may select is kept: the true value at each point of
+    (``log`` records it), every branch it may select is kept: the true value at each point of
     the region is one of the forms returned.
     """
     if not expr.has(sympy.Piecewise):
@@ -250,14 +260,14 @@ def _specialize(expr: sympy.Expr, var: sympy.Symbol, region: Region, budget: Bud
     if isinstance(expr, sympy.Piecewise):
         forms: list[sympy.Expr] = []
         for branch, cond in expr.args:
-            truth = _decide(cond, var, region, budget, why)
+            truth = _decide(cond, var, region, budget, log)
             if truth is False:
                 continue
-            forms.extend(_specialize(branch, var, region, budget, why))
+            forms.extend(_specialize(branch, var, region, budget, log))
             if truth is True:
                 return _bounded(forms)
         raise Undecided(f"no branch of {text(expr)} is known to apply on {region.describe()}")
-    options = [_specialize(arg, var, region, budget, why) for arg in expr.args]
+    options = [_specialize(arg, var, region, budget, log) for arg in expr.args]
     count = 1
     for o in options:
         count *= len(o)
@@ -274,18 +284,18 @@ def _bounded(forms: list[sympy.Expr]) -> tuple[sympy.Expr, ...]:
 
 
 def _decide(cond: sympy.Basic, var: sympy.Symbol, region: Region, budget: Budget,
-            why: list[str]) -> bool | None:
+            log: _Log) -> bool | None:
     """The truth of ``cond`` on the whole region; None when it cannot be cut there."""
     if cond is S.true or cond is S.false:
         return bool(cond)
     if isinstance(cond, sympy.Rel) and type(cond) in _SIGN_TEST:
-        return _decide_relational(cond, var, region, budget, why)
+        return _decide_relational(cond, var, region, budget, log)
     if isinstance(cond, (sympy.And, sympy.Or, sympy.Not, sympy.ITE, sympy.Xor)):
         values, cuts = [], []
         decisive = isinstance(cond, sympy.Or) if isinstance(cond, (sympy.And, sympy.Or)) else None
         for arg in cond.args:
             try:
-                value = _decide(arg, var, region, budget, why)
+                value = _decide(arg, var, region, budget, log)
             except _Split as cut:
                 cuts.extend(cut.points)
                 continue
@@ -318,23 +328,25 @@ _SIGN_TEST = {
 
 
 def _decide_relational(rel: sympy.Rel, var: sympy.Symbol, region: Region, budget: Budget,
-                       why: list[str]) -> bool | None:
-    forms = _specialize(rel.lhs - rel.rhs, var, region, budget, why)
+                       log: _Log) -> bool | None:
+    forms = _specialize(rel.lhs - rel.rhs, var, region, budget, log)
     if len(forms) != 1:
-        why.append(f"{text(rel)}: its own terms have undecided branches")
+        log.undecided.append(f"{text(rel)}: its own terms have undecided branches")
         return None
     f = forms[0]
     if region.is_point:
         try:
             return _SIGN_TEST[type(rel)](exact_sign(f.subs(var, region.lower)))
         except Undecided as reason:
-            why.append(f"{text(rel)} at {region.describe(text(var))}: {reason}")
+            log.undecided.append(f"{text(rel)} at {region.describe(text(var))}: {reason}")
             return None
     try:
-        inside = list(roots_inside(f, var, region))
+        found = cuts_inside(f, var, region)
     except Undecided as reason:
-        why.append(f"{text(rel)}: {reason}")
+        log.undecided.append(f"{text(rel)}: {reason}")
         return None
+    log.cuts += [f"{text(g)}: {cuts.argument}" for g, cuts in found]
+    inside = [p for _, cuts in found for p in cuts.points]
     if inside:
         raise _Split(inside)
     return _SIGN_TEST[type(rel)](exact_sign(f.subs(var, region.sample())))
@@ -346,8 +358,13 @@ def roots_inside(f: sympy.Expr, var: sympy.Symbol, region: Region) -> Iterator[s
     Each set of roots is proved complete (:func:`symcheck.roots.roots_in`) or the call raises
     Undecided; dropping a root would be unsound, keeping an extra one is harmless.
     """
-    for g in _sign_change_sources(f):
-        yield from roots_in(g, var, region.lower, region.upper).points
+    for _, cuts in cuts_inside(f, var, region):
+        yield from cuts.points
+
+
+def cuts_inside(f: sympy.Expr, var: sympy.Symbol, region: Region) -> list[tuple[sympy.Expr, Cuts]]:
+    """For each function whose zeros or poles may change the sign of ``f``: its proved cuts."""
+    return [(g, roots_in(g, var, region.lower, region.upper)) for g in _sign_change_sources(f)]
 
 
 def _sign_change_sources(f: sympy.Expr) -> list[sympy.Expr]:

@@ -150,11 +150,18 @@ def _polynomial_on_line(g: sympy.Expr, var: sympy.Symbol) -> Cuts | None:
                     "exact real-root isolation of a polynomial with rational coefficients")
     if all(is_algebraic(c) for c in coeffs):
         return _algebraic(g, var)
+    if exact_sign(coeffs[0]) == 0:
+        return _polynomial_on_line(sympy.expand(g - coeffs[0] * var ** (len(coeffs) - 1)), var)
     if len(coeffs) == 2:  # c1·z + c0 with real constants such as π or e
         c1, c0 = coeffs
-        if exact_sign(c1) == 0:
-            return Cuts((), "it is a constant")
-        return Cuts((-c0 / c1,), "it is linear, with its one root −c₀/c₁")
+        return Cuts((-c0 / c1,), "it is linear, with its one root -c0/c1")
+    ratios = [sympy.simplify(c / coeffs[0]) for c in coeffs]
+    if all(is_algebraic(r) for r in ratios):  # e.g. log(1 + e^-2000)·(z² − 4z + 5)
+        monic = sum(r * var ** k for k, r in enumerate(reversed(ratios)))
+        found = _polynomial_on_line(monic, var)
+        if found is not None:
+            return Cuts(found.points, "divided by its leading coefficient, which is not 0, "
+                                      + found.argument.replace("a polynomial", "a monic polynomial"))
     return None  # transcendental coefficients: the other arguments may still apply
 
 

@@ -338,8 +338,10 @@ def _piece_steps(decision: ZeroDecision) -> list[Step]:
                                            "unknown": "neither proved zero nor certified non-zero"}
                           .get(piece.status, ""), status))
     if decision.verdict is Verdict.HOLDS and len(decision.pieces) > 1:
+        complete = ("; every root of a branch condition is a cut point (" + "; ".join(decision.cut_proofs) + ")"
+                    if decision.cut_proofs else "")
         steps.append(Step("Cover", "the cases cover all of R", r"\bigcup = \mathbb{R}",
-                          "open intervals between the cut points, and the cut points themselves",
+                          "open intervals between the cut points, and the cut points themselves" + complete,
                           "verified"))
     return steps
 

@@ -57,6 +57,8 @@ class ZeroDecision:
     certificate: Certificate | None = None
     evidence: Evidence = Evidence()
     note: str = ""
+    #: why each branch condition's cut points are all of its roots (one line per condition)
+    cut_proofs: tuple[str, ...] = ()
 
 
 def decide_zero(residual: sympy.Expr, var: sympy.Symbol, budget: Budget, *,
@@ -89,7 +91,9 @@ def decide_zero(residual: sympy.Expr, var: sympy.Symbol, budget: Budget, *,
     proved = all(o.status == "proved" for o in outcomes)
     verdict = Verdict.HOLDS if proved else Verdict.INCONCLUSIVE
     note = "" if proved else "the residual was neither proved zero nor certified non-zero on every piece"
-    return ZeroDecision(verdict, residual, tuple(outcomes), evidence=evidence, note=note)
+    cut_proofs = tuple(dict.fromkeys(a for piece in pieces for a in piece.cut_proofs))
+    return ZeroDecision(verdict, residual, tuple(outcomes), evidence=evidence, note=note,
+                        cut_proofs=cut_proofs)
 
 
 def _settle(piece: Piece, var: sympy.Symbol, budget: Budget):
