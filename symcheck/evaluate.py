@@ -179,7 +179,8 @@ class _Walker:
         if hi < 0:
             return [-1]
         if not self.hull:
-            raise Undecided(f"undecided sign in {_short(node)}")
+            # no expression text: printing costs more than the retry this asks for
+            raise Undecided(f"undecided sign in {type(node).__name__}")
         return list(range(lo, hi + 1))
 
     def _by_sign(self, node: sympy.Basic, value: Callable[[int], Any]) -> Any:
@@ -200,12 +201,12 @@ class _Walker:
             if truth is False:
                 continue
             if truth is None and not self.hull:
-                raise Undecided(f"undecided condition {_short(pair.cond)}")
+                raise Undecided(f"undecided condition in a {type(node).__name__}")
             chosen.append(self.eval(pair.expr))
             if truth:
                 return chosen[0] if len(chosen) == 1 else self.arith.hull(chosen)
         if chosen:
-            raise Undecided(f"the piecewise expression may be undefined here: {_short(node)}")
+            raise Undecided("the piecewise expression may be undefined here")
         raise EvaluationError(f"the piecewise expression is undefined here: {_short(node)}")
 
     def truth(self, cond: sympy.Basic) -> bool | None:
@@ -454,11 +455,11 @@ class Certificate:
 
     ``lower``/``upper`` are decimal strings rounded outward from the binary enclosure, so they
     are themselves a valid enclosure; when ``exact`` they both hold the rational ``p/q``.
-    ``value`` is the exact rational, or the expression at the point (unevaluated: its
-    numbers were decided by the enclosure, not by SymPy).
+    ``value`` is the rational when ``exact``, else None: the value is known only through
+    its enclosure.
     """
 
-    value: sympy.Expr
+    value: sympy.Rational | None
     exact: bool
     lower: str
     upper: str
@@ -504,7 +505,7 @@ def certify_nonzero(
             sign = arb_sign(value)
             if sign:
                 return Certificate(
-                    value=_at_point(expr, point),
+                    value=None,
                     exact=False,
                     lower=_decimal_end(value.lower(), 25, "floor"),
                     upper=_decimal_end(value.upper(), 25, "ceiling"),
@@ -554,13 +555,6 @@ def _precisions(max_prec: int) -> list[int]:
         precs.append(prec)
         prec *= 2
     return precs + [max(max_prec, 16)]
-
-
-def _at_point(expr: sympy.Expr, point: Mapping[sympy.Symbol, Fraction]) -> sympy.Expr:
-    """The expression with the point substituted, left unevaluated (no SymPy decisions)."""
-    rationals = {s: sympy.Rational(q.numerator, q.denominator) for s, q in point.items()}
-    with sympy.evaluate(False):
-        return expr.xreplace(rationals)
 
 
 def _exact_certificate(value: fmpq) -> Certificate:
