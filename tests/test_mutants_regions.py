@@ -1,0 +1,108 @@
+"""Case splits decide each branch condition exactly, at the cut points as well as between them.
+
+These pin the places where a one-character edit would give a wrong proof: a strict relation
+read as a weak one exactly at its cut point, a pole that is not a cut point, a root that
+cannot be placed being skipped, a sample taken on the end of its region.
+"""
+from __future__ import annotations
+
+import operator
+
+import pytest
+import sympy
+from sympy import S
+
+from symcheck.budget import Budget
+from symcheck.regions import Region, Undecided, roots_inside, split
+from symcheck.symbols import Z
+
+RELATIONS = {
+    ">": sympy.StrictGreaterThan, ">=": sympy.GreaterThan, "<": sympy.StrictLessThan,
+    "<=": sympy.LessThan, "==": sympy.Eq, "!=": sympy.Ne,
+}
+PYTHON = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le,
+          "==": operator.eq, "!=": operator.ne}
+
+
+def values_by_region(expr: sympy.Expr) -> dict[str, sympy.Expr]:
+    pieces = split(expr, Z, Budget(60), cuts=())
+    assert all(p.branch_free for p in pieces)
+    return {p.region.describe(): p.expr for p in pieces}
+
+
+@pytest.mark.parametrize("rel", list(RELATIONS))
+@pytest.mark.parametrize("cut", [S.One, sympy.sqrt(2), -S(3) / 2])
+def test_each_relation_is_decided_at_its_cut_point_and_on_both_sides(rel: str, cut: sympy.Expr) -> None:
+    """σ = [z rel c]: its value on every piece is the truth of the relation there."""
+    values = values_by_region(sympy.Piecewise((1, RELATIONS[rel](Z, cut)), (0, True)))
+    expected = {
+        f"z < {sympy.sstr(cut)}": int(PYTHON[rel](-1, 0)),
+        f"z = {sympy.sstr(cut)}": int(PYTHON[rel](0, 0)),
+        f"z > {sympy.sstr(cut)}": int(PYTHON[rel](1, 0)),
+    }
+    assert values == expected
+
+
+@pytest.mark.parametrize("rel", list(RELATIONS))
+def test_each_relation_is_decided_at_a_transcendental_cut_point(rel: str) -> None:
+    """exp(z) rel e cuts at z = 1 (a monotone condition), and decides the point itself."""
+    values = values_by_region(sympy.Piecewise((1, RELATIONS[rel](sympy.exp(Z), sympy.E)), (0, True)))
+    assert values == {"z < 1": int(PYTHON[rel](-1, 0)), "z = 1": int(PYTHON[rel](0, 0)),
+                      "z > 1": int(PYTHON[rel](1, 0))}
+
+
+@pytest.mark.parametrize(("f", "region", "points"), [
+    (1 / (Z - 1), Region(S.Zero, S(2)), {S.One}),
+    ((Z - 2) / (Z - 1), Region(S.Zero, S(3)), {S.One, S(2)}),
+    (Z + 1 / (Z**2 - 2), Region(-S.Infinity, S.Infinity), None),
+])
+def test_poles_are_cut_points(f: sympy.Expr, region: Region, points) -> None:
+    """f changes sign across a pole without a zero: the pole must be among the cut points."""
+    found = set(roots_inside(f, Z, region))
+    if points is None:  # z + 1/(z² − 2): poles at ±√2
+        assert {sympy.sqrt(2), -sympy.sqrt(2)} <= found
+    else:
+        assert points <= found
+
+
+def test_a_condition_that_changes_sign_at_a_pole_is_decided_on_each_side() -> None:
+    values = values_by_region(sympy.Piecewise((1, 1 / (Z - 1) + 0 * Z > 0), (0, True)) * (Z - 1))
+    assert values["0 < z < 1"] == 0 if "0 < z < 1" in values else values["z < 1"] == 0
+    assert values["z > 1"] == Z - 1
+
+
+@pytest.mark.parametrize("g", [sympy.sin(Z), sympy.cos(Z) - S.Half, sympy.sin(Z) * Z])
+def test_roots_that_cannot_be_placed_are_refused_not_skipped(g: sympy.Expr) -> None:
+    """Infinitely many roots on a half-line: no finite set of cut points is complete."""
+    with pytest.raises(Undecided):
+        list(roots_inside(g, Z, Region(S.Zero, S.Infinity)))
+
+
+def test_an_uncut_condition_keeps_every_branch() -> None:
+    """sin(z) > 0 on z > 0 cannot be cut finitely: the piece keeps both branches."""
+    pieces = split(sympy.Piecewise((Z, sympy.sin(Z) > 0), (2 * Z, True)), Z, Budget(60))
+    right = [p for p in pieces if p.region.describe() == "z > 0"]
+    assert len(right) == 1
+    assert set(right[0].alternatives) == {Z, 2 * Z}
+    assert not right[0].branch_free
+
+
+@pytest.mark.parametrize("region", [
+    Region(-S.Infinity, S(3) / 2), Region(S(3) / 2, S.Infinity), Region(S(3) / 2, S(2)),
+    Region(-S.Infinity, S.Zero), Region(S.Zero, S.Infinity), Region(-S(7) / 2, -S(5) / 2),
+    Region(sympy.sqrt(2), S.Infinity), Region(-S.Infinity, -sympy.sqrt(2)),
+])
+def test_samples_lie_strictly_inside_their_region(region: Region) -> None:
+    """A sample on an end would decide the sign of a condition for the wrong points."""
+    samples = region.samples(12)
+    assert samples
+    for q in samples:
+        assert q.is_Rational
+        assert (region.lower == -S.Infinity or q > region.lower)
+        assert (region.upper == S.Infinity or q < region.upper)
+    assert samples[0] == region.sample()
+
+
+def test_a_point_region_samples_only_itself() -> None:
+    assert Region(S(3) / 2, S(3) / 2).samples() == [S(3) / 2]
+    assert Region(sympy.sqrt(2), sympy.sqrt(2)).samples() == []

@@ -1,0 +1,155 @@
+"""The z3 cross-check reads only what z3 said: `unknown` is no verdict, and its translation of
+the nonsmooth primitives agrees with SymPy's conventions at the single points that matter.
+
+z3 is stubbed where its answer is the point (a solver that says `unknown`), and real where the
+translation is (the value of Heaviside, sign and Abs at 0, each relation at its boundary).
+"""
+from __future__ import annotations
+
+import types
+
+import pytest
+import sympy
+from sympy import S
+
+from symcheck import smt
+from symcheck.activations import activation
+from symcheck.forms import form
+from symcheck.symbols import A, B, Z
+from symcheck.transformations import Transformation, domain
+
+z3 = pytest.importorskip("z3", reason="z3-solver is in the test extra; without it there is no cross-check")
+
+
+class _Solver:
+    """A solver that answers what the test says, whatever it is asked."""
+
+    answer = None
+
+    def __init__(self, *args, **kwargs) -> None:
+        pass
+
+    def set(self, *args) -> None:
+        pass
+
+    def add(self, *args) -> None:
+        pass
+
+    def check(self):
+        return type(self).answer
+
+    def reason_unknown(self) -> str:
+        return "stubbed"
+
+    def model(self):  # pragma: no cover - reached only if `unknown` is misread as `sat`
+        raise AssertionError("a model was asked of a solver that answered unknown")
+
+
+def _z3_answering(answer) -> types.SimpleNamespace:
+    solver = type("Answering", (_Solver,), {"answer": answer})
+    return types.SimpleNamespace(Solver=solver, sat=z3.sat, unsat=z3.unsat, unknown=z3.unknown,
+                                 RealVal=z3.RealVal)
+
+
+def test_unknown_is_no_verdict() -> None:
+    fake = _z3_answering(z3.unknown)
+    decision = smt._decide(fake, None, [], {}, S.Zero, S.Zero, Transformation("exchange"), 1.0)
+    assert decision.verdict == "unknown" and decision.model is None
+    assert "no answer" in decision.reason
+
+
+def test_unsat_is_a_proof() -> None:
+    fake = _z3_answering(z3.unsat)
+    decision = smt._decide(fake, None, [], {}, S.Zero, S.Zero, Transformation("exchange"), 1.0)
+    assert decision.verdict == "holds"
+
+
+@pytest.mark.parametrize(("answer", "expected"), [(z3.sat, True), (z3.unsat, False), (z3.unknown, None)])
+def test_a_witness_is_confirmed_only_by_sat(answer, expected) -> None:
+    ctx = z3.Context()
+    reals = {A: z3.Real("a", ctx), B: z3.Real("b", ctx)}
+    fake = _z3_answering(answer)
+    assert smt._witness_confirmed(fake, ctx, [], reals, {"a": "1", "b": "2"}, 1.0) is expected
+
+
+def test_cross_check_with_a_solver_that_says_unknown(monkeypatch) -> None:
+    """Through the public entry point: no verdict, no agreement, whatever the engine said."""
+    monkeypatch.setattr(z3, "Solver", _z3_answering(z3.unknown).Solver)
+    for engine in ("holds", "broken"):
+        cross = smt.cross_check(activation("relu"), Transformation("inverse-scaling", domain("positive")),
+                                form("gated"), engine, {"a": "1", "b": "1", "alpha": "2"} if engine == "broken" else None)
+        assert cross["verdict"] == "unknown"
+        assert cross["agrees"] is None
+        assert cross["witness_confirmed"] is None
+
+
+@pytest.mark.parametrize(("engine", "smt_says", "confirmed", "agrees"), [
+    ("holds", "holds", None, True),
+    ("holds", "broken", None, False),
+    ("holds", "unknown", None, None),
+    ("broken", "holds", None, False),
+    ("broken", "broken", True, True),
+    ("broken", "broken", False, False),
+    ("broken", "broken", None, None),
+    ("broken", "unknown", True, None),
+    ("broken", "unknown", False, False),
+    ("broken", "unknown", None, None),
+    ("inconclusive", "holds", None, None),
+    ("inconclusive", "broken", True, None),
+])
+def test_agreement_truth_table(engine: str, smt_says: str, confirmed, agrees) -> None:
+    assert smt._agrees(engine, smt_says, confirmed) is agrees
+
+
+def _value_at(expr: sympy.Expr, point: dict) -> sympy.Rational:
+    """z3's value of the translated expression at a point, as an exact rational."""
+    ctx = z3.Context()
+    reals = {s: z3.Real(s.name, ctx) for s in (Z, A, B)}
+    translate = smt._Translator(z3, ctx, reals)
+    term = translate.term(expr)
+    fixed = z3.substitute(term, *[(reals[s], translate.real(sympy.Rational(v))) for s, v in point.items()])
+    value = z3.simplify(fixed)
+    assert z3.is_rational_value(value), value
+    return sympy.Rational(value.numerator_as_long(), value.denominator_as_long())
+
+
+@pytest.mark.parametrize("expr", [
+    sympy.Heaviside(Z), sympy.Heaviside(Z, 0), sympy.Heaviside(Z, 1), sympy.Heaviside(Z, S(1) / 3),
+    sympy.sign(Z), sympy.Abs(Z), sympy.Max(Z, 0), sympy.Min(Z, 0), sympy.Max(Z, -Z, 1), sympy.Min(Z, 2 * Z),
+    sympy.Piecewise((1, Z > 0), (2, Z >= 0), (3, True)),
+    sympy.Piecewise((1, Z < 0), (2, Z <= 0), (3, True)),
+    sympy.Piecewise((1, sympy.Eq(Z, 0)), (2, True)), sympy.Piecewise((1, sympy.Ne(Z, 0)), (2, True)),
+    sympy.Piecewise((1, (Z > -1) & (Z < 1)), (2, (Z < -2) | (Z > 2)), (3, True)),
+    sympy.Piecewise((1, ~(Z > 0)), (2, True)),
+    Z**3 - 2 * Z**2 + Z / 3, (Z + 1)**0 * Z,
+])
+@pytest.mark.parametrize("z", ["0", "1", "-1", "1/2", "-3", "3", "2", "-2"])
+def test_the_translation_agrees_with_sympy_at_every_point(expr: sympy.Expr, z: str) -> None:
+    """Single points, 0 and the branch boundaries included: H(0) is SymPy's args[1] (1/2 by
+    default), sign(0) = 0, and each relation is strict or weak exactly as written."""
+    point = {Z: sympy.Rational(z)}
+    assert _value_at(expr, point) == expr.xreplace(point)
+
+
+def test_a_negative_power_is_a_reciprocal() -> None:
+    ctx = z3.Context()
+    alpha = sympy.Symbol("alpha", real=True)
+    reals = {alpha: z3.Real("alpha", ctx)}
+    translate = smt._Translator(z3, ctx, reals)
+    term = z3.simplify(z3.substitute(translate.term(alpha**-2), (reals[alpha], translate.real(S(2)))))
+    assert sympy.Rational(term.numerator_as_long(), term.denominator_as_long()) == S(1) / 4
+
+
+@pytest.mark.parametrize(("name", "value", "inside", "outside"), [
+    ("positive", None, "1", "0"), ("negative", None, "-1", "0"), ("any", None, "-1", "0"),
+    ("positive", None, "1/2", "-1/2"), ("negative", None, "-1/2", "1/2"),
+])
+def test_the_domain_constraint_excludes_its_boundary(name, value, inside, outside) -> None:
+    t = Transformation("inverse-scaling", domain(name))
+    ctx = z3.Context()
+    reals = {t.scale: z3.Real(t.scale.name, ctx)}
+    translate = smt._Translator(z3, ctx, reals)
+    constraint = smt._domain_constraint(z3, translate, t, reals)
+    for q, truth in ((inside, True), (outside, False)):
+        fixed = z3.simplify(z3.substitute(constraint, (reals[t.scale], translate.real(sympy.Rational(q)))))
+        assert z3.is_true(fixed) is truth

@@ -1,0 +1,112 @@
+"""Zero decisions: only an exact reduction to 0 on every piece is a proof.
+
+A piece that timed out, a value whose sign cannot be certified, a branch of an uncut
+condition that was not proved zero, a half-line substituted from the wrong end: each must
+leave the decision open, never count as a proof.
+"""
+from __future__ import annotations
+
+import pytest
+import sympy
+from sympy import S
+
+from symcheck import zero
+from symcheck.budget import Budget, BudgetExceeded
+from symcheck.regions import Region
+from symcheck.symbols import Z
+from symcheck.verdict import Verdict
+from symcheck.zero import decide_zero, prove_identically_zero
+
+#: negative, but no enclosure up to the certifier's precision separates it from 0
+UNCERTIFIABLE = sympy.cos(sympy.exp(-5000)) - 1
+
+oo = S.Infinity
+
+
+@pytest.mark.parametrize(("expr", "region", "proved"), [
+    (sympy.Abs(Z) + Z, Region(-oo, S.Zero), True),
+    (sympy.Abs(Z) - Z, Region(-oo, S.Zero), False),
+    (sympy.Abs(Z) - Z, Region(S.Zero, oo), True),
+    (sympy.Abs(Z) + Z, Region(S.Zero, oo), False),
+    (sympy.Abs(Z - 1) - (Z - 1), Region(S.One, oo), True),
+    (sympy.Abs(Z - 1) - (Z - 1), Region(-oo, S.One), False),
+    (sympy.Abs(Z + 2) + (Z + 2), Region(-oo, -S(2)), True),
+    (sympy.Abs(Z + 2) + (Z + 2), Region(-S(2), oo), False),
+    (sympy.Abs(Z - 3) + (Z - 3), Region(-oo, S(3)), True),
+    (sympy.Abs(Z - 3) - (Z - 3), Region(-oo, S(3)), False),
+    (sympy.sqrt(Z**2) - Z, Region(S(5), oo), True),
+    (sympy.sqrt(Z**2) + Z, Region(-oo, -S(5)), True),
+])
+def test_a_half_line_is_parametrised_from_its_finite_end(expr, region: Region, proved: bool) -> None:
+    """z = lower + t on (lower, ∞), z = upper − t on (−∞, upper), t > 0: the identity holds
+    exactly where the sign SymPy may use is the region's."""
+    method = prove_identically_zero(expr, Z, region, Budget(30))
+    assert (method is not None) is proved
+
+
+def test_a_timed_out_piece_is_not_a_proof(monkeypatch) -> None:
+    def out_of_time(*args, **kwargs):
+        raise BudgetExceeded()
+
+    monkeypatch.setattr(zero, "prove_identically_zero", out_of_time)
+    residual = sympy.Max(Z, 0) - (Z + sympy.Abs(Z)) / 2  # ≡ 0, so nothing can be certified
+    decision = decide_zero(residual, Z, Budget(30))
+    assert decision.verdict is Verdict.INCONCLUSIVE
+    assert "timeout" in {p.status for p in decision.pieces}
+    assert decision.note
+
+
+def test_the_same_residual_is_proved_with_time() -> None:
+    residual = sympy.Max(Z, 0) - (Z + sympy.Abs(Z)) / 2
+    decision = decide_zero(residual, Z, Budget(30))
+    assert decision.verdict is Verdict.HOLDS
+    assert {p.status for p in decision.pieces} == {"proved"}
+    assert len(decision.pieces) == 3 and decision.note == ""
+
+
+def test_an_unproved_piece_keeps_the_decision_open(monkeypatch) -> None:
+    monkeypatch.setattr(zero, "prove_identically_zero", lambda *args, **kwargs: None)
+    decision = decide_zero(sympy.Max(Z, 0) - (Z + sympy.Abs(Z)) / 2, Z, Budget(30))
+    assert decision.verdict is Verdict.INCONCLUSIVE
+    assert "unknown" in {p.status for p in decision.pieces}
+
+
+def test_an_uncertifiable_value_at_a_cut_point_is_not_zero() -> None:
+    """The point z = 0 is its own piece; its value is negative but cannot be certified."""
+    decision = decide_zero(sympy.Piecewise((UNCERTIFIABLE, sympy.Eq(Z, 0)), (0, True)), Z, Budget(60))
+    assert decision.verdict is Verdict.INCONCLUSIVE
+    at_zero = [p for p in decision.pieces if p.region.is_point and p.region.lower == 0]
+    assert at_zero and at_zero[0].status == "unknown"
+
+
+def test_a_value_at_a_cut_point_that_is_exactly_zero_is_proved() -> None:
+    residual = sympy.Piecewise((sympy.sin(1)**2 + sympy.cos(1)**2 - 1, sympy.Eq(Z, 0)), (0, True))
+    assert decide_zero(residual, Z, Budget(60)).verdict is Verdict.HOLDS
+
+
+def test_a_single_point_where_the_residual_is_not_zero_is_a_witness() -> None:
+    """Only the point z = 1 differs: the cut point itself must be tried and certified."""
+    decision = decide_zero(sympy.Piecewise((S(1) / 3, sympy.Eq(Z, 1)), (0, True)), Z, Budget(60))
+    assert decision.verdict is Verdict.BROKEN
+    assert decision.point == 1 and decision.certificate is not None
+
+
+@pytest.mark.parametrize("other", [UNCERTIFIABLE, UNCERTIFIABLE * Z])
+def test_every_branch_of_an_uncut_condition_must_be_proved_zero(other) -> None:
+    """sin(z) > 0 cannot be cut on a half-line: 0 on one branch is not enough."""
+    decision = decide_zero(sympy.Piecewise((0, sympy.sin(Z) > 0), (other, True)), Z, Budget(60))
+    assert decision.verdict is Verdict.INCONCLUSIVE
+
+
+def test_an_uncut_condition_whose_branches_are_all_zero_is_proved() -> None:
+    residual = sympy.Piecewise((Z - Z * 1, sympy.sin(Z) > 0), (sympy.expand((Z + 1)**2) - Z**2 - 2 * Z - 1, True))
+    decision = decide_zero(residual + sympy.Piecewise((0, sympy.sin(Z) > 0), (sympy.Abs(Z) - sympy.Abs(-Z), True)),
+                           Z, Budget(60))
+    assert decision.verdict is Verdict.HOLDS
+
+
+def test_a_condition_with_an_uncertifiable_sign_is_not_decided() -> None:
+    """c·z ≥ 0 with c < 0 uncertifiable: taking sign(c) as 0 would make σ ≡ 1 and 'prove' it."""
+    sigma = sympy.Piecewise((1, UNCERTIFIABLE * Z >= 0), (0, True))
+    decision = decide_zero(sigma - 1, Z, Budget(60))
+    assert decision.verdict is not Verdict.HOLDS
