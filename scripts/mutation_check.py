@@ -146,6 +146,10 @@ class _Collector(ast.NodeVisitor):
     visit_FunctionDef = _visit_function
     visit_AsyncFunctionDef = _visit_function
 
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        for stmt in node.body:  # not the decorators: `frozen=True` is no decision
+            self.visit(stmt)
+
     def visit_JoinedStr(self, node: ast.JoinedStr) -> None:
         return  # f-strings are messages; their positions are unreliable in 3.11 too
 
@@ -362,6 +366,7 @@ class Sandbox:
     def __init__(self, jobs: int) -> None:
         self._tmp = tempfile.TemporaryDirectory(prefix="symcheck-mutation-")
         self.free: queue.Queue[Path] = queue.Queue()
+        self.first = Path(self._tmp.name) / "job0"
         for i in range(jobs):
             root = Path(self._tmp.name) / f"job{i}"
             ignore = shutil.ignore_patterns("__pycache__", ".hypothesis", "*.pyc")
@@ -418,9 +423,10 @@ def _kill(process: subprocess.Popen) -> None:
     process.wait()
 
 
-def test_files(module: str, override: Sequence[str] = ()) -> list[str]:
+def test_files(module: str, override: Sequence[str] = (), root: Path = ROOT) -> list[str]:
+    """The module's test files that exist in ``root`` (the copy the run uses), and its doctests."""
     names = override or [f"tests/{name}" for name in CORE[module]]
-    files = [name for name in names if (ROOT / name).exists()]
+    files = [name for name in names if (root / name).exists()]
     # the module's own doctests run too (the suite runs them with --doctest-modules)
     return files + [f"symcheck/{module}.py"]
 
@@ -514,7 +520,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         def clean_run(name: str) -> tuple[str, str, float, str]:
             root = sandbox.free.get()
             try:
-                return (name, *_pytest(root, test_files(name, args.tests), 1800))
+                return (name, *_pytest(root, test_files(name, args.tests, root), 1800))
             finally:
                 sandbox.free.put(root)
 
@@ -525,7 +531,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 broken_baseline[name] = tail
             timeouts[name] = args.timeout or max(120.0, 4 * seconds)
         runnable = [m for m in mutants if m.module not in broken_baseline]
-        futures = [pool.submit(run_mutant, sandbox, m, test_files(m.module, args.tests),
+        futures = [pool.submit(run_mutant, sandbox, m, test_files(m.module, args.tests, sandbox.first),
                                timeouts[m.module]) for m in runnable]
         for done, future in enumerate(concurrent.futures.as_completed(futures), 1):
             outcome = future.result()

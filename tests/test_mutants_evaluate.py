@@ -1,0 +1,130 @@
+"""Certified evaluation at single points: each of the three arithmetics (the ranking
+approximation, the Arb certifier, the mpmath-interval re-check) gives the value SymPy's exact
+arithmetic gives, branch conditions included exactly at their boundary, Heaviside(0) as
+written; and a certificate's enclosure holds mpmath's own high-precision value.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+import mpmath
+import pytest
+import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sympy import S
+
+from symcheck.evaluate import approximate, certify_nonzero, enclose, enclose_range, recheck_sign
+from symcheck.symbols import Z
+
+RELATIONS = [sympy.StrictGreaterThan, sympy.GreaterThan, sympy.StrictLessThan, sympy.LessThan,
+             sympy.Eq, sympy.Ne]
+
+EXPRESSIONS = [
+    *(sympy.Piecewise((2, rel(Z, 1)), (3, True)) for rel in RELATIONS),
+    *(sympy.Piecewise((2, rel(Z**2, 4)), (-3, True)) for rel in RELATIONS),
+    sympy.Piecewise((5, (Z > 0) & (Z < 2)), (7, (Z <= -1) | (Z >= 3)), (11, True)),
+    sympy.Piecewise((5, ~(Z >= 1)), (7, True)),
+    sympy.Heaviside(Z), sympy.Heaviside(Z, 0), sympy.Heaviside(Z, 1), sympy.Heaviside(Z - 1, S(1) / 3),
+    sympy.sign(Z), sympy.sign(Z - 1), sympy.Abs(Z - 1), sympy.Max(Z, 1 - Z), sympy.Min(Z, 2 * Z, 1),
+    Z**3 - 2 * Z + S(1) / 3, 1 / (Z + 3), (Z + 2)**-2, Z * sympy.Heaviside(Z) - sympy.Max(Z, 0),
+]
+POINTS = [S(-3) / 2, -S.One, S.Zero, S.Half, S.One, S(2), S(3)]
+
+
+def _arb_end(x) -> Fraction:
+    """An end point of an Arb ball (exact: zero radius) as a Fraction."""
+    man, exp = x.mid().man_exp()
+    return Fraction(int(man)) * Fraction(2) ** int(exp)
+
+
+def _raw_fraction(raw: tuple) -> Fraction:
+    sign, man, exp, _ = raw
+    value = Fraction(int(man)) * Fraction(2) ** int(exp)
+    return -value if sign else value
+
+
+@pytest.mark.parametrize("expr", EXPRESSIONS, ids=sympy.sstr)
+@pytest.mark.parametrize("z", POINTS, ids=str)
+def test_every_arithmetic_gives_the_exact_value_at_a_point(expr: sympy.Expr, z: sympy.Rational) -> None:
+    exact = expr.xreplace({Z: z})
+    assert exact.is_Rational
+    with mpmath.workdps(40):  # the ranking value is approximate: 30 digits, not a decision
+        assert abs(approximate(expr, {Z: z}, dps=30) - mpmath.mpf(exact.p) / exact.q) < mpmath.mpf(10)**-25
+    certificate = certify_nonzero(expr, {Z: z})
+    if exact == 0:
+        assert certificate is None
+    else:
+        assert certificate is not None and certificate.exact and certificate.value == exact
+        assert certificate.sign == (1 if exact > 0 else -1)
+    assert recheck_sign(expr, {Z: z}) == (1 if exact > 0 else -1 if exact < 0 else 0)
+    assert recheck_sign(expr - exact, {Z: z}) == 0
+    assert certify_nonzero(expr - exact, {Z: z}) is None
+    interval = enclose(expr, {Z: z}, 64)
+    lo, hi = (_raw_fraction(end) for end in interval._mpi_)
+    assert lo <= Fraction(int(exact.p), int(exact.q)) <= hi
+
+
+@pytest.mark.parametrize("z", POINTS, ids=str)
+def test_enclose_range_of_a_point_box_is_the_value(z: sympy.Rational) -> None:
+    for expr in EXPRESSIONS:
+        exact = expr.xreplace({Z: z})
+        ball = enclose_range(expr, {Z: (z, z)}, 64)
+        value = Fraction(int(exact.p), int(exact.q))
+        assert _arb_end(ball.lower()) <= value <= _arb_end(ball.upper()), (expr, z)
+
+
+@pytest.mark.parametrize("value", [
+    sympy.sin(Z)**2 + sympy.cos(Z)**2 - 1, sympy.cosh(Z)**2 - sympy.sinh(Z)**2 - 1,
+    sympy.log(2 * Z) - sympy.log(2) - sympy.log(Z), sympy.atan(Z) + sympy.atan(1 / Z) - sympy.pi / 2,
+    sympy.tanh(Z) - (sympy.exp(2 * Z) - 1) / (sympy.exp(2 * Z) + 1),
+])
+@pytest.mark.parametrize("z", [S(7) / 3, S(3) / 7, S(5)])
+def test_an_enclosure_that_touches_zero_is_never_a_sign(value: sympy.Expr, z: sympy.Rational) -> None:
+    """These are exactly 0 but not by rational arithmetic: no enclosure may exclude 0."""
+    assert value.xreplace({Z: z}) != 0  # SymPy keeps them as written
+    assert certify_nonzero(value, {Z: z}) is None
+    assert recheck_sign(value, {Z: z}) is None
+
+
+@pytest.mark.parametrize(("expr", "z"), [
+    (sympy.Piecewise((1, sympy.exp(Z) > sympy.E), (0, True)), S.One),
+    (sympy.Piecewise((1, sympy.exp(Z) >= sympy.E), (0, True)) - 1, S.One),
+    (sympy.Heaviside(sympy.exp(Z) - sympy.E) - S.Half, S.One),
+    (sympy.sign(sympy.sin(sympy.pi * Z)), S.One),
+])
+def test_a_condition_the_enclosures_cannot_decide_certifies_nothing(expr: sympy.Expr, z) -> None:
+    """The condition is exactly at its boundary but only transcendentally: undecidable, so no
+    certificate and no sign, whichever branch SymPy would pick."""
+    assert certify_nonzero(expr, {Z: z}) is None
+    assert recheck_sign(expr, {Z: z}) is None
+
+
+def _reference(expr: sympy.Expr, z: Fraction) -> mpmath.mpf:
+    with mpmath.workdps(120):
+        return sympy.lambdify(Z, expr, modules="mpmath")(mpmath.mpf(z.numerator) / z.denominator)
+
+
+UNARY = [sympy.exp, sympy.sin, sympy.cos, sympy.tanh, sympy.atan, sympy.asinh, sympy.erf, sympy.erfc,
+         lambda u: sympy.log(1 + u**2), lambda u: sympy.sqrt(1 + u**2)]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(range(len(UNARY))), st.sampled_from(range(len(UNARY))),
+       st.fractions(min_value=-8, max_value=8, max_denominator=1000),
+       st.fractions(min_value=-3, max_value=3, max_denominator=50))
+def test_a_certificate_holds_mpmaths_value(i: int, j: int, z: Fraction, c: Fraction) -> None:
+    """f(z) − g(c·z) − k at a rational z: whenever a certificate is given, mpmath's value at
+    120 digits lies in its enclosure, with its sign; the re-check never contradicts it."""
+    expr = UNARY[i](Z) - UNARY[j](sympy.Rational(c.numerator, c.denominator) * Z) - S(1) / 7
+    certificate = certify_nonzero(expr, {Z: sympy.Rational(z.numerator, z.denominator)})
+    if certificate is None:
+        return
+    if certificate.exact:
+        assert certificate.value == expr.xreplace({Z: sympy.Rational(z.numerator, z.denominator)})
+        return
+    with mpmath.workdps(120):
+        value = _reference(expr, z)
+        assert mpmath.mpf(certificate.lower) <= value <= mpmath.mpf(certificate.upper)
+        assert (value > 0) - (value < 0) == certificate.sign
+    assert recheck_sign(expr, {Z: sympy.Rational(z.numerator, z.denominator)}) in (certificate.sign, None)
