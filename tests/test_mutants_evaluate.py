@@ -128,3 +128,63 @@ def test_a_certificate_holds_mpmaths_value(i: int, j: int, z: Fraction, c: Fract
         assert mpmath.mpf(certificate.lower) <= value <= mpmath.mpf(certificate.upper)
         assert (value > 0) - (value < 0) == certificate.sign
     assert recheck_sign(expr, {Z: sympy.Rational(z.numerator, z.denominator)}) in (certificate.sign, None)
+
+
+#: negative, but its enclosures straddle 0 at every precision the certifier tries
+HIDDEN = sympy.cos(sympy.exp(-5000)) - 1
+
+
+@pytest.mark.parametrize(("cond", "truth"), [
+    (HIDDEN < 0, True), (HIDDEN <= 0, True), (HIDDEN > 0, False), (HIDDEN >= 0, False),
+    (-HIDDEN > 0, True), (-HIDDEN < 0, False),
+    (sympy.Eq(HIDDEN**2, 0, evaluate=False), False), (sympy.Ne(HIDDEN**2, 0, evaluate=False), True),
+    (sympy.Eq(HIDDEN, 0, evaluate=False), False), (sympy.Ne(HIDDEN, 0, evaluate=False), True),
+])
+@pytest.mark.parametrize("z", [S.One, S(2)])
+def test_a_condition_on_a_value_no_enclosure_separates_from_zero_is_never_decided(cond, truth, z) -> None:
+    """Each relation, with its enclosure straddling 0 (or touching it, for a square): neither
+    branch may be taken, so [cond]·z − truth·z, exactly 0, certifies nothing either way."""
+    with sympy.evaluate(False):  # SymPy would decide Eq(x, 0) for a number itself
+        chosen = sympy.Piecewise((Z, cond), (0, True))
+    assert chosen.has(sympy.Piecewise)
+    expr = chosen - (Z if truth else 0)
+    assert certify_nonzero(expr, {Z: z}) is None
+    assert recheck_sign(expr, {Z: z}) in (None, 0)
+    wrong = chosen - (0 if truth else Z)  # ≠ 0, but not certifiable
+    assert certify_nonzero(wrong, {Z: z}) is None
+
+
+@pytest.mark.parametrize(("expr", "z"), [
+    (sympy.exp(Z), 1000), (-sympy.exp(Z), 1000), (sympy.exp(-Z), 1000), (-sympy.exp(-Z), 1000),
+    (sympy.exp(Z) / 3, 300), (-sympy.exp(-Z) / 7, 300), (Z**40 + sympy.sin(Z), 10**6),
+])
+def test_the_decimal_ends_of_a_certificate_enclose_a_very_large_or_small_value(expr, z) -> None:
+    certificate = certify_nonzero(expr, {Z: z})
+    assert certificate is not None and not certificate.exact
+    with mpmath.workdps(60):
+        value = _reference(expr, Fraction(z))
+        assert mpmath.mpf(certificate.lower) <= value <= mpmath.mpf(certificate.upper)
+
+
+@pytest.mark.parametrize("q", [S(1) / 2, S(4) / 3, S(9) / 2, S(2), S(1) / 4, S(9) / 16, S(25) / 7])
+def test_a_square_root_of_a_rational_is_exact_only_when_both_parts_are_squares(q) -> None:
+    expr = sympy.sqrt(Z) - S(1) / 3
+    certificate = certify_nonzero(expr, {Z: q})
+    exact = sympy.sqrt(q) - S(1) / 3
+    assert certificate is not None
+    assert certificate.exact is bool(exact.is_Rational)
+    with mpmath.workdps(60):
+        value = mpmath.sqrt(mpmath.mpf(q.p) / q.q) - mpmath.mpf(1) / 3
+        assert mpmath.mpf(certificate.lower) - mpmath.mpf(10)**-50 <= value <= mpmath.mpf(certificate.upper) + mpmath.mpf(10)**-50
+        assert (value > 0) - (value < 0) == certificate.sign
+
+
+@pytest.mark.parametrize(("expr", "box", "inside"), [
+    (Z**(S(1) / 3), (0, 8), [0, 1, 2]),
+    (Z**sympy.pi, (0, 2), [0, 1, 2**3.14159]),
+    (Z**(S(3) / 2), (0, 4), [0, 8]),
+])
+def test_a_real_power_over_a_box_from_zero_encloses_both_ends(expr, box, inside) -> None:
+    ball = enclose_range(expr, {Z: box}, 64)
+    for v in inside:  # 0 at the lower end, and the largest value at the upper end
+        assert ball.lower() <= v <= ball.upper()

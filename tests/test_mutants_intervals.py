@@ -165,3 +165,19 @@ def test_erfc_past_saturation_is_a_positive_enclosure_of_a_tiny_value() -> None:
     assert lo == 0 < hi < Fraction(1, 2**1000)
     lo, hi = _ends(arith.erfc((_exact_interval(Fraction(-(2**20)), 64)[0], _exact_interval(Fraction(-(2**16)), 64)[1])))
     assert lo <= 2 <= hi and lo > Fraction(3, 2)
+
+
+@pytest.mark.parametrize(("factor", "other"), [(Fraction(0), "sin"), (Fraction(0), "exp"), (Fraction(1), "sin"),
+                                               (Fraction(-1), "cos"), (Fraction(3, 2), "atan")])
+def test_an_exact_factor_multiplies_an_interval_exactly(factor: Fraction, other: str) -> None:
+    """0 · sin(1) is exactly 0, 1 · x is x, and any other rational scales the enclosure."""
+    arith = Enclosure(64)
+    x = getattr(arith, other)(arith.exact(Fraction(1)))
+    product = arith.mul([factor, x])
+    if factor == 0:
+        assert product == 0
+        return
+    lo, hi = _ends(product)
+    ref_lo, ref_hi = _reference(other, Fraction(1), 64)
+    ends = sorted([factor * ref_lo, factor * ref_hi])
+    assert lo <= ends[1] and ends[0] <= hi

@@ -106,3 +106,13 @@ def test_samples_lie_strictly_inside_their_region(region: Region) -> None:
 def test_a_point_region_samples_only_itself() -> None:
     assert Region(S(3) / 2, S(3) / 2).samples() == [S(3) / 2]
     assert Region(sympy.sqrt(2), sympy.sqrt(2)).samples() == []
+
+
+def test_samples_of_a_region_narrower_than_64_bits_lie_inside() -> None:
+    """The width 1 − cos(e^-40) ≈ 10^-35 is not certified positive at 64 bits: the next
+    precision decides it; the samples are strictly inside."""
+    region = Region(S.Zero, 1 - sympy.cos(sympy.exp(-40)))
+    samples = region.samples(3)
+    assert samples
+    for q in samples:
+        assert q > 0 and sympy.Rational(10)**-36 < q < sympy.Rational(10)**-34

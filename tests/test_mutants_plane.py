@@ -1,0 +1,99 @@
+"""The two-variable decider chooses each branch by exactly the relation written, on the cut
+line itself as well as on both sides, and proves only what holds on every case.
+"""
+from __future__ import annotations
+
+import pytest
+import sympy
+from sympy import S
+
+from symcheck.budget import Budget
+from symcheck.plane import Case, decide_plane, scale_regions, whole_line
+from symcheck.regions import Region
+from symcheck.symbols import A, ALPHA, B
+from symcheck.verdict import Verdict
+
+SPACE = {A: whole_line(), B: whole_line()}
+
+# [a rel 1]·b written with Heaviside steps whose value at 0 is the relation's value at a = 1
+STEPS = {
+    sympy.StrictGreaterThan: sympy.Heaviside(A - 1, 0), sympy.GreaterThan: sympy.Heaviside(A - 1, 1),
+    sympy.StrictLessThan: sympy.Heaviside(1 - A, 0), sympy.LessThan: sympy.Heaviside(1 - A, 1),
+    sympy.Eq: 1 - sympy.Heaviside(A - 1, 0) - sympy.Heaviside(1 - A, 0),
+    sympy.Ne: sympy.Heaviside(A - 1, 0) + sympy.Heaviside(1 - A, 0),
+}
+# the relation that differs from each one only on the line a = 1
+BOUNDARY_TWIN = {
+    sympy.StrictGreaterThan: sympy.GreaterThan, sympy.GreaterThan: sympy.StrictGreaterThan,
+    sympy.StrictLessThan: sympy.LessThan, sympy.LessThan: sympy.StrictLessThan,
+    sympy.Eq: sympy.Ne, sympy.Ne: sympy.Eq,
+}
+
+
+@pytest.mark.parametrize("rel", list(STEPS), ids=lambda r: r.__name__)
+def test_a_relation_agrees_with_its_step_function_everywhere(rel) -> None:
+    """Holds: the branch on the line a = 1 is decided exactly as the relation says."""
+    decision = decide_plane(sympy.Piecewise((B, rel(A, 1)), (0, True)), STEPS[rel] * B, SPACE, Budget(60))
+    assert decision.verdict is Verdict.HOLDS
+
+
+@pytest.mark.parametrize("rel", [sympy.StrictGreaterThan, sympy.GreaterThan, sympy.StrictLessThan,
+                                 sympy.LessThan], ids=lambda r: r.__name__)
+def test_a_relation_and_its_boundary_twin_differ_on_the_line(rel) -> None:
+    twin = BOUNDARY_TWIN[rel]
+    decision = decide_plane(sympy.Piecewise((B, rel(A, 1)), (0, True)), STEPS[twin] * B, SPACE, Budget(60))
+    assert decision.verdict is Verdict.BROKEN
+    assert decision.witness[A] == 1 and decision.witness[B] != 0
+
+
+@pytest.mark.parametrize("rel", list(STEPS), ids=lambda r: r.__name__)
+def test_a_relation_in_a_product_is_decided_through_u(rel) -> None:
+    """[a·b rel 1] written two ways: a condition on a curve, decided through u = a·b."""
+    left = sympy.Piecewise((A * B, rel(A * B, 1)), (0, True))
+    right = STEPS[rel].xreplace({A: A * B}) * A * B
+    decision = decide_plane(left, right, SPACE, Budget(60))
+    assert decision.verdict is Verdict.HOLDS
+
+
+def test_a_product_statement_that_fails_only_where_u_is_one_is_broken() -> None:
+    left = sympy.Piecewise((A * B, A * B > 1), (0, True))
+    right = sympy.Piecewise((A * B, A * B >= 1), (0, True))
+    decision = decide_plane(left, right, SPACE, Budget(60))
+    assert decision.verdict is Verdict.BROKEN
+    assert decision.witness[A] * decision.witness[B] == 1
+
+
+@pytest.mark.parametrize(("name", "holds"), [("positive", True), ("negative", False), ("any", False)])
+def test_a_scale_domain_is_respected(name: str, holds: bool) -> None:
+    """relu(α·a) = α·relu(a) for α > 0 only: the scale's regions are the domain, no more."""
+    left = sympy.Max(ALPHA * A, 0)
+    right = ALPHA * sympy.Max(A, 0)
+    decision = decide_plane(left, right, {A: whole_line(), ALPHA: scale_regions(name)}, Budget(60))
+    assert (decision.verdict is Verdict.HOLDS) is holds
+    if not holds:
+        assert decision.verdict is Verdict.BROKEN and decision.witness[ALPHA] < 0
+
+
+@pytest.mark.parametrize(("region", "inside"), [
+    (Region(S.Zero, S.Infinity), [S.One, S(10)]), (Region(-S.Infinity, S.Zero), [-S.One, -S(10)]),
+    (Region(S.One, S(3)), [S(2), S(3) / 2]), (Region(-S.Infinity, S(2)), [S.One, -S(5)]),
+])
+def test_each_open_piece_is_parametrised_inside_itself(region: Region, inside) -> None:
+    """The substitution maps p > 0 into the region: from its finite end, in the right direction."""
+    value = Case(((A, region),)).substitution()[A]
+    p = value.free_symbols.pop()
+    for p0 in (S(1) / 100, S.One, S(100)):
+        v = value.xreplace({p: p0})
+        assert (region.lower == -S.Infinity or v > region.lower) and (region.upper == S.Infinity or v < region.upper)
+    assert inside
+
+
+def test_a_point_case_substitutes_the_point() -> None:
+    assert Case(((A, Region(S(3), S(3))), (B, Region(S.Zero, S.Infinity)))).substitution()[A] == 3
+
+
+def test_two_cut_points_at_once_are_ordered_and_decided() -> None:
+    """(a − 1)(a − 2) > 0 cuts the line at 1 and 2 in one step."""
+    left = sympy.Piecewise((B, (A - 1) * (A - 2) > 0), (0, True))
+    right = B * (sympy.Heaviside(A - 2, 0) + sympy.Heaviside(1 - A, 0))
+    assert decide_plane(left, right, SPACE, Budget(60)).verdict is Verdict.HOLDS

@@ -1,0 +1,34 @@
+"""Root isolation never drops a root it could not see: a box the enclosures cannot evaluate,
+or one whose enclosure only touches 0, is split further or refused, never skipped.
+"""
+from __future__ import annotations
+
+import pytest
+import sympy
+from sympy import S
+
+from symcheck.roots import roots_in
+from symcheck.signs import Undecided
+from symcheck.symbols import Z
+
+
+@pytest.mark.parametrize(("g", "lower", "upper", "near"), [
+    # z·log z + 1/20 has roots near 0.0129 and 0.96; no enclosure of log reaches z = 0
+    (Z * sympy.log(Z) + S(1) / 20, S.Zero, S.One, [0.0129, 0.9612]),
+    # a double root at 1/2, where every enclosure of g only touches 0
+    ((Z - S.Half)**2 * (2 + sympy.sin(Z)), S.Zero, S.One, [0.5]),
+    ((Z - S(1) / 4)**2 * (3 + sympy.cos(Z)) * (Z + 5), -S.One, S.One, [0.25]),
+])
+def test_a_root_the_enclosures_cannot_place_is_refused_or_found(g, lower, upper, near) -> None:
+    try:
+        found = roots_in(g, Z, lower, upper)
+    except Undecided:
+        return
+    values = [float(p) for p in found.points]
+    for x in near:
+        assert any(abs(v - x) < 1e-3 for v in values), (values, x)
+
+
+def test_simple_roots_of_a_transcendental_function_are_isolated_exactly() -> None:
+    found = roots_in(sympy.sin(Z) - S.Half, Z, S.Zero, S(3))
+    assert set(found.points) == {sympy.pi / 6, 5 * sympy.pi / 6}

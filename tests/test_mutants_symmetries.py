@@ -1,0 +1,69 @@
+"""A `broken` needs its witness certified on the statement itself, inside the scale's domain;
+a counterexample the guard reports but that cannot be re-certified withdraws the proof to
+`inconclusive`, never to `broken`.
+"""
+from __future__ import annotations
+
+import sympy
+from sympy import S
+
+from symcheck import symmetries
+from symcheck.activations import activation
+from symcheck.evaluate import Certificate
+from symcheck.forms import form
+from symcheck.guard import Counterexample
+from symcheck.symbols import A, ALPHA, B, SIGMA
+from symcheck.transformations import Transformation, domain
+from symcheck.verdict import Verdict
+
+
+def _certify(act: str, alpha: str, values: dict):
+    t = Transformation("inverse-scaling", domain(alpha))
+    lhs, rhs = t.statement(form("gated"), SIGMA)
+    return symmetries._certified(activation(act), t, lhs, rhs, values, "a test", S.Zero, [], {})
+
+
+def test_a_witness_inside_the_domain_is_certified() -> None:
+    verdict, witness, steps, *_ = _certify("silu", "positive", {A: S.One, B: S.One, ALPHA: S(2)})
+    assert verdict is Verdict.BROKEN and witness == {"a": 1, "b": 1, "alpha": 2}
+    assert [s.status for s in steps if s.title == "Certificate"] == ["certified"]
+
+
+def test_a_witness_whose_scale_is_outside_the_domain_is_not_a_witness() -> None:
+    """At α = −2 silu's statement fails too, but α > 0 is the claim: no certificate."""
+    for alpha, scale in (("positive", -S(2)), ("positive", S.Zero), ("negative", S(2)), ("-1", S(2))):
+        verdict, witness, steps, _, _, note = _certify("silu", alpha, {A: S.One, B: S.One, ALPHA: scale})
+        assert verdict is Verdict.INCONCLUSIVE and witness is None
+        assert "outside" in note
+
+
+def test_a_point_where_the_statement_holds_is_not_a_witness() -> None:
+    verdict, witness, *_ = _certify("relu", "positive", {A: S.One, B: S.One, ALPHA: S(2)})
+    assert verdict is Verdict.INCONCLUSIVE and witness is None
+
+
+def test_a_guard_counterexample_that_is_not_re_certified_is_inconclusive(monkeypatch) -> None:
+    """The guard says a proof is wrong at a point where the statement in fact holds: the
+    proof is withdrawn (inconclusive), and nothing is reported broken."""
+    forged = Counterexample({A: S.One, B: S.One, ALPHA: S(2)},
+                            Certificate(None, False, "0.5", "0.6", 64, 1), "forged")
+    monkeypatch.setattr(symmetries, "counterexample", lambda *args, **kwargs: forged)
+    result = symmetries.check_inverse_scaling("relu")
+    assert result.verdict is Verdict.INCONCLUSIVE and result.witness is None
+    assert "withdrawn" in result.note
+
+
+def test_a_guard_counterexample_that_is_re_certified_is_broken(monkeypatch) -> None:
+    real = Counterexample({A: S.One, B: S.One, ALPHA: S(2)},
+                          Certificate(None, False, "0.5", "0.6", 64, 1), "forged")
+    monkeypatch.setattr(symmetries, "counterexample", lambda *args, **kwargs: real)
+    original = symmetries._decide
+
+    def forged_proof(sigma, t, unit, budget):
+        verdict, witness, steps, residual, evidence, note = original(sigma, t, unit, budget)
+        return Verdict.HOLDS, None, steps, residual, evidence, note
+
+    monkeypatch.setattr(symmetries, "_decide", forged_proof)
+    monkeypatch.setattr(symmetries.smt, "cross_check", lambda *args, **kwargs: None)
+    result = symmetries.check_inverse_scaling("silu")
+    assert result.verdict is Verdict.BROKEN and result.witness == {"a": 1, "b": 1, "alpha": 2}
