@@ -204,6 +204,19 @@ def _alternating_series(first: Interval, ratio: Callable[[int], Interval], prec:
     raise EvaluationError("series did not converge")
 
 
+def _increasing(kernel: Callable[[Interval], Interval], x: Interval,
+                negate: bool = False) -> Interval:
+    """An increasing kernel over x from its two end points (``negate``: a decreasing kernel,
+    given -x). Evaluated on the whole interval a kernel can be far wider than the function
+    (erf's series times e^{-x²} take x's width twice, and erfc = 1 - erf magnifies that)."""
+    def f(v: MPF) -> Interval:
+        return kernel(_pt(mpf_neg(v) if negate else v))
+
+    if x[0] == x[1]:
+        return f(x[0])
+    return f(x[0])[0], f(x[1])[1]
+
+
 # --------------------------------------------------------------------------- certified arithmetic
 
 
@@ -386,9 +399,9 @@ class Enclosure:
         x = self.iv(x)
         lo, hi = signs(x)
         if lo > 0:
-            return self._round(positive(x))
+            return self._round(_increasing(positive, x))
         if hi < 0:
-            return self._round(mpi_neg(positive(mpi_neg(x))))
+            return self._round(mpi_neg(_increasing(positive, mpi_neg(x))))
         # straddles 0: increasing, so the image is [f(lo), f(hi)]
         a = mpi_neg(positive(_pt(mpf_neg(x[0]))))[0] if lo < 0 else fzero
         b = positive(_pt(x[1]))[1] if hi > 0 else fzero
@@ -421,10 +434,12 @@ class Enclosure:
             return Fraction(1)
         x = self.iv(x)
         lo, hi = signs(x)
-        if lo > 0:
-            return self._round(self._erfc_pos(x))
+        if lo > 0:  # decreasing
+            low, high = _increasing(self._erfc_pos, mpi_neg(x), negate=True)
+            return self._round((low, high))
         if hi < 0:  # erfc(-t) = 1 + erf(t): a sum, no cancellation
-            return self._round(mpi_add(_int(1), self._erf_pos(mpi_neg(x)), self.wp))
+            erf = _increasing(self._erf_pos, mpi_neg(x))
+            return self._round(mpi_add(_int(1), erf, self.wp))
         return self.add([Fraction(1), self.neg(self.erf(x))])
 
     # -- the positive-argument kernels (x > 0, an interval; results at working precision) --
