@@ -585,9 +585,10 @@ def _decimal_far(x: arb, bits: int, digits: int, rounding: str) -> str:
     """Like :func:`_decimal_string` for a number of huge magnitude (2**bits, |bits| > 2**16):
     x / 10**k is enclosed by Arb and its floor or ceiling taken from the ball's ends, which
     rounds at least as far outward as asked."""
-    negative, a = bool(x < 0), abs(x)
+    negative = bool(x < 0)
     scale = int((bits - 1) * _LOG10_2) - digits + 1
     with arb_precision(4 * digits + 64 + 2 * abs(bits).bit_length()):
+        a = abs(x)  # exact: x has fewer bits than this precision
         for _ in range(8):  # the estimate is off by at most a few powers of 10
             scaled = a / arb(10) ** scale
             if scaled.upper() < 10 ** (digits - 1):

@@ -261,3 +261,49 @@ def test_certified_sign_agrees_with_a_fine_reference(p, q, which):
             if not cert.exact:
                 assert Fraction(cert.lower) <= Fraction(mpmath.nstr(reference, 95))
                 assert Fraction(mpmath.nstr(reference, 95)) <= Fraction(cert.upper)
+
+
+# --------------------------------------------------------------------------- Arb-specific
+
+
+def test_an_enclosed_certificate_carries_no_sympy_value():
+    cert = certify_nonzero(sympy.exp(-z) - R(1, 3), {z: 1})
+    assert cert is not None and not cert.exact and cert.value is None and cert.sign == 1
+
+
+@pytest.mark.parametrize(
+    ("expr", "point", "exponent"),
+    [(sympy.exp(-z), 10**6, -434295),     # far beyond what an exact Fraction should be built for
+     (sympy.exp(z), 2**39, 238755916365)],
+)
+def test_certificates_of_astronomical_magnitude_are_quick_and_bracket_the_value(expr, point, exponent):
+    start = time.perf_counter()
+    cert = certify_nonzero(expr, {z: point})
+    assert time.perf_counter() - start < 1
+    with mpmath.workdps(40):  # mpmath has no exponent limit either
+        mantissa = mpmath.nstr(approximate(expr, {z: point}, dps=40), 30).split("e")[0]
+    assert cert.sign == 1 and cert.lower.endswith(f"e{exponent}") and cert.upper.endswith(f"e{exponent}")
+    low, high = (Fraction(end.split("e")[0]) for end in (cert.lower, cert.upper))
+    assert low < Fraction(mantissa) < high and high - low < Fraction(1, 10**15)
+
+
+@settings(max_examples=80, deadline=None)
+@given(q=st.fractions(min_value=-10**40, max_value=10**40, max_denominator=10**40).filter(bool),
+       rounding=st.sampled_from(["floor", "ceiling", "nearest"]))
+def test_the_far_decimal_path_agrees_with_the_exact_one(q, rounding):
+    from flint import arb, fmpq
+
+    from symcheck.balls import arb_precision
+    from symcheck.evaluate import _decimal_far, _decimal_string
+
+    with arb_precision(300):
+        end = arb(fmpq(q.numerator, q.denominator)).lower()
+    man, exp = (int(v) for v in end.man_exp())
+    exact = man * Fraction(2) ** exp
+    far, near = _decimal_far(end, man.bit_length() + exp, 25, rounding), _decimal_string(exact, 25, rounding)
+    if rounding == "floor":
+        assert Fraction(far) <= exact
+    elif rounding == "ceiling":
+        assert Fraction(far) >= exact
+    # the same digits, or one unit further out where Arb's quotient straddles an integer
+    assert abs(Fraction(far) - Fraction(near)) <= abs(exact) * Fraction(2, 10**24)
