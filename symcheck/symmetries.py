@@ -311,7 +311,7 @@ def _describe(certificate: Certificate | None) -> str:
         return "not certified"
     if certificate.exact:
         return f"exactly {certificate.lower}"
-    return f"in [{certificate.lower}, {certificate.upper}] by interval arithmetic at {certificate.prec} bits"
+    return f"in [{certificate.lower}, {certificate.upper}] by ball arithmetic (Arb) at {certificate.prec} bits"
 
 
 def _interval_latex(certificate: Certificate) -> str:
