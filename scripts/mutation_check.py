@@ -11,7 +11,9 @@ killed / (killed + survived), timeouts counted as killed.
     python3 scripts/mutation_check.py                      # the whole core, 2 jobs
     python3 scripts/mutation_check.py --module regions --list
     python3 scripts/mutation_check.py --module zero --max 20 --json
-    python3 scripts/mutation_check.py --id regions:277:compare-1 --tests tests/test_mutants_regions.py
+    python3 scripts/mutation_check.py --id regions:324:compare-1 --tests tests/test_mutants_regions.py
+    python3 scripts/mutation_check.py --json > report.json; \
+        python3 scripts/mutation_check.py --survivors-of report.json   # after adding tests
 
 The working tree is never edited: every job owns a copy of the package and its tests in a
 temporary directory, put first on ``PYTHONPATH`` and used as the working directory; a mutant
@@ -76,7 +78,9 @@ CORE: dict[str, tuple[str, ...]] = {
 # Functions that only render text (descriptions, LaTeX, reprs): a change there cannot make a
 # verdict wrong, so they are not mutated.
 SKIP_FUNCTIONS = re.compile(r"^(describe|latex|_render|_interval_text|to_dict|to_latex|"
-                            r"__repr__|__str__|_repr_\w+|decimal|explain\w*|_text\w*)$")
+                            r"__repr__|__str__|_repr_\w+|decimal|explain\w*|_text\w*|"
+                            r"_describe|_interval_latex|_decimal|_range_latex|summary|truncate|"
+                            r"_failure_message|substitution_text|_statement)$")
 
 _FLIP_COMPARE: dict[type, type] = {
     ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Lt: ast.LtE, ast.LtE: ast.Lt,
@@ -466,6 +470,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="a core module to mutate (repeatable; default: all of them)")
     parser.add_argument("--id", action="append", default=[], dest="ids",
                         help="run only this mutant id (repeatable; see --list)")
+    parser.add_argument("--survivors-of", metavar="REPORT", default=None,
+                        help="run again the survivors of an earlier --json report, found by their change "
+                             "(robust to lines moving since)")
     parser.add_argument("--list", action="store_true", help="list the mutants and stop")
     parser.add_argument("--jobs", type=int, default=2, help="mutants run at once (default 2)")
     parser.add_argument("--max", type=int, default=None,
@@ -483,10 +490,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--jobs and --max must be at least 1")
 
     modules = [_module_name(m) for m in args.module] or list(CORE)
+    again: set[tuple[str, str]] = set()
+    if args.survivors_of:
+        try:
+            earlier = json.loads(Path(args.survivors_of).read_text())
+            again = {(s["where"].split("/")[-1].split(".py")[0], s["change"]) for s in earlier["survivors"]}
+        except (OSError, ValueError, KeyError, TypeError) as err:
+            raise SystemExit(f"Error: cannot read the survivors of {args.survivors_of}: {err}")
+        modules = list(dict.fromkeys(m for m, _ in again if m in CORE))
     if args.ids:
         modules = list(dict.fromkeys(_module_name(i.split(":")[0]) for i in args.ids))
     mutants = [m for name in modules
                for m in mutants_of(name, (ROOT / "symcheck" / f"{name}.py").read_text())]
+    if again:  # the first mutant with each (module, change): the one the report named
+        first: dict[tuple[str, str], Mutant] = {}
+        for m in mutants:
+            first.setdefault((m.module, m.change), m)
+        mutants = [m for key, m in first.items() if key in again]
     if args.ids:
         wanted = set(args.ids)
         mutants = [m for m in mutants if m.id in wanted]

@@ -153,3 +153,17 @@ def test_the_domain_constraint_excludes_its_boundary(name, value, inside, outsid
     for q, truth in ((inside, True), (outside, False)):
         fixed = z3.simplify(z3.substitute(constraint, (reals[t.scale], translate.real(sympy.Rational(q)))))
         assert z3.is_true(fixed) is truth
+
+
+def test_z3_is_reported_available_when_it_is_installed() -> None:
+    assert smt.z3_available() is True
+
+
+@pytest.mark.parametrize("expr", [sympy.sin(Z), sympy.exp(Z) + 1, sympy.Piecewise((1, sympy.Xor(Z > 0, Z < 1)), (0, True))])
+def test_the_translation_refuses_what_it_does_not_cover(expr: sympy.Expr) -> None:
+    """covers() keeps these away from z3; the translator itself refuses them too, rather than
+    giving z3 a term that means something else."""
+    ctx = z3.Context()
+    translate = smt._Translator(z3, ctx, {Z: z3.Real("z", ctx)})
+    with pytest.raises(smt._NotCovered):
+        translate.term(expr)
