@@ -97,3 +97,20 @@ def test_two_cut_points_at_once_are_ordered_and_decided() -> None:
     left = sympy.Piecewise((B, (A - 1) * (A - 2) > 0), (0, True))
     right = B * (sympy.Heaviside(A - 2, 0) + sympy.Heaviside(1 - A, 0))
     assert decide_plane(left, right, SPACE, Budget(60)).verdict is Verdict.HOLDS
+
+
+# rel(|a|, a): on the open case a > 0 the two sides resolve to the same expression, so the
+# relation is decided from a sign that is exactly 0 there (not by SymPy at a point)
+ON_A_POSITIVE_HALF_LINE = {
+    sympy.StrictGreaterThan: sympy.Heaviside(-A, 0), sympy.GreaterThan: S.One,
+    sympy.StrictLessThan: S.Zero, sympy.LessThan: sympy.Heaviside(A, 1),
+    sympy.Eq: sympy.Heaviside(A, 1), sympy.Ne: sympy.Heaviside(-A, 0),
+}
+
+
+@pytest.mark.parametrize("rel", list(ON_A_POSITIVE_HALF_LINE), ids=lambda r: r.__name__)
+def test_a_relation_whose_sides_agree_on_a_whole_case_is_decided_exactly(rel) -> None:
+    with sympy.evaluate(False):  # keep |a| rel a as written
+        left = sympy.Piecewise((B, rel(sympy.Abs(A), A)), (0, True))
+    decision = decide_plane(left, ON_A_POSITIVE_HALF_LINE[rel] * B, SPACE, Budget(60))
+    assert decision.verdict is Verdict.HOLDS
