@@ -63,7 +63,7 @@ ODD = ("sinh", "tanh", "asinh", "atan", "erf")
 EVERYWHERE = ("exp", "sin", "cos", "cosh", "erfc", "abs", *ODD)
 POINTS = [Fraction(1, 10**6), Fraction(1, 7), Fraction(1, 2), Fraction(1), Fraction(3), Fraction(10),
           Fraction(23), Fraction(25), Fraction(30), Fraction(100), Fraction(10**4), Fraction(22, 7),
-          Fraction(1, 17), Fraction(1, 15), Fraction(5, 8), Fraction(2**16 + 1)]
+          Fraction(1, 17), Fraction(1, 15), Fraction(5, 8)]
 
 
 def _cheap(name: str, x: Fraction) -> bool:
@@ -157,14 +157,6 @@ def test_saturated_functions_stay_below_one_and_above_their_lower_end(name: str)
     lo, hi = _ends(getattr(arith, name)((_exact_interval(Fraction(-(2**20)), 64)[0],
                                          _exact_interval(Fraction(-(2**16 - 1)), 64)[1])))
     assert lo == -1 and -1 < hi < Fraction(-1, 2)
-
-
-def test_erfc_past_saturation_is_a_positive_enclosure_of_a_tiny_value() -> None:
-    arith = Enclosure(64)
-    lo, hi = _ends(arith.erfc((_exact_interval(Fraction(2**16 - 1), 64)[0], _exact_interval(Fraction(2**20), 64)[1])))
-    assert lo == 0 < hi < Fraction(1, 2**1000)
-    lo, hi = _ends(arith.erfc((_exact_interval(Fraction(-(2**20)), 64)[0], _exact_interval(Fraction(-(2**16)), 64)[1])))
-    assert lo <= 2 <= hi and lo > Fraction(3, 2)
 
 
 @pytest.mark.parametrize(("factor", "other"), [(Fraction(0), "sin"), (Fraction(0), "exp"), (Fraction(1), "sin"),
