@@ -18,6 +18,9 @@ from symcheck.symbols import Z
     # a double root at 1/2, where every enclosure of g only touches 0
     ((Z - S.Half)**2 * (2 + sympy.sin(Z)), S.Zero, S.One, [0.5]),
     ((Z - S(1) / 4)**2 * (3 + sympy.cos(Z)) * (Z + 5), -S.One, S.One, [0.25]),
+    # an even power of a ball that straddles 0 is [0, x]: it touches 0, it is not positive
+    (sympy.sin(Z - S.Half)**2, S.Zero, S.One, [0.5]),
+    (sympy.sin(Z - S.Half)**2 + sympy.sin(3 * Z - S.Half)**2, S.Zero, S.One, []),
 ])
 def test_a_root_the_enclosures_cannot_place_is_refused_or_found(g, lower, upper, near) -> None:
     try:
