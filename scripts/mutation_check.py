@@ -490,11 +490,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--jobs and --max must be at least 1")
 
     modules = [_module_name(m) for m in args.module] or list(CORE)
-    again: set[tuple[str, str]] = set()
+    again: dict[tuple[str, str], list[int]] = {}
     if args.survivors_of:
         try:
             earlier = json.loads(Path(args.survivors_of).read_text())
-            again = {(s["where"].split("/")[-1].split(".py")[0], s["change"]) for s in earlier["survivors"]}
+            for s in earlier["survivors"]:
+                module, line = s["where"].split("/")[-1].split(".py:")
+                again.setdefault((module, s["change"]), []).append(int(line))
         except (OSError, ValueError, KeyError, TypeError) as err:
             raise SystemExit(f"Error: cannot read the survivors of {args.survivors_of}: {err}")
         modules = list(dict.fromkeys(m for m, _ in again if m in CORE))
@@ -502,11 +504,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         modules = list(dict.fromkeys(_module_name(i.split(":")[0]) for i in args.ids))
     mutants = [m for name in modules
                for m in mutants_of(name, (ROOT / "symcheck" / f"{name}.py").read_text())]
-    if again:  # the first mutant with each (module, change): the one the report named
-        first: dict[tuple[str, str], Mutant] = {}
+    if again:  # the same change on the same text: the one nearest the line the report named
+        chosen: dict[tuple[str, int], Mutant] = {}
         for m in mutants:
-            first.setdefault((m.module, m.change), m)
-        mutants = [m for key, m in first.items() if key in again]
+            for line in again.get((m.module, m.change), ()):
+                best = chosen.get((m.change, line))
+                if best is None or abs(m.line - line) < abs(best.line - line):
+                    chosen[(m.change, line)] = m
+        picked = {id(m) for m in chosen.values()}
+        mutants = [m for m in mutants if id(m) in picked]
     if args.ids:
         wanted = set(args.ids)
         mutants = [m for m in mutants if m.id in wanted]
