@@ -97,6 +97,12 @@ def test_two_cut_points_at_once_are_ordered_and_decided() -> None:
     left = sympy.Piecewise((B, (A - 1) * (A - 2) > 0), (0, True))
     right = B * (sympy.Heaviside(A - 2, 0) + sympy.Heaviside(1 - A, 0))
     assert decide_plane(left, right, SPACE, Budget(60)).verdict is Verdict.HOLDS
+    # the same condition written two ways: both sides need the cuts at 1 and 2 together
+    other = sympy.Piecewise((B, (A - S(3) / 2)**2 > S(1) / 4), (0, True))
+    decision = decide_plane(left, other, SPACE, Budget(60))
+    assert decision.verdict is Verdict.HOLDS
+    assert [o.case.describe() for o in decision.cases][:5] == [
+        "a < 1, b ∈ R", "a = 1, b ∈ R", "1 < a < 2, b ∈ R", "a = 2, b ∈ R", "a > 2, b ∈ R"]
 
 
 # rel(|a|, a): on the open case a > 0 the two sides resolve to the same expression, so the
