@@ -455,11 +455,16 @@ def run_mutant(sandbox: Sandbox, mutant: Mutant, files: Sequence[str], timeout: 
 # --------------------------------------------------------------------------- the command
 
 
+def _fail(message: str) -> None:
+    """Bad input: one line on stderr, exit status 2 (as argparse does for usage errors)."""
+    print(f"Error: {message}", file=sys.stderr)
+    raise SystemExit(2)
+
+
 def _module_name(text: str) -> str:
     name = Path(text).stem if text.endswith(".py") else text.split(".")[-1]
     if name not in CORE:
-        raise SystemExit(f"Error: {text!r} is not a module of the soundness core "
-                         f"({', '.join(CORE)})")
+        _fail(f"{text!r} is not a module of the soundness core ({', '.join(CORE)})")
     return name
 
 
@@ -498,7 +503,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 module, line = s["where"].split("/")[-1].split(".py:")
                 again.setdefault((module, s["change"]), []).append(int(line))
         except (OSError, ValueError, KeyError, TypeError) as err:
-            raise SystemExit(f"Error: cannot read the survivors of {args.survivors_of}: {err}")
+            _fail(f"cannot read the survivors of {args.survivors_of}: {err}")
         modules = list(dict.fromkeys(m for m, _ in again if m in CORE))
     if args.ids:
         modules = list(dict.fromkeys(_module_name(i.split(":")[0]) for i in args.ids))
@@ -518,7 +523,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         mutants = [m for m in mutants if m.id in wanted]
         missing = wanted - {m.id for m in mutants}
         if missing:
-            raise SystemExit(f"Error: no such mutant: {', '.join(sorted(missing))}")
+            _fail(f"no such mutant: {', '.join(sorted(missing))} (ids follow the current source; see --list)")
     if args.max is not None and len(mutants) > args.max:
         chosen = set(random.Random(args.seed).sample(range(len(mutants)), args.max))
         mutants = [m for i, m in enumerate(mutants) if i in chosen]
