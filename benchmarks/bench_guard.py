@@ -19,9 +19,9 @@ import time
 
 from sympy.core.cache import clear_cache
 
-from symcheck import symmetries
-from symcheck.activations import CATALOGUE
-from symcheck.verdict import Verdict
+from symcheck.engine import symmetries
+from symcheck.language.activations import CATALOGUE
+from symcheck.core.verdict import Verdict
 
 TARGET = 0.10
 CHECKS = {
@@ -69,7 +69,7 @@ def main() -> None:
           f"share {share:.3f} (the guard's floor is a few ms; these checks take 5-100 ms)")
     # what a user waits for: each check is a `symcheck` process, which first imports the engine
     started = time.perf_counter()
-    subprocess.run([sys.executable, "-c", "import symcheck.symmetries"], check=True)
+    subprocess.run([sys.executable, "-c", "import symcheck.engine.symmetries"], check=True)
     startup = time.perf_counter() - started
     checks = max(1, holding)
     per_process = total_guard / (total_check + checks * startup)

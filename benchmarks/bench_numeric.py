@@ -1,4 +1,4 @@
-"""Throughput and memory of `symcheck.numeric.bilinear_attention`, measured in one run.
+"""Throughput and memory of `symcheck.numeric.evaluator.bilinear_attention`, measured in one run.
 
 Prints NumPy's matrix-multiply rate on this machine, bilinear attention's rate at
 N = 512, d = 256, m = 1024, r = 256 counted in the flops of the cheaper route
@@ -18,7 +18,7 @@ route doing that arithmetic could gain over it on this machine.
 
 Threads: the BLAS default by default (``--threads 0``), as a user gets it: bilinear_attention
 then shares its chunks among that many threads, each with a one-thread BLAS
-(:mod:`symcheck.parallel`), and matmul uses them all. ``--threads T`` sets the BLAS to T threads
+(:mod:`symcheck.numeric.parallel`), and matmul uses them all. ``--threads T`` sets the BLAS to T threads
 for the whole run (``--threads 1``: one core each, the quieter figure on a shared machine,
 where a neighbour's load lands on one side of a two-core ratio).
 
@@ -63,7 +63,7 @@ def main() -> None:
     import numpy as np
 
     import symcheck as sc
-    from symcheck.numeric import _bilinear_setup, bilinear_attention, parse_memory
+    from symcheck.numeric.evaluator import _bilinear_setup, bilinear_attention, parse_memory
 
     N, d, m, r = (128, 64, 128, 64) if args.small else (512, 256, 1024, 256)
     e = d
@@ -156,7 +156,7 @@ def main() -> None:
         baselines.append((name, best, units, agreement))
     ceiling = counted / (matmul_best * 1e9)      # the counted flops at matmul's best rate
 
-    from symcheck import parallel
+    from symcheck.numeric import parallel
     threads = f"{parallel.available()}" + (" (the BLAS default)" if args.threads <= 0 else "")
     print(f"bilinear_attention at N={N}, d={d}, m={m}, r={r}, e={e}, σ = {args.act}, float64, "
           f"budget {budget / 2**20:.0f} MiB, threads: {threads}")

@@ -5,7 +5,7 @@
 
 The notebooks are generated, not edited by hand, so they stay consistent with each other and
 with the library; each imports symcheck and asserts what it shows. The .tex files are exactly
-``symcheck latex NAME`` for the result NAME (see ``symcheck.documents.PAPER``).
+``symcheck latex NAME`` for the result NAME (see ``symcheck.output.documents.PAPER``).
 """
 from __future__ import annotations
 
@@ -23,8 +23,8 @@ REGENERATE = "python proofs/make_notebooks.py"
 IMPORTS = """\
 import sympy
 import symcheck as sc
-from symcheck.formulations import Sizes, input_row
-from symcheck.symbols import SIGMA
+from symcheck.language.formulations import Sizes, input_row
+from symcheck.language.symbols import SIGMA
 
 
 def same(lhs, rhs):
@@ -35,7 +35,7 @@ def same(lhs, rhs):
 def tex_cell(name: str) -> str:
     return f"""\
 from pathlib import Path
-from symcheck.documents import latex_document
+from symcheck.output.documents import latex_document
 
 tex = latex_document("{name}")   # exactly what `symcheck latex {name}` writes
 assert tex == Path("{name}.tex").read_text(encoding="ascii"), "{name}.tex is stale: run {REGENERATE}"
@@ -126,7 +126,7 @@ assert swiglu.base == "gated" and swiglu.activation == "silu"   # LLaMA's MLP is
      ("With σ = silu the two units differ: at $a = 1$, $b = 2$ the rank-1 unit is $\\sigma(2)$ and the "
       "gated one $2\\sigma(1)$, certified different by interval arithmetic. With a linear σ the two layers "
       "are the same.", """\
-from symcheck.evaluate import certify_nonzero
+from symcheck.exact.evaluate import certify_nonzero
 
 silu = sc.activation("silu")
 certificate = certify_nonzero(silu(2) - 2 * silu(1), {})
@@ -143,7 +143,7 @@ NOTEBOOKS["exchange"] = (
     "an affine one included; for the rank-1 unit $\\sigma(a\\,b)$ it holds for every σ. A verdict "
     "`broken` comes with an exact witness certified by exact or interval arithmetic; `holds` with a proof.",
     [("", """\
-from symcheck.documents import paper_result
+from symcheck.output.documents import paper_result
 
 result = paper_result("exchange")
 result"""),
@@ -155,7 +155,7 @@ assert all(value.is_Rational for value in silu.witness.values())
 assert [s.status for s in silu.steps if s.title == "Certificate"] == ["certified"]
 dict(silu.witness)"""),
      ("The witness, re-checked here: σ(a)·b − σ(b)·a at the exact point is certified non-zero.", """\
-from symcheck.evaluate import certify_nonzero
+from symcheck.exact.evaluate import certify_nonzero
 
 act, (a, b) = sc.activation("silu"), (silu.witness["a"], silu.witness["b"])
 assert certify_nonzero(act(a) * b - act(b) * a, {}) is not None"""),
@@ -168,7 +168,7 @@ holding"""),
 import io
 import numpy as np
 from IPython.display import Image
-from symcheck.plots import exchange_defect, exchange_figure
+from symcheck.output.plots import exchange_defect, exchange_figure
 
 a, b, d = exchange_defect(sc.activation("silu"))
 assert np.abs(np.diagonal(d)).max() == 0 and np.abs(d).max() > 1
@@ -184,7 +184,7 @@ NOTEBOOKS["scaling"] = (
     "σ is odd, and for every $\\alpha \\neq 0$ if and only if σ is linear. The rank-1 unit keeps it for every "
     "σ. ReLU's proof is a case split that covers all of $\\mathbb{R}$.",
     [("", """\
-from symcheck.documents import paper_result
+from symcheck.output.documents import paper_result
 
 result = paper_result("scaling")
 result"""),
@@ -209,7 +209,7 @@ assert holding("any") == ["identity"]"""),
 import io
 import numpy as np
 from IPython.display import Image
-from symcheck.plots import scaling_defect, scaling_figure
+from symcheck.output.plots import scaling_defect, scaling_figure
 
 alphas, a, e = scaling_defect(sc.activation("gelu"))
 middle = a.shape[0] // 2
@@ -238,7 +238,7 @@ NOTEBOOKS["audit"] = (
     "then ReLU's full audit, every formulation against every transformation, and the full audit of "
     "every catalogue activation.",
     [("", """\
-from symcheck.documents import paper_result
+from symcheck.output.documents import paper_result
 
 result = paper_result("audit")
 table, relu = result.items
@@ -316,7 +316,7 @@ def notebook_text(name: str) -> str:
 
 def expected() -> dict[Path, str]:
     """Every generated file in proofs/ and its content: the notebooks and the LaTeX."""
-    from symcheck.documents import PAPER, latex_document
+    from symcheck.output.documents import PAPER, latex_document
     files = {HERE / f"{name}.ipynb": notebook_text(name) for name in NOTEBOOKS}
     files.update({HERE / f"{name}.tex": latex_document(name) for name in PAPER})
     return files

@@ -1,14 +1,14 @@
 """symcheck: sound symbolic verification of the symmetries of gated MLPs and bilinear attention."""
 from importlib import import_module
 
-from .activations import Activation, activation, catalogue
-from .budget import DEFAULT_TIMEOUT
-from .errors import DomainError, EvaluationError, ParseError, SymcheckError, UnknownNameError
-from .forms import Form, form
-from .results import CheckResult, Step
-from .symmetries import check, check_exchange, check_inverse_scaling
-from .transformations import Transformation, domain
-from .verdict import Verdict
+from symcheck.language.activations import Activation, activation, catalogue
+from symcheck.core.budget import DEFAULT_TIMEOUT
+from symcheck.core.errors import DomainError, EvaluationError, ParseError, SymcheckError, UnknownNameError
+from symcheck.language.forms import Form, form
+from symcheck.core.results import CheckResult, Step
+from symcheck.engine.symmetries import check, check_exchange, check_inverse_scaling
+from symcheck.language.transformations import Transformation, domain
+from symcheck.core.verdict import Verdict
 
 # Imported on first use (PEP 562): the CLI's main job should not pay for them.
 _LAZY = {

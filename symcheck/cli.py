@@ -13,8 +13,8 @@ from typing import Any
 
 import click
 
-from .budget import DEFAULT_TIMEOUT
-from .errors import SymcheckError
+from symcheck.core.budget import DEFAULT_TIMEOUT
+from symcheck.core.errors import SymcheckError
 
 EXIT_EXPECT, EXIT_USAGE, EXIT_INTERNAL = 1, 2, 3
 _NO_ARGS = getattr(click.exceptions, "NoArgsIsHelpError", None)  # click ≥ 8.2
@@ -95,7 +95,7 @@ def exchange(act: str, form: str, timeout: float, as_json: bool, expect: str | N
     Example:  symcheck exchange --act silu
               symcheck exchange --act relu --form rank1 --json
     """
-    from .symmetries import check_exchange
+    from symcheck.engine.symmetries import check_exchange
     _finish(check_exchange(act, form, timeout=timeout), as_json, expect)
 
 
@@ -110,7 +110,7 @@ def scaling(act: str, form: str, timeout: float, as_json: bool, expect: str | No
     Example:  symcheck scaling --act relu
               symcheck scaling --act tanh --alpha -1
     """
-    from .symmetries import check_inverse_scaling
+    from symcheck.engine.symmetries import check_inverse_scaling
     _finish(check_inverse_scaling(act, alpha, form, timeout=timeout), as_json, expect)
 
 
@@ -118,7 +118,7 @@ def scaling(act: str, form: str, timeout: float, as_json: bool, expect: str | No
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
 def activations(as_json: bool) -> None:
     """List the catalogue activations with their formulas (torch.nn.functional defaults)."""
-    from .activations import ALIASES, CATALOGUE, SHORT
+    from symcheck.language.activations import ALIASES, CATALOGUE, SHORT
     aliases: dict[str, list[str]] = {}
     for alias, name in ALIASES.items():
         aliases.setdefault(name, []).append(alias)
@@ -142,9 +142,9 @@ def activations(as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def catalog(timeout: float, as_json: bool) -> None:
     """Every catalogue activation against exchange and inverse scaling on the gated form."""
-    from .activations import catalogue
-    from .symmetries import check
-    from .transformations import Transformation, domain
+    from symcheck.language.activations import catalogue
+    from symcheck.engine.symmetries import check
+    from symcheck.language.transformations import Transformation, domain
     acts = catalogue()
     transformations = [Transformation(sym, None if dom is None else domain(dom))
                        for sym, dom in CATALOG_COLUMNS.values()]
@@ -163,7 +163,7 @@ def catalog(timeout: float, as_json: bool) -> None:
                          "results": [r.to_dict() for r in results]}
                         for name, formula, results in rows]}, True)
         return
-    from .render import catalogue_table
+    from symcheck.output.render import catalogue_table
     _emit(catalogue_table(rows, list(CATALOG_COLUMNS)), False)
 
 
@@ -182,7 +182,7 @@ def audit(act: str, timeout: float, as_json: bool) -> None:
     gated, rank1, mlp, query-mlp, bilinear and rank-r, each with its proof or witness.
     Example:  symcheck audit --act silu
     """
-    from .auditing import UNIT_ROWS, audit as run_audit
+    from symcheck.paper.auditing import UNIT_ROWS, audit as run_audit
     with _progress(len(UNIT_ROWS), quiet=False) as advance:
         result = run_audit(act, timeout=timeout, progress=advance)
     _emit(result.to_dict() if as_json else result, as_json)
@@ -202,7 +202,7 @@ def derive(name: str, as_json: bool, expect: str | None) -> None:
     factor), gated (the gated MLP moves σ onto the query factor), rank-r.
     Example:  symcheck derive rank1
     """
-    from .derivations import derive as run_derive
+    from symcheck.paper.derivations import derive as run_derive
     result = run_derive(name)
     _emit(result.to_dict() if as_json else result, as_json)
     status = "verified" if result.verified else "unverified"
@@ -227,7 +227,7 @@ def latex(target: tuple[str, ...], output: str | None, fragment: bool) -> None:
     Example:  symcheck latex exchange --act silu -o exchange-silu.tex
               symcheck latex rank1 --fragment
     """
-    from .documents import latex_document
+    from symcheck.output.documents import latex_document
     _write(latex_document(target, fragment=fragment), output)
 
 
@@ -247,7 +247,7 @@ def plot(kind: str, act: str, alpha: str, output: str) -> None:
           scaling  — σ(αa)/α − σ(a) over (α, a), its zero set marked.
     Example:  symcheck plot exchange --act silu -o exchange-silu.png
     """
-    from .plots import plot as draw
+    from symcheck.output.plots import plot as draw
     click.echo(f"wrote {draw(kind, act, output, alpha=alpha)}", err=True)
 
 
@@ -301,7 +301,7 @@ def numeric(check: str, act: str, form: str | None, d: int | None, m: int | None
               symcheck numeric rank1 --act gelu --dtype float32
               symcheck numeric exchange --weights llama-mlp.safetensors --layer model.layers.0.
     """
-    from .numeric import prepare
+    from symcheck.numeric.evaluator import prepare
     job = prepare(check, act=act, form=form, d=d, m=m, r=r, tokens=tokens, seed=seed, dtype=dtype,
                   memory=memory, alpha=alpha, weights=weights, inputs=inputs, layer=layer)
     with _progress(job.steps, quiet=not job.slow) as advance:

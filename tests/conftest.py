@@ -44,7 +44,7 @@ def pytest_configure(config: pytest.Config) -> None:
 def no_proof_is_withdrawn(request: pytest.FixtureRequest):
     """A proof the guard had to withdraw is a wrong proof the engine produced: fail the test
     that produced it (unless it does so on purpose)."""
-    from symcheck.guard import WITHDRAWN
+    from symcheck.engine.guard import WITHDRAWN
     before = len(WITHDRAWN)
     yield
     if request.node.get_closest_marker("withdrawal") is None:

@@ -6,8 +6,8 @@ import pytest
 import sympy
 
 import symcheck as sc
-from symcheck.activations import CATALOGUE
-from symcheck.symbols import Z
+from symcheck.language.activations import CATALOGUE
+from symcheck.language.symbols import Z
 from reference_activations import TORCH
 
 

@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mpmath.libmp import to_rational
 
-from symcheck.errors import EvaluationError
-from symcheck.evaluate import arb_sign, enclose_range
-from symcheck.intervals import Undecided
+from symcheck.core.errors import EvaluationError
+from symcheck.exact.evaluate import arb_sign, enclose_range
+from symcheck.exact.intervals import Undecided
 
 z, w = sympy.symbols("z w", real=True)
 R = sympy.Rational

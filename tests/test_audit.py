@@ -6,8 +6,8 @@ import json
 import pytest
 import sympy
 
-import symcheck.auditing as audit_module
-from symcheck.auditing import Ground, audit
+import symcheck.paper.auditing as audit_module
+from symcheck.paper.auditing import Ground, audit
 
 
 @pytest.fixture(scope="module")

@@ -12,15 +12,15 @@ from fractions import Fraction
 import pytest
 import sympy
 
-import symcheck.auditing as auditing
-from symcheck.activations import activation
-from symcheck.auditing import Ground, audit, query_value
-from symcheck.evaluate import certify_nonzero
-from symcheck.forms import form as unit_form
-from symcheck.homogeneity import Excludes
-from symcheck.symbols import A, ALPHA, B, BETA, SIGMA, substitute_sigma
-from symcheck.symmetries import check
-from symcheck.transformations import Transformation, domain
+import symcheck.paper.auditing as auditing
+from symcheck.language.activations import activation
+from symcheck.paper.auditing import Ground, audit, query_value
+from symcheck.exact.evaluate import certify_nonzero
+from symcheck.language.forms import form as unit_form
+from symcheck.engine.homogeneity import Excludes
+from symcheck.language.symbols import A, ALPHA, B, BETA, SIGMA, substitute_sigma
+from symcheck.engine.symmetries import check
+from symcheck.language.transformations import Transformation, domain
 from conftest import invoke_cli
 
 R = sympy.Rational

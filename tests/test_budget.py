@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from symcheck.budget import Budget, BudgetExceeded
+from symcheck.core.budget import Budget, BudgetExceeded
 
 
 def spin() -> None:
@@ -46,7 +46,7 @@ def test_an_outer_deadline_due_when_the_inner_step_ends_is_not_a_livelock() -> N
     re-armed the timer for ever (seen as a hung test run). Many rounds in a child process, with
     a timeout as the hang detector (never a speed threshold)."""
     program = textwrap.dedent("""
-        from symcheck.budget import Budget, BudgetExceeded
+        from symcheck.core.budget import Budget, BudgetExceeded
         for _ in range(150):
             budget = Budget(60)
             try:

@@ -11,10 +11,10 @@ import json
 import pytest
 import sympy
 
-import symcheck.evaluate as evaluate
+import symcheck.exact.evaluate as evaluate
 from conftest import invoke_cli
-from symcheck.errors import EvaluationError
-from symcheck.evaluate import certify_nonzero, recheck_sign
+from symcheck.core.errors import EvaluationError
+from symcheck.exact.evaluate import certify_nonzero, recheck_sign
 
 z, a, b = sympy.symbols("z a b", real=True)
 R = sympy.Rational

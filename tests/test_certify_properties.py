@@ -15,9 +15,9 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from mpmath.libmp import to_rational
 
-from symcheck.errors import EvaluationError
-from symcheck.evaluate import _Walker, certify_nonzero, enclose, recheck_sign
-from symcheck.intervals import Enclosure, Undecided
+from symcheck.core.errors import EvaluationError
+from symcheck.exact.evaluate import _Walker, certify_nonzero, enclose, recheck_sign
+from symcheck.exact.intervals import Enclosure, Undecided
 
 z = sympy.Symbol("z", real=True)
 DPS = 60

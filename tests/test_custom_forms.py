@@ -7,16 +7,16 @@ import pytest
 import sympy
 
 import symcheck as sc
-from symcheck.forms import form
-from symcheck.symbols import A, B, SIGMA, Z
-from symcheck.symmetries import check
-from symcheck.transformations import Transformation, domain
+from symcheck.language.forms import form
+from symcheck.language.symbols import A, B, SIGMA, Z
+from symcheck.engine.symmetries import check
+from symcheck.language.transformations import Transformation, domain
 from conftest import invoke_cli
 
 EXCHANGE = Transformation("exchange")
 POSITIVE = Transformation("inverse-scaling", domain("positive"))
 
-# The units written out by hand here, not through symcheck.forms: the re-check below must not
+# The units written out by hand here, not through symcheck.language.forms: the re-check below must not
 # share code with what it checks.
 UNITS = {
     "gated": lambda s, a, b: s(a) * b,

@@ -8,11 +8,11 @@ import pytest
 import sympy
 from rich.console import Console
 
-from symcheck import derivations as dv
-from symcheck.derivations import DERIVATIONS, Claim, Derivation, derive
-from symcheck.errors import UnknownNameError
-from symcheck.formulations import D, FORMULATIONS, K, Q, Q_G, X, elementwise, input_row
-from symcheck.symbols import A, B, SIGMA
+from symcheck.paper import derivations as dv
+from symcheck.paper.derivations import DERIVATIONS, Claim, Derivation, derive
+from symcheck.core.errors import UnknownNameError
+from symcheck.language.formulations import D, FORMULATIONS, K, Q, Q_G, X, elementwise, input_row
+from symcheck.language.symbols import A, B, SIGMA
 
 F = FORMULATIONS
 REPRS = ("MatMul(", "HadamardProduct(", "Symbol(", "ElementwiseApplyFunction", "Lambda(", "MatrixSymbol(",

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 import sympy
 
-from symcheck.domain import Obligation, check_defined_on_reals
-from symcheck.errors import DomainError
-from symcheck.parsing import parse_activation
-from symcheck.symbols import A, B, Z
+from symcheck.language.definedness import Obligation, check_defined_on_reals
+from symcheck.core.errors import DomainError
+from symcheck.language.parsing import parse_activation
+from symcheck.language.symbols import A, B, Z
 
 
 def test_check_defined_on_reals_directly() -> None:

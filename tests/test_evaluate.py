@@ -12,8 +12,8 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symcheck.errors import EvaluationError
-from symcheck.evaluate import Certificate, approximate, certify_nonzero, enclose
+from symcheck.core.errors import EvaluationError
+from symcheck.exact.evaluate import Certificate, approximate, certify_nonzero, enclose
 from test_intervals import REF_DPS, R, assert_encloses, bounds, heaviside, mp, z
 
 a, b = sympy.symbols("a b", real=True)
@@ -293,8 +293,8 @@ def test_certificates_of_astronomical_magnitude_are_quick_and_bracket_the_value(
 def test_the_far_decimal_path_agrees_with_the_exact_one(q, rounding):
     from flint import arb, fmpq
 
-    from symcheck.balls import arb_precision
-    from symcheck.evaluate import _decimal_far, _decimal_string
+    from symcheck.exact.balls import arb_precision
+    from symcheck.exact.evaluate import _decimal_far, _decimal_string
 
     with arb_precision(300):
         end = arb(fmpq(q.numerator, q.denominator)).lower()

@@ -5,9 +5,9 @@ from __future__ import annotations
 import sympy
 
 import symcheck as sc
-from symcheck import zero
-from symcheck.transformations import Transformation, domain
-from symcheck.zero import Evidence
+from symcheck.engine import zero
+from symcheck.language.transformations import Transformation, domain
+from symcheck.engine.zero import Evidence
 
 
 def _blind_engine(monkeypatch) -> None:
@@ -34,7 +34,7 @@ def test_true_identity_stays_inconclusive_with_evidence(monkeypatch) -> None:
 
 
 def test_plane_path_falls_back_too(monkeypatch) -> None:
-    from symcheck import plane
+    from symcheck.engine import plane
     monkeypatch.setattr(zero, "_METHODS", ())
     monkeypatch.setattr(plane._Searcher, "_search", lambda self, points: None)
     result = sc.check("silu", Transformation("key-value-rescaling", domain("positive")), "rank1")

@@ -6,7 +6,7 @@ expression, a custom unit form):
 * it never executes code: ``eval``/``exec`` of a string, ``compile`` other than to an AST,
   ``os.system``, ``subprocess`` and imports of process/file modules all fail the test while
   the parser runs, and a marker file that spliced payloads would create never appears;
-* it never raises anything but :class:`symcheck.errors.SymcheckError` (one line);
+* it never raises anything but :class:`symcheck.core.errors.SymcheckError` (one line);
 * it always returns: each example runs under a 30 s alarm that only detects hangs — it is not
   a speed threshold (the parser's own limits keep examples far below it).
 
@@ -30,11 +30,11 @@ from hypothesis.control import currently_in_test_context
 from hypothesis import strategies as st
 
 import symcheck as sc
-from symcheck.activations import CATALOGUE
-from symcheck.budget import BudgetExceeded, alarm
-from symcheck.errors import SymcheckError
-from symcheck.forms import form
-from symcheck.parsing import parse_expression
+from symcheck.language.activations import CATALOGUE
+from symcheck.core.budget import BudgetExceeded, alarm
+from symcheck.core.errors import SymcheckError
+from symcheck.language.forms import form
+from symcheck.language.parsing import parse_expression
 
 HANG_SECONDS = 30  # a hang detector only, never a speed threshold
 MARKER = Path(tempfile.mkdtemp(prefix="symcheck-fuzz-")) / "pwned"
@@ -313,7 +313,7 @@ def test_the_traps_work() -> None:
 
 def test_limits_hold_at_their_edges() -> None:
     """The limits the README documents, exactly at and just past each edge."""
-    from symcheck.parsing import LIMITS
+    from symcheck.language.parsing import LIMITS
     at_the_edge = ["z" * LIMITS.max_length, "(" * 30 + "z" + ")" * 30, "z" + "+z" * 99, "-" * 99 + "z",
                    "Max(" + ",".join(["z"] * 398) + ")", "1e300*z", "1e-300*z", "1" + "0" * 300,
                    "*".join(["1e300"] * 10), "z**100", "z**(1/100)", "((z**10)**10)**10"]

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from symcheck.documents import PAPER, latex_document
+from symcheck.output.documents import PAPER, latex_document
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -70,7 +70,7 @@ def test_proofs_tex_is_current(name: str) -> None:
 
 def test_generation_is_deterministic() -> None:
     """A fresh computation, not the cached one, gives the same bytes (no timings, no dates)."""
-    from symcheck import latex
-    from symcheck.symmetries import check_inverse_scaling
+    from symcheck.output import latex
+    from symcheck.engine.symmetries import check_inverse_scaling
     fresh = latex.document(latex.fragment(check_inverse_scaling("relu", "positive")))
     assert fresh == latex_document("scaling --act relu --alpha positive")

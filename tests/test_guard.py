@@ -4,10 +4,10 @@ from __future__ import annotations
 import pytest
 import sympy
 
-from symcheck import regions
-from symcheck.guard import WITHDRAWN
-from symcheck.roots import Cuts
-from symcheck.symmetries import check_exchange, check_inverse_scaling
+from symcheck.exact import regions
+from symcheck.engine.guard import WITHDRAWN
+from symcheck.exact.roots import Cuts
+from symcheck.engine.symmetries import check_exchange, check_inverse_scaling
 
 BUMP = "z + Piecewise((0, sin(z) + cos(z) > 0), (Max(0, (z - 4)*(9/2 - z)), True))"
 
@@ -47,7 +47,7 @@ def test_a_wrong_proof_is_withdrawn_by_the_guard(monkeypatch: pytest.MonkeyPatch
 
 @pytest.mark.withdrawal
 def test_a_proof_whose_rewrite_lies_is_withdrawn(monkeypatch: pytest.MonkeyPatch) -> None:
-    from symcheck import zero
+    from symcheck.engine import zero
     monkeypatch.setattr(zero, "prove_identically_zero", lambda *args, **kw: "a rewrite that lies")
     monkeypatch.setattr(zero, "_search", lambda *args, **kw: (None, zero.Evidence()))
     result = check_exchange("silu")

@@ -9,12 +9,12 @@ import pytest
 import sympy
 from hypothesis import given, settings, strategies as st
 
-import symcheck.homogeneity as homogeneity
-from symcheck.activations import activation
-from symcheck.errors import EvaluationError
-from symcheck.homogeneity import (Conflict, Excludes, OppositeSigns, Pinned, Undecided, Vanishing,
+import symcheck.engine.homogeneity as homogeneity
+from symcheck.language.activations import activation
+from symcheck.core.errors import EvaluationError
+from symcheck.engine.homogeneity import (Conflict, Excludes, OppositeSigns, Pinned, Undecided, Vanishing,
                                   ZeroAndNonzero, homogeneity_degree)
-from symcheck.symbols import Z
+from symcheck.language.symbols import Z
 
 R = sympy.Rational
 

@@ -1,6 +1,6 @@
 """Certified enclosures of every supported function: the Arb backend (``enclose``) against
 100-digit mpmath references, and the hand-written mpmath-interval second opinion
-(:class:`symcheck.intervals.Enclosure`, behind ``recheck_sign``) against Arb.
+(:class:`symcheck.exact.intervals.Enclosure`, behind ``recheck_sign``) against Arb.
 
 Both must contain the reference and be tight: a dropped series tail or remainder, a
 saturation bound on the wrong side, or an ulp margin left out makes one of them fail."""
@@ -12,8 +12,8 @@ import mpmath
 import pytest
 import sympy
 
-from symcheck.errors import EvaluationError
-from symcheck.evaluate import enclose
+from symcheck.core.errors import EvaluationError
+from symcheck.exact.evaluate import enclose
 
 z = sympy.Symbol("z", real=True)
 R = sympy.Rational
@@ -154,8 +154,8 @@ from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from flint import arb, fmpq  # noqa: E402
 
-from symcheck.balls import arb_precision  # noqa: E402
-from symcheck.intervals import Enclosure, Undecided  # noqa: E402
+from symcheck.exact.balls import arb_precision  # noqa: E402
+from symcheck.exact.intervals import Enclosure, Undecided  # noqa: E402
 
 # the functions the second opinion builds itself (series, tails, saturation), and the others
 SECOND_OPINION = ["exp", "log", "sin", "cos", "tan", "sinh", "cosh", "tanh", "asinh", "atan",

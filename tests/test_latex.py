@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import symcheck as sc
-from symcheck import latex
-from symcheck.documents import PAPER, latex_document, resolve
+from symcheck.output import latex
+from symcheck.output.documents import PAPER, latex_document, resolve
 
 PDFLATEX = shutil.which("pdflatex")
 needs_pdflatex = pytest.mark.skipif(
@@ -67,8 +67,8 @@ def test_every_kind_of_document_compiles(tmp_path: Path, kind: str) -> None:
 
 @needs_pdflatex
 def test_a_proof_through_u_equals_ab_compiles_and_shows_the_change_of_variables(tmp_path: Path) -> None:
-    from symcheck.symmetries import check
-    from symcheck.transformations import Transformation, domain
+    from symcheck.engine.symmetries import check
+    from symcheck.language.transformations import Transformation, domain
     result = check("hardtanh", Transformation("key-value-rescaling", domain(-1)), "rank1")
     body = latex.fragment(result)
     assert r"\textbf{Change of variables}" in body and "u = a b" in body and not REPRS.search(body)

@@ -4,11 +4,11 @@ from __future__ import annotations
 import pytest
 import sympy
 
-import symcheck.layers as layers
-from symcheck.activations import CATALOGUE, activation
-from symcheck.formulations import Sizes
-from symcheck.layers import layer_check
-from symcheck.transformations import Transformation, domain
+import symcheck.paper.layers as layers
+from symcheck.language.activations import CATALOGUE, activation
+from symcheck.language.formulations import Sizes
+from symcheck.paper.layers import layer_check
+from symcheck.language.transformations import Transformation, domain
 
 GATED = [Transformation("exchange"), Transformation("inverse-scaling", domain("positive")),
          Transformation("inverse-scaling", domain(-1))]
@@ -86,8 +86,8 @@ def test_a_witness_outside_the_scale_domain_is_refused(monkeypatch) -> None:
 
 @pytest.mark.parametrize("act", ["silu", "Min(z,0)*(Min(z,0)+3/2)", "tanh"])
 def test_every_broken_layer_is_certified_on_the_layer(act: str) -> None:
-    from symcheck.evaluate import certify_nonzero
-    from symcheck.symbols import SIGMA, substitute_sigma
+    from symcheck.exact.evaluate import certify_nonzero
+    from symcheck.language.symbols import SIGMA, substitute_sigma
     for name, t in (("gated", Transformation("exchange")), ("gated", Transformation("inverse-scaling", domain("positive"))),
                     ("rank1", Transformation("key-value-rescaling", domain("positive")))):
         result = layer_check(act, t, name)

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from symcheck.errors import DomainError
-from symcheck.parsing import parse_activation
+from symcheck.core.errors import DomainError
+from symcheck.language.parsing import parse_activation
 
 
 @pytest.mark.parametrize(("text", "point"), [

@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sympy import S
 
-from symcheck.evaluate import approximate, certify_nonzero, enclose, enclose_range, recheck_sign
-from symcheck.symbols import Z
+from symcheck.exact.evaluate import approximate, certify_nonzero, enclose, enclose_range, recheck_sign
+from symcheck.language.symbols import Z
 
 RELATIONS = [sympy.StrictGreaterThan, sympy.GreaterThan, sympy.StrictLessThan, sympy.LessThan,
              sympy.Eq, sympy.Ne]

@@ -4,10 +4,10 @@ from __future__ import annotations
 import sympy
 from sympy import S
 
-from symcheck import fallback
-from symcheck.evaluate import certify_nonzero
-from symcheck.fallback import numeric_witness
-from symcheck.symbols import A, B, Z
+from symcheck.engine import fallback
+from symcheck.exact.evaluate import certify_nonzero
+from symcheck.engine.fallback import numeric_witness
+from symcheck.language.symbols import A, B, Z
 
 
 def test_an_uncertified_candidate_is_not_a_witness(monkeypatch) -> None:

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mpmath.libmp import from_rational, round_ceiling, round_floor
 
-from symcheck.intervals import Enclosure, _alternating_series, _int, _positive_series
+from symcheck.exact.intervals import Enclosure, _alternating_series, _int, _positive_series
 
 PRECISIONS = (64, 200)
 

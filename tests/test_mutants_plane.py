@@ -7,11 +7,11 @@ import pytest
 import sympy
 from sympy import S
 
-from symcheck.budget import Budget
-from symcheck.plane import Case, decide_plane, scale_regions, whole_line
-from symcheck.regions import Region
-from symcheck.symbols import A, ALPHA, B
-from symcheck.verdict import Verdict
+from symcheck.core.budget import Budget
+from symcheck.engine.plane import Case, decide_plane, scale_regions, whole_line
+from symcheck.exact.regions import Region
+from symcheck.language.symbols import A, ALPHA, B
+from symcheck.core.verdict import Verdict
 
 SPACE = {A: whole_line(), B: whole_line()}
 

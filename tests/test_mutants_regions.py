@@ -12,9 +12,9 @@ import pytest
 import sympy
 from sympy import S
 
-from symcheck.budget import Budget
-from symcheck.regions import Region, Undecided, roots_inside, split
-from symcheck.symbols import Z
+from symcheck.core.budget import Budget
+from symcheck.exact.regions import Region, Undecided, roots_inside, split
+from symcheck.language.symbols import Z
 
 RELATIONS = {
     ">": sympy.StrictGreaterThan, ">=": sympy.GreaterThan, "<": sympy.StrictLessThan,

@@ -7,9 +7,9 @@ import pytest
 import sympy
 from sympy import S
 
-from symcheck.roots import roots_in
-from symcheck.signs import Undecided
-from symcheck.symbols import Z
+from symcheck.exact.roots import roots_in
+from symcheck.exact.signs import Undecided
+from symcheck.language.symbols import Z
 
 
 @pytest.mark.parametrize(("g", "lower", "upper", "near"), [

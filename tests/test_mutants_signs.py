@@ -9,8 +9,8 @@ import pytest
 import sympy
 from sympy import S
 
-from symcheck.signs import Undecided, at_point, at_values, certified_order, exact_sign
-from symcheck.symbols import A, B, Z
+from symcheck.exact.signs import Undecided, at_point, at_values, certified_order, exact_sign
+from symcheck.language.symbols import A, B, Z
 
 #: negative, but no enclosure up to the certifier's precision separates it from 0
 UNCERTIFIABLE = sympy.cos(sympy.exp(-5000)) - 1

@@ -12,11 +12,11 @@ import pytest
 import sympy
 from sympy import S
 
-from symcheck import smt
-from symcheck.activations import activation
-from symcheck.forms import form
-from symcheck.symbols import A, B, Z
-from symcheck.transformations import Transformation, domain
+from symcheck.engine import smt
+from symcheck.language.activations import activation
+from symcheck.language.forms import form
+from symcheck.language.symbols import A, B, Z
+from symcheck.language.transformations import Transformation, domain
 
 z3 = pytest.importorskip("z3", reason="z3-solver is in the test extra; without it there is no cross-check")
 

@@ -7,14 +7,14 @@ from __future__ import annotations
 import sympy
 from sympy import S
 
-from symcheck import symmetries
-from symcheck.activations import activation
-from symcheck.evaluate import Certificate
-from symcheck.forms import form
-from symcheck.guard import Counterexample
-from symcheck.symbols import A, ALPHA, B, SIGMA
-from symcheck.transformations import Transformation, domain
-from symcheck.verdict import Verdict
+from symcheck.engine import symmetries
+from symcheck.language.activations import activation
+from symcheck.exact.evaluate import Certificate
+from symcheck.language.forms import form
+from symcheck.engine.guard import Counterexample
+from symcheck.language.symbols import A, ALPHA, B, SIGMA
+from symcheck.language.transformations import Transformation, domain
+from symcheck.core.verdict import Verdict
 
 
 def _certify(act: str, alpha: str, values: dict):

@@ -10,12 +10,12 @@ import pytest
 import sympy
 from sympy import S
 
-from symcheck import zero
-from symcheck.budget import Budget, BudgetExceeded
-from symcheck.regions import Region
-from symcheck.symbols import Z
-from symcheck.verdict import Verdict
-from symcheck.zero import decide_zero, prove_identically_zero
+from symcheck.engine import zero
+from symcheck.core.budget import Budget, BudgetExceeded
+from symcheck.exact.regions import Region
+from symcheck.language.symbols import Z
+from symcheck.core.verdict import Verdict
+from symcheck.engine.zero import decide_zero, prove_identically_zero
 
 #: negative, but no enclosure up to the certifier's precision separates it from 0
 UNCERTIFIABLE = sympy.cos(sympy.exp(-5000)) - 1

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import symcheck as sc
-from symcheck import numeric
-from symcheck.numeric import (NumericError, bilinear_attention, evaluate, gated, mlp, parse_memory, plan,
+from symcheck.numeric import evaluator as numeric
+from symcheck.numeric.evaluator import (NumericError, bilinear_attention, evaluate, gated, mlp, parse_memory, plan,
                               query_mlp, rank1, rank_r)
 
 RNG = np.random.default_rng(7)

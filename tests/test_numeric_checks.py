@@ -9,7 +9,7 @@ import pytest
 from safetensors.numpy import save_file
 
 import symcheck as sc
-from symcheck.numeric import NumericError, check, prepare, tolerance
+from symcheck.numeric.evaluator import NumericError, check, prepare, tolerance
 from conftest import invoke_cli
 
 SMALL = {"d": 12, "m": 24, "tokens": 48}

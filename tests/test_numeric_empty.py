@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 import symcheck as sc
-from symcheck import numeric
-from symcheck.numeric import (NumericError, bilinear_attention, evaluate, gated, mlp, parse_memory, prepare,
+from symcheck.numeric import evaluator as numeric
+from symcheck.numeric.evaluator import (NumericError, bilinear_attention, evaluate, gated, mlp, parse_memory, prepare,
                               query_mlp, rank1, rank_r)
-from symcheck.weights import WeightsError, load_inputs, load_layer
+from symcheck.numeric.weights import WeightsError, load_inputs, load_layer
 from conftest import invoke_cli
 
 RNG = np.random.default_rng(5)

@@ -9,7 +9,7 @@ import numpy  # noqa: F401  (loads the BLAS, which threadpoolctl can only see on
 import pytest
 import threadpoolctl
 
-from symcheck import parallel
+from symcheck.numeric import parallel
 
 
 def test_blas_runs_one_thread_per_worker_and_is_restored_after() -> None:

@@ -9,9 +9,9 @@ import sympy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from symcheck.errors import ParseError, SymcheckError
-from symcheck.parsing import LIMITS, Parsed, parse_activation, parse_expression
-from symcheck.symbols import A, B, Z
+from symcheck.core.errors import ParseError, SymcheckError
+from symcheck.language.parsing import LIMITS, Parsed, parse_activation, parse_expression
+from symcheck.language.symbols import A, B, Z
 
 X = sympy.Symbol("x", real=True)
 SIGMOID = {"sigmoid": lambda u: 1 / (1 + sympy.exp(-u))}

@@ -9,13 +9,14 @@ import sympy
 from sympy import S
 
 import symcheck as sc
-from symcheck import plane, zero
-from symcheck.budget import Budget
-from symcheck.plane import Case, decide_plane, scale_regions, whole_line
-from symcheck.regions import Region
-from symcheck.symbols import A, ALPHA, B, Z
-from symcheck.symmetries import check
-from symcheck.transformations import Transformation, domain
+from symcheck.engine import plane
+from symcheck.engine import zero
+from symcheck.core.budget import Budget
+from symcheck.engine.plane import Case, decide_plane, scale_regions, whole_line
+from symcheck.exact.regions import Region
+from symcheck.language.symbols import A, ALPHA, B, Z
+from symcheck.engine.symmetries import check
+from symcheck.language.transformations import Transformation, domain
 
 KV_POS = Transformation("key-value-rescaling", domain("positive"))
 KV_ANY = Transformation("key-value-rescaling", domain("any"))
@@ -236,7 +237,7 @@ def test_without_the_rewrites_true_identities_are_inconclusive(monkeypatch, act,
     ("z + z**3/10**15", QV1, "gated"),
 ])
 def test_without_a_certificate_nothing_is_broken(monkeypatch, act, t, unit) -> None:
-    from symcheck import fallback
+    from symcheck.engine import fallback
     # every certifier the plane path can reach: its own search and the numeric fallback
     monkeypatch.setattr(plane, "certify_nonzero", lambda *args, **kwargs: None)
     monkeypatch.setattr(fallback, "certify_nonzero", lambda *args, **kwargs: None)
@@ -245,7 +246,7 @@ def test_without_a_certificate_nothing_is_broken(monkeypatch, act, t, unit) -> N
 
 
 def test_a_certificate_the_recheck_disagrees_with_is_not_a_witness(monkeypatch) -> None:
-    from symcheck import symmetries
+    from symcheck.engine import symmetries
     real = symmetries.certify_nonzero
 
     def flipped(expr, values, **kwargs):

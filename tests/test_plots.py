@@ -10,7 +10,7 @@ import pytest
 from conftest import invoke_cli
 
 import symcheck as sc
-from symcheck import plots
+from symcheck.output import plots
 
 pytest.importorskip("matplotlib", reason="matplotlib is the optional 'plot' extra")
 

@@ -5,9 +5,9 @@ import pytest
 import sympy
 from sympy import S
 
-from symcheck.budget import Budget
-from symcheck.regions import Region, Undecided, split
-from symcheck.symbols import Z
+from symcheck.core.budget import Budget
+from symcheck.exact.regions import Region, Undecided, split
+from symcheck.language.symbols import Z
 
 
 def regions(expr) -> list[str]:

@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sympy import S, oo, pi, sqrt
 
-from symcheck.roots import roots_in
-from symcheck.signs import Undecided, certified_order, exact_sign
-from symcheck.symbols import Z
+from symcheck.exact.roots import roots_in
+from symcheck.exact.signs import Undecided, certified_order, exact_sign
+from symcheck.language.symbols import Z
 
 
 def points(g, lower=-oo, upper=oo) -> tuple:

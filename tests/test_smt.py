@@ -9,12 +9,13 @@ import sympy
 from conftest import invoke_cli
 
 import symcheck as sc
-from symcheck import smt, symmetries
-from symcheck.activations import CATALOGUE
-from symcheck.forms import form
-from symcheck.symbols import Z
-from symcheck.transformations import Transformation, domain
-from symcheck.verdict import Verdict
+from symcheck.engine import smt
+from symcheck.engine import symmetries
+from symcheck.language.activations import CATALOGUE
+from symcheck.language.forms import form
+from symcheck.language.symbols import Z
+from symcheck.language.transformations import Transformation, domain
+from symcheck.core.verdict import Verdict
 
 requires_z3 = pytest.mark.skipif(not smt.z3_available(),
                                  reason="z3-solver is not installed (the test extra installs it)")

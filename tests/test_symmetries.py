@@ -7,7 +7,7 @@ import pytest
 import sympy
 
 import symcheck as sc
-from symcheck.symbols import Z
+from symcheck.language.symbols import Z
 
 # (expression, exchange, positive, minus-one, any) on the gated form
 DISGUISED = [

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import symcheck as sc
-from symcheck import numeric
-from symcheck.activations import CATALOGUE
+from symcheck.numeric import evaluator as numeric
+from symcheck.language.activations import CATALOGUE
 
 torch = pytest.importorskip("torch", reason="torch is not installed (CI installs the 'torch' extra)")
 F = torch.nn.functional

@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import symcheck as sc
-from symcheck.errors import EvaluationError
-from symcheck.evaluate import approximate
-from symcheck.symbols import Z
-from symcheck.vectorize import erf, erfc, vectorize
+from symcheck.core.errors import EvaluationError
+from symcheck.exact.evaluate import approximate
+from symcheck.language.symbols import Z
+from symcheck.exact.vectorize import erf, erfc, vectorize
 from reference_activations import SQRT2, TORCH
 
 EPS64 = float(np.finfo(np.float64).eps)

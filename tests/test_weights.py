@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from safetensors.numpy import save_file
 
-from symcheck import numeric
-from symcheck.weights import WeightsError, load, load_inputs, load_layer
+from symcheck.numeric import evaluator as numeric
+from symcheck.numeric.weights import WeightsError, load, load_inputs, load_layer
 
 RNG = np.random.default_rng(3)
 D, M, E = 6, 10, 6

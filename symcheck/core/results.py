@@ -1,0 +1,131 @@
+"""Immutable results that render themselves: text, rich, LaTeX, JSON and Jupyter."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+import sympy
+
+from symcheck.core.verdict import Verdict
+
+#: step statuses: machine-checked, stated theorem, given input, or could not be settled
+STATUSES = ("verified", "theorem", "given", "certified", "unknown", "timeout", "failed")
+
+
+class Renderable:
+    """Renders itself through the one rich and one LaTeX module (imported only when used).
+
+    Subclasses name their renderers: ``render.<_rich_renderer>(self)`` and
+    ``latex.<_latex_renderer>(self, notebook=…)``.
+    """
+
+    _rich_renderer: ClassVar[str]
+    _latex_renderer: ClassVar[str]
+
+    def __rich__(self):
+        from symcheck.output import render
+        return getattr(render, self._rich_renderer)(self)
+
+    def to_latex(self) -> str:
+        from symcheck.output import latex
+        return getattr(latex, self._latex_renderer)(self)
+
+    def _repr_latex_(self) -> str:
+        from symcheck.output import latex
+        return getattr(latex, self._latex_renderer)(self, notebook=True)
+
+    def _repr_html_(self) -> str:
+        """A table for Jupyter (steps, or an audit's rows) with formulas typeset by MathJax."""
+        from symcheck.output import latex
+        return latex.html(self)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One line of a justification: what is claimed, in text and LaTeX, why, and its status."""
+
+    title: str
+    statement: str
+    latex: str
+    justification: str = ""
+    status: str = "verified"
+
+    def to_dict(self) -> dict[str, str]:
+        return {"title": self.title, "statement": self.statement, "latex": self.latex,
+                "justification": self.justification, "status": self.status}
+
+
+@dataclass(frozen=True)
+class CheckResult(Renderable):
+    """The verdict of one symmetry check, with the proof or the certified witness behind it."""
+
+    _rich_renderer: ClassVar[str] = "rich_result"
+    _latex_renderer: ClassVar[str] = "result_fragment"
+
+    symmetry: str
+    form: str
+    domain: str | None
+    activation: str
+    formula: str
+    verdict: Verdict
+    witness: Mapping[str, sympy.Rational] | None
+    steps: tuple[Step, ...]
+    residual: sympy.Expr | None = None
+    evidence: Mapping[str, Any] = field(default_factory=dict)
+    note: str = ""
+    elapsed: float = 0.0
+    #: the second engine's answer (issue 6; see symcheck.engine.smt): engine, verdict, agrees, … or None
+    cross_check: Mapping[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        if self.witness is not None:
+            object.__setattr__(self, "witness", MappingProxyType(dict(self.witness)))
+        object.__setattr__(self, "evidence", MappingProxyType(dict(self.evidence)))
+        if self.cross_check is not None:
+            object.__setattr__(self, "cross_check", MappingProxyType(dict(self.cross_check)))
+
+    @property
+    def title(self) -> str:
+        where = f" ({self.domain_text})" if self.domain else ""
+        return f"{self.symmetry}{where} on the {self.form} form, σ = {self.activation}"
+
+    @property
+    def domain_text(self) -> str:
+        scale = "β" if self.symmetry == "key-value-rescaling" else "α"
+        if self.domain in ("positive", "negative", "any"):
+            return scale + {"positive": " > 0", "negative": " < 0", "any": " ≠ 0"}[self.domain]
+        return f"{scale} = {self.domain}" if self.domain else ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "symmetry": self.symmetry,
+            "form": self.form,
+            "domain": self.domain,
+            "activation": self.activation,
+            "formula": self.formula,
+            "verdict": self.verdict.value,
+            "witness": None if self.witness is None else {k: str(v) for k, v in self.witness.items()},
+            "residual": None if self.residual is None else sympy.sstr(self.residual),
+            "steps": [s.to_dict() for s in self.steps],
+            "evidence": dict(self.evidence),
+            "note": self.note,
+            "elapsed_seconds": round(self.elapsed, 4),
+            "cross_check": None if self.cross_check is None else {
+                k: dict(v) if isinstance(v, Mapping) else v for k, v in self.cross_check.items()},
+        }
+
+    def __str__(self) -> str:
+        width = max(len(s.title) for s in self.steps) if self.steps else 0
+        lines = [f"{self.title}: {self.verdict.value}"]
+        for s in self.steps:
+            lines.append(f"  {s.title:<{width}}  {s.statement}  [{s.status}]")
+            if s.justification:
+                lines.append(f"  {'':<{width}}    {s.justification}")
+        if self.note:
+            lines.append(f"  note: {self.note}")
+        if self.cross_check is not None:
+            from symcheck.engine.smt import summary
+            lines.append(f"  cross-check: {summary(self.cross_check)}")
+        return "\n".join(lines)

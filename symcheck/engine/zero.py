@@ -1,0 +1,290 @@
+"""Decide whether a one-variable expression is identically zero on R.
+
+The answer is three-valued and follows the soundness contract: ``holds`` only when every
+piece of a case split covering R was reduced to exactly 0 by an equivalence-preserving
+SymPy transformation; ``broken`` only with an exact point where the value is certified
+non-zero; otherwise ``inconclusive`` with what was tried. A failed simplification proves
+nothing, so it only ever leads to ``inconclusive``.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+import sympy
+from sympy import S
+
+from symcheck.core.budget import Budget, BudgetExceeded
+from symcheck.core.errors import EvaluationError
+from symcheck.exact.evaluate import Certificate, approximate, certify_nonzero
+from symcheck.exact.regions import Piece, Region, Undecided, split
+from symcheck.core.verdict import Verdict
+
+#: how many of the best-ranked sample points are sent to the certifier
+CERTIFY_TOP = 4
+#: approximate values above this (at 30 digits) are worth certifying first
+VISIBLE = 1e-25
+
+
+@dataclass(frozen=True)
+class PieceOutcome:
+    """What became of the residual on one region of the case split."""
+
+    region: Region
+    expr: sympy.Expr
+    status: str  # "proved" | "nonzero" | "unknown" | "timeout"
+    method: str = ""
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """Numeric facts gathered on the way; never a proof."""
+
+    points: int = 0
+    largest: str = "0"
+
+    def merge(self, other: "Evidence") -> "Evidence":
+        biggest = max((self.largest, other.largest), key=lambda s: abs(float(s)))
+        return Evidence(self.points + other.points, biggest)
+
+
+@dataclass(frozen=True)
+class ZeroDecision:
+    verdict: Verdict
+    residual: sympy.Expr
+    pieces: tuple[PieceOutcome, ...] = ()
+    point: sympy.Rational | None = None
+    certificate: Certificate | None = None
+    evidence: Evidence = Evidence()
+    note: str = ""
+    #: why each branch condition's cut points are all of its roots (one line per condition)
+    cut_proofs: tuple[str, ...] = ()
+
+
+def decide_zero(residual: sympy.Expr, var: sympy.Symbol, budget: Budget, *,
+                cuts: Iterable[sympy.Expr] = (S.Zero,)) -> ZeroDecision:
+    """Is ``residual`` ≡ 0 for every real ``var``?"""
+    if residual == 0:
+        return ZeroDecision(Verdict.HOLDS, residual,
+                            (PieceOutcome(Region(-S.Infinity, S.Infinity), S.Zero, "proved",
+                                          "identically 0 as written"),))
+    evidence = Evidence()
+    try:
+        found, evidence = _search(residual, var, Region(-S.Infinity, S.Infinity).samples(30) + [S.Zero],
+                                  budget)
+        if found:
+            return ZeroDecision(Verdict.BROKEN, residual, point=found[0], certificate=found[1],
+                                evidence=evidence)
+        pieces = split(residual, var, budget, cuts)
+    except Undecided as why:
+        return ZeroDecision(Verdict.INCONCLUSIVE, residual, evidence=evidence, note=str(why))
+    except BudgetExceeded:
+        return ZeroDecision(Verdict.INCONCLUSIVE, residual, evidence=evidence,
+                            note="the time budget ran out while splitting into cases")
+    outcomes: list[PieceOutcome] = []
+    for piece in pieces:
+        outcome, found, more = _settle(piece, var, budget)
+        evidence = evidence.merge(more)
+        outcomes.append(outcome)
+        if found:
+            return ZeroDecision(Verdict.BROKEN, residual, tuple(outcomes), found[0], found[1], evidence)
+    proved = all(o.status == "proved" for o in outcomes)
+    verdict = Verdict.HOLDS if proved else Verdict.INCONCLUSIVE
+    note = "" if proved else "the residual was neither proved zero nor certified non-zero on every piece"
+    cut_proofs = tuple(dict.fromkeys(a for piece in pieces for a in piece.cut_proofs))
+    return ZeroDecision(verdict, residual, tuple(outcomes), evidence=evidence, note=note,
+                        cut_proofs=cut_proofs)
+
+
+def _settle(piece: Piece, var: sympy.Symbol, budget: Budget):
+    """Prove the piece zero, or find a certified non-zero point in it."""
+    evidence = Evidence()
+    try:
+        if not piece.branch_free:
+            return _settle_alternatives(piece, var, budget)
+        if piece.region.is_point:
+            return _settle_point(piece, var, budget)
+        found, evidence = _search(piece.expr, var, piece.region.samples(12), budget)
+        if found:
+            return PieceOutcome(piece.region, piece.expr, "nonzero"), found, evidence
+        method = prove_identically_zero(piece.expr, var, piece.region, budget)
+    except BudgetExceeded:
+        return PieceOutcome(piece.region, piece.expr, "timeout"), None, evidence
+    status = "proved" if method else "unknown"
+    return PieceOutcome(piece.region, piece.expr, status, method or ""), None, evidence
+
+
+def _settle_alternatives(piece: Piece, var: sympy.Symbol, budget: Budget):
+    """A condition could not be cut on this region: the value at each point is one of the
+    alternatives, so the piece is 0 if every alternative is. A witness is searched on the
+    expression as written (its branches decided point by point), never on an alternative."""
+    samples = [piece.region.lower] if piece.region.is_point else piece.region.samples(12)
+    found, evidence = _search(piece.expr, var, samples, budget)
+    if found:
+        return PieceOutcome(piece.region, piece.expr, "nonzero"), found, evidence
+    methods = []
+    for alternative in piece.alternatives:
+        if piece.region.is_point:
+            method = "exact value 0" if sympy.expand(alternative) == 0 else None
+        else:
+            method = prove_identically_zero(alternative, var, piece.region, budget)
+        if method is None:
+            return (PieceOutcome(piece.region, piece.expr, "unknown",
+                                 "the branches of an uncut condition were not all proved zero: "
+                                 + "; ".join(piece.undecided)), None, evidence)
+        methods.append(method)
+    return (PieceOutcome(piece.region, piece.expr, "proved",
+                         f"0 on every branch the uncut condition may choose ({len(methods)}: "
+                         + ", ".join(dict.fromkeys(methods)) + "), whatever its truth"), None, evidence)
+
+
+def _settle_point(piece: Piece, var: sympy.Symbol, budget: Budget):
+    point = piece.region.lower
+    with budget.step():
+        value = piece.expr.subs(var, point)
+        if value == 0 or sympy.expand(value) == 0:
+            return PieceOutcome(piece.region, value, "proved", "exact value 0"), None, Evidence(1)
+        certificate = certify_nonzero(value, {}) if point.is_Rational else None
+        if certificate:
+            return (PieceOutcome(piece.region, value, "nonzero"), (point, certificate),
+                    Evidence(1, certificate.decimal(6)))
+        if sympy.simplify(value) == 0:
+            return PieceOutcome(piece.region, value, "proved", "simplify"), None, Evidence(1)
+    return PieceOutcome(piece.region, value, "unknown"), None, Evidence(1)
+
+
+def _search(expr: sympy.Expr, var: sympy.Symbol, points: Sequence[sympy.Rational], budget: Budget):
+    """Certify the simplest sample points whose approximate value is visibly non-zero.
+
+    Points come simplest first, so the witness a user reads is small; the point with the
+    largest value is tried too, for residuals that vanish near the origin (relu6, hardtanh).
+    """
+    values: list[tuple[sympy.Rational, float]] = []
+    with budget.step():
+        for q in dict.fromkeys(points):
+            try:
+                values.append((q, abs(approximate(expr, {var: q}, dps=30))))
+            except EvaluationError:
+                continue
+        largest = max(values, key=lambda t: t[1], default=(None, 0))
+        evidence = Evidence(len(values), sympy.sstr(sympy.Float(largest[1], 6)))
+        visible = [q for q, v in values if v > VISIBLE]
+        candidates = list(dict.fromkeys(visible[:CERTIFY_TOP] + [largest[0]]))
+        for q in candidates:
+            if q is None:
+                continue
+            certificate = certify_nonzero(expr, {var: q})
+            if certificate is not None:
+                return (q, certificate), evidence
+    return None, evidence
+
+
+# Identities of real functions, each valid for every real u (the residual is real-valued
+# wherever it is evaluated, so every argument is real): (name, function, rewrite of its
+# argument), applied innermost first. Each is an equivalence on the whole region.
+_IDENTITIES: tuple[tuple[str, type, Callable[[sympy.Expr], sympy.Expr | None]], ...] = (
+    ("asinh(sinh u) = u", sympy.asinh, lambda u: u.args[0] if isinstance(u, sympy.sinh) else None),
+    ("sinh(asinh u) = u", sympy.sinh, lambda u: u.args[0] if isinstance(u, sympy.asinh) else None),
+    ("cosh(asinh u) = √(1 + u²)", sympy.cosh,
+     lambda u: sympy.sqrt(1 + u.args[0] ** 2) if isinstance(u, sympy.asinh) else None),
+    ("tanh(asinh u) = u/√(1 + u²)", sympy.tanh,
+     lambda u: u.args[0] / sympy.sqrt(1 + u.args[0] ** 2) if isinstance(u, sympy.asinh) else None),
+    ("tan(atan u) = u", sympy.tan, lambda u: u.args[0] if isinstance(u, sympy.atan) else None),
+    ("log(exp u) = u", sympy.log, lambda u: u.args[0] if isinstance(u, sympy.exp) else None),
+    ("exp(log u) = u for u > 0", sympy.exp,
+     lambda u: u.args[0] if isinstance(u, sympy.log) and u.args[0].is_positive is True else None),
+    ("erfc u = 1 − erf u", sympy.erfc, lambda u: 1 - sympy.erf(u)),
+    ("2·atan(tanh u) = atan(sinh 2u)", sympy.atan,
+     lambda u: sympy.atan(sympy.sinh(2 * u.args[0])) / 2 if isinstance(u, sympy.tanh) else None),
+)
+
+
+def apply_identities(expr: sympy.Expr) -> tuple[sympy.Expr, tuple[str, ...]]:
+    """``expr`` with every identity of :data:`_IDENTITIES` applied, and the names of those used."""
+    used: list[str] = []
+
+    def rewrite(node: sympy.Basic) -> sympy.Basic:
+        if not node.args:
+            return node
+        node = node.func(*(rewrite(a) for a in node.args)) if isinstance(node, sympy.Expr) else node
+        for name, func, rule in _IDENTITIES:
+            if isinstance(node, func) and len(node.args) == 1:
+                new = rule(node.args[0])
+                if new is not None:
+                    used.append(name)
+                    return rewrite(new)
+        return node
+
+    return rewrite(expr), tuple(dict.fromkeys(used))
+
+
+def _identities_then_simplify(expr: sympy.Expr) -> tuple[sympy.Expr, str]:
+    rewritten, used = apply_identities(expr)
+    if not used:
+        return expr, ""
+    # expand_log without force splits log(x·y) only where SymPy proves x, y > 0
+    return sympy.simplify(sympy.expand_log(rewritten, force=False)), f" ({'; '.join(used)})"
+
+
+def _log_rules_then_simplify(expr: sympy.Expr) -> tuple[sympy.Expr, str]:
+    expanded = sympy.expand_log(expr, force=False)
+    if expanded == expr:
+        return expr, ""
+    return sympy.simplify(expanded), " (log(x·y) = log x + log y, with x, y > 0 proved)"
+
+
+# Equivalence-preserving rewrites tried in order; the first that yields exactly 0 is the proof.
+_METHODS: tuple[tuple[str, Callable[[sympy.Expr], sympy.Expr]], ...] = (
+    ("expand", sympy.expand),
+    ("cancel", lambda e: sympy.cancel(sympy.together(e))),
+    ("simplify", sympy.simplify),
+    ("rewrite in exponentials, then simplify", lambda e: sympy.simplify(e.rewrite(sympy.exp))),
+    ("expand trigonometric functions, then simplify", lambda e: sympy.simplify(sympy.expand_trig(e))),
+)
+#: rewrites whose name depends on the identities they used
+_NAMED_METHODS: tuple[tuple[str, Callable[[sympy.Expr], tuple[sympy.Expr, str]]], ...] = (
+    ("identities of real functions, then simplify", _identities_then_simplify),
+    ("logarithm rules, then simplify", _log_rules_then_simplify),
+)
+
+
+def prove_identically_zero(expr: sympy.Expr, var: sympy.Symbol, region: Region,
+                           budget: Budget) -> str | None:
+    """The name of the rewrite that reduced ``expr`` to 0 on ``region``, or None.
+
+    On a half-line the variable is replaced by ``lower + t`` or ``upper - t`` with t > 0, so
+    that SymPy may use the sign (e.g. Abs(z) = z for z > 0); the identity then holds for all
+    t > 0, which covers the region.
+    """
+    if expr == 0:
+        return "0 once the branches for this region are chosen"
+    shifted, note = _positive_shift(expr, var, region)
+    for name, method in _METHODS:
+        try:
+            with budget.step():
+                if method(shifted) == 0:
+                    return name + note
+        except BudgetExceeded:
+            raise
+        except Exception:  # a SymPy failure inside one rewrite proves nothing either way
+            continue
+    for name, named in _NAMED_METHODS:
+        try:
+            with budget.step():
+                result, used = named(shifted)
+                if used and result == 0:
+                    return name + used + note
+        except BudgetExceeded:
+            raise
+        except Exception:
+            continue
+    return None
+
+
+def _positive_shift(expr: sympy.Expr, var: sympy.Symbol, region: Region) -> tuple[sympy.Expr, str]:
+    t = sympy.Symbol("t", positive=True)
+    if region.lower != -S.Infinity and region.upper == S.Infinity:
+        return expr.subs(var, region.lower + t), f" (with {var} = {sympy.sstr(region.lower + t)}, t > 0)"
+    if region.upper != S.Infinity and region.lower == -S.Infinity:
+        return expr.subs(var, region.upper - t), f" (with {var} = {sympy.sstr(region.upper - t)}, t > 0)"
+    return expr, ""

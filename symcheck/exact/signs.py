@@ -1,0 +1,178 @@
+"""Signs of closed-form real numbers, decided with a proof, and numbers put into branches.
+
+Every decision a case split rests on comes down to the sign of an exact number: a cut point
+against an interval's end, a branch condition at a point. :func:`exact_sign` answers with a
+proof or not at all: 0 only when an equivalence-preserving rewrite reduces the number to 0,
+±1 only with a certificate from ball arithmetic (:func:`~symcheck.exact.evaluate.certify_nonzero`).
+SymPy's own numeric comparisons (``is_positive`` on a number, a relational evaluated with
+``evalf``) are never the answer: with catastrophic cancellation they are wrong.
+
+:func:`at_point` puts a number into an expression with branches (``σ(1)`` for a piecewise σ)
+and chooses each branch by those certified signs, where SymPy's substitution would decide
+``2·log(1 + e^-2000) <= 0`` with ``evalf`` and take the wrong branch.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import sympy
+from sympy import S
+
+from symcheck.exact.evaluate import certify_nonzero
+from symcheck.core.printing import text
+
+__all__ = ["Undecided", "exact_sign", "certified_order", "at_point", "at_values", "nonsmooth_to_piecewise",
+           "EXACT_SIGN_BITS"]
+
+#: the most bits spent on the sign of one closed-form number (e^-2000 needs about 2900)
+EXACT_SIGN_BITS = 8192
+#: nonsmooth primitives that are rewritten to Piecewise before their branches are chosen
+_NONSMOOTH = (sympy.Abs, sympy.Max, sympy.Min, sympy.sign, sympy.Heaviside)
+
+
+class Undecided(Exception):
+    """The question could not be decided with a proof; the caller ends ``inconclusive``."""
+
+
+def exact_sign(value: sympy.Expr) -> int:
+    """The sign of a closed-form real number: 0 only when proved, else certified non-zero.
+
+    Zero needs a proof (an exact structural zero, ``expand`` or ``simplify`` reducing it to
+    0: equivalence-preserving rewrites); a non-zero sign needs a certificate from the
+    enclosures of :func:`~symcheck.exact.evaluate.certify_nonzero`. Anything else is Undecided.
+    """
+    value = sympy.nsimplify(value) if value.is_Float else value
+    if value.is_zero is True or sympy.expand(value) == 0:
+        return 0
+    certificate = certify_nonzero(value, {}, max_prec=EXACT_SIGN_BITS)
+    if certificate is not None:
+        return certificate.sign
+    try:
+        if sympy.simplify(value) == 0:
+            return 0
+    except Exception as err:  # a failed rewrite proves nothing
+        raise Undecided(f"cannot decide the sign of {text(value)} ({type(err).__name__})") from None
+    raise Undecided(f"cannot decide the sign of {text(value)}")
+
+
+def certified_order(x: sympy.Expr, y: sympy.Expr) -> int:
+    """The sign of x − y (±oo allowed at the ends), certified; Undecided otherwise."""
+    if x == y:
+        return 0
+    if x.is_Rational and y.is_Rational:
+        return 1 if x > y else -1
+    if x is S.NegativeInfinity or y is S.Infinity:
+        return -1
+    if x is S.Infinity or y is S.NegativeInfinity:
+        return 1
+    if isinstance(x, sympy.CRootOf) or isinstance(y, sympy.CRootOf):
+        return _order_roots(x, y)
+    return exact_sign(x - y)
+
+
+def _root_interval(r: sympy.CRootOf, eps: sympy.Rational) -> tuple[sympy.Rational, sympy.Rational]:
+    """A closed rational interval that contains the real root r (exact isolation, width ≤ eps)."""
+    intervals = sympy.Poly(r.poly.as_expr(), r.poly.gen).intervals(eps=eps, sqf=True)
+    if not r.is_real or r.index >= len(intervals):
+        raise Undecided(f"{text(r)} is not a real root")
+    a, b = intervals[r.index]  # real roots are indexed in increasing order
+    return sympy.Rational(a), sympy.Rational(b)
+
+
+def _order_roots(x: sympy.Expr, y: sympy.Expr) -> int:
+    """Compare through exact isolating intervals, refined until they separate the two."""
+    if isinstance(x, sympy.CRootOf) and isinstance(y, sympy.CRootOf) and x.poly == y.poly:
+        return (x.index > y.index) - (x.index < y.index)
+    for digits in (10, 30, 100, 300):
+        eps = sympy.Rational(1, 10**digits)
+        xa, xb = _root_interval(x, eps) if isinstance(x, sympy.CRootOf) else (x, x)
+        ya, yb = _root_interval(y, eps) if isinstance(y, sympy.CRootOf) else (y, y)
+        try:
+            if certified_order(xa, yb) > 0:
+                return 1
+            if certified_order(xb, ya) < 0:
+                return -1
+        except Undecided:
+            continue
+    raise Undecided(f"cannot order {text(x)} and {text(y)} exactly")
+
+
+
+def nonsmooth_to_piecewise(expr: sympy.Expr) -> sympy.Expr:
+    """Abs, Max, Min, sign and Heaviside as Piecewise, also inside conditions."""
+    for _ in range(20):
+        new = expr.replace(lambda e: isinstance(e, _NONSMOOTH), lambda e: e.rewrite(sympy.Piecewise))
+        if new == expr:
+            return new
+        expr = new
+    raise Undecided("nonsmooth functions nested too deeply to rewrite")
+
+
+def at_point(expr: sympy.Expr, var: sympy.Symbol, value: sympy.Expr) -> sympy.Expr:
+    """``expr`` with ``var = value``; for a number, every branch chosen by a certified sign.
+
+    A branch whose condition cannot be decided at the point is left as written (an
+    unevaluated Piecewise at that number), for the case split to decide or keep open.
+
+    >>> from symcheck.language.symbols import Z
+    >>> at_point(sympy.Piecewise((1, 2*sympy.log(1 + sympy.exp(-2000)) * Z <= 0), (0, True)), Z, 1)
+    0
+    """
+    return at_values(expr, {var: sympy.sympify(value)})
+
+
+def at_values(expr: sympy.Expr, values: Mapping[sympy.Symbol, sympy.Expr]) -> sympy.Expr:
+    """:func:`at_point` for several variables at once."""
+    values = {v: sympy.sympify(x) for v, x in values.items()}
+    if not all(x.is_number for x in values.values()) or not expr.has(sympy.Piecewise, *_NONSMOOTH):
+        return expr.xreplace(values)
+    return _chosen(nonsmooth_to_piecewise(expr), values)
+
+
+def _chosen(expr: sympy.Basic, values: Mapping[sympy.Symbol, sympy.Expr]) -> sympy.Basic:
+    if not expr.free_symbols & values.keys():
+        return expr
+    if not expr.has(sympy.Piecewise):
+        return expr.xreplace(values)
+    if isinstance(expr, sympy.Piecewise):
+        for branch, cond in expr.args:
+            truth = _truth(cond, values)
+            if truth is None:
+                with sympy.evaluate(False):  # keep the undecided choice for a later proof
+                    return expr.xreplace(values)
+            if truth:
+                return _chosen(branch, values)
+        raise Undecided(f"no branch of {text(expr)} applies at {text(values)}")
+    return expr.func(*(_chosen(arg, values) for arg in expr.args))
+
+
+_RELATIONS = {
+    sympy.StrictGreaterThan: lambda s: s > 0, sympy.GreaterThan: lambda s: s >= 0,
+    sympy.StrictLessThan: lambda s: s < 0, sympy.LessThan: lambda s: s <= 0,
+    sympy.Eq: lambda s: s == 0, sympy.Ne: lambda s: s != 0,
+}
+
+
+def _truth(cond: sympy.Basic, values: Mapping[sympy.Symbol, sympy.Expr]) -> bool | None:
+    if cond is S.true or cond is S.false:
+        return bool(cond)
+    if type(cond) in _RELATIONS:
+        difference = _chosen(cond.lhs, values) - _chosen(cond.rhs, values)
+        try:
+            return _RELATIONS[type(cond)](exact_sign(difference))
+        except Undecided:
+            return None
+    if isinstance(cond, (sympy.And, sympy.Or)):
+        decisive = isinstance(cond, sympy.Or)
+        truths = [_truth(arg, values) for arg in cond.args]
+        return decisive if decisive in truths else None if None in truths else not decisive
+    if isinstance(cond, sympy.Not):
+        inner = _truth(cond.args[0], values)
+        return None if inner is None else not inner
+    if isinstance(cond, sympy.ITE):  # Min and Max rewrite to Piecewise with ITE conditions
+        test = _truth(cond.args[0], values)
+        if test is None:
+            either = {_truth(cond.args[1], values), _truth(cond.args[2], values)}
+            return either.pop() if len(either) == 1 else None
+        return _truth(cond.args[1] if test else cond.args[2], values)
+    return None

@@ -1,0 +1,640 @@
+"""Parse user expressions into SymPy without executing any code.
+
+The text goes through ``ast.parse`` only; the tree is walked against an allow-list of node
+types and names, and every SymPy object is built here by hand (never ``eval``, ``sympify``,
+``parse_expr`` or ``lambdify`` on user text). Sizes, nesting and powers are bounded before
+anything can grow, so hostile input fails fast with a one-line :class:`ParseError`.
+
+While building, each construct that is only defined on part of R (``log``, ``sqrt``,
+division, fractional powers, ``tan``, Piecewise without a final ``True``) records an
+:class:`Obligation` from the expression *as written* -- before SymPy's automatic
+simplification can hide it (``z/z`` becomes ``1`` but still needs ``z != 0``).
+:func:`parse_activation` then has :mod:`symcheck.language.definedness` prove each obligation for every
+real value of the variable, or refute it at a point it has certified, or report that it could
+not decide.
+
+>>> parse_activation("z/(1 + exp(-z))")
+z/(1 + exp(-z))
+>>> parse_activation("log(z)")
+Traceback (most recent call last):
+...
+symcheck.core.errors.DomainError: log(z) is not defined on all of R: its argument is not positive at z = 0
+"""
+from __future__ import annotations
+
+import ast
+import copy
+import operator
+import warnings
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+from types import MappingProxyType
+from typing import Any
+
+import sympy
+from sympy.logic.boolalg import Boolean
+
+from symcheck.core.budget import alarm
+from symcheck.language.definedness import (SOLVE_SECONDS, Obligation, ObligationKind, OutOfTime, check_defined_on_reals, holds,
+                     truncate)
+from symcheck.core.errors import DomainError, ParseError, SymcheckError
+from symcheck.core.names import closest
+from symcheck.language.symbols import Z
+
+__all__ = [
+    "LIMITS",
+    "Limits",
+    "Obligation",  # re-exported from .domain
+    "Parsed",
+    "check_defined_on_reals",  # re-exported from .domain
+    "parse_activation",
+    "parse_expression",
+]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds that keep parsing and checking fast whatever the input."""
+
+    max_length: int = 1000  #: characters of input
+    max_depth: int = 30  #: bracket nesting, counted before the Python parser sees the text
+    max_ast_depth: int = 100  #: nesting of the syntax tree (unary chains, long sums)
+    max_nodes: int = 400  #: expression nodes in the syntax tree
+    max_literal_exponent: int = 300  #: number literals lie within 10**-300 .. 10**300
+    max_exponent: int = 100  #: a numeric exponent p/q needs |p| <= 100 and q <= 100
+    # Numbers stay below Python's 4300-digit limit for int -> str, so every result can be printed.
+    max_number_bits: int = 10_000  #: bits of any integer built (about 3000 decimal digits)
+    max_total_exponent: int = 1000  #: product of numeric exponents along nested powers
+    build_seconds: float = 5.0  #: safety net for building the SymPy expression
+    solve_seconds: float = SOLVE_SECONDS  #: budget of one proof attempt in the domain check
+
+
+LIMITS = Limits()
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """A parsed expression, its definedness obligations, and the variables as written."""
+
+    expr: sympy.Expr
+    obligations: tuple[Obligation, ...] = ()
+    #: variables that occur in the text (even if SymPy cancelled them), sorted by name
+    variables: tuple[sympy.Symbol, ...] = ()
+
+
+# --- the allow-lists -------------------------------------------------------------------------
+
+_UNARY: dict[str, Callable[[sympy.Expr], sympy.Expr]] = {
+    "exp": sympy.exp, "log": sympy.log, "sqrt": sympy.sqrt,
+    "sin": sympy.sin, "cos": sympy.cos, "tan": sympy.tan,
+    "sinh": sympy.sinh, "cosh": sympy.cosh, "tanh": sympy.tanh,
+    "asinh": sympy.asinh, "atan": sympy.atan, "erf": sympy.erf, "erfc": sympy.erfc,
+    "Abs": sympy.Abs, "sign": sympy.sign, "Heaviside": sympy.Heaviside,
+}
+_VARIADIC: dict[str, Callable[..., sympy.Expr]] = {"Max": sympy.Max, "Min": sympy.Min}
+# Eq and Ne too, because SymPy prints "z != 0" as Ne(z, 0): its output parses back.
+_BOOLEAN_FUNCTIONS = ("And", "Or", "Not", "Eq", "Ne")
+_ALIASES = {"abs": "Abs", "max": "Max", "min": "Min"}
+_CONSTANTS: dict[str, sympy.Expr] = {"pi": sympy.pi, "E": sympy.E}
+_BUILTIN_FUNCTIONS = (*_UNARY, *_VARIADIC, "Piecewise", *_BOOLEAN_FUNCTIONS, *_ALIASES)
+
+_ARITHMETIC: dict[type, Callable[[Any, Any], sympy.Expr]] = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+    ast.Pow: operator.pow,
+}
+_CONNECTIVES = {ast.BitAnd: "&", ast.BitOr: "|"}
+_COMPARISONS: dict[type, Callable[[Any, Any], Boolean]] = {
+    ast.Lt: sympy.Lt, ast.LtE: sympy.Le, ast.Gt: sympy.Gt, ast.GtE: sympy.Ge,
+    ast.Eq: sympy.Eq, ast.NotEq: sympy.Ne,
+}
+_OPERATOR_TEXT = {
+    ast.Mod: "%", ast.FloorDiv: "//", ast.MatMult: "@", ast.LShift: "<<", ast.RShift: ">>",
+    ast.BitXor: "^", ast.Is: "is", ast.IsNot: "is not", ast.In: "in", ast.NotIn: "not in",
+}
+# Node types with a fixed refusal; everything else not explicitly handled is refused generically.
+_REFUSED = {
+    ast.Attribute: "attribute access is not allowed",
+    ast.Subscript: "subscripts are not allowed",
+    ast.Slice: "slices are not allowed",
+    ast.Lambda: "lambda expressions are not allowed",
+    ast.ListComp: "comprehensions are not allowed",
+    ast.SetComp: "comprehensions are not allowed",
+    ast.DictComp: "comprehensions are not allowed",
+    ast.GeneratorExp: "comprehensions are not allowed",
+    ast.JoinedStr: "f-strings are not allowed",
+    ast.FormattedValue: "f-strings are not allowed",
+    ast.NamedExpr: "assignment expressions (:=) are not allowed",
+    ast.Starred: "starred arguments are not allowed",
+    ast.List: "lists are not allowed",
+    ast.Set: "sets are not allowed",
+    ast.Dict: "dictionaries are not allowed",
+    ast.IfExp: "conditional expressions are not allowed; use Piecewise((a, cond), (b, True))",
+    ast.Await: "await is not allowed",
+    ast.Yield: "yield is not allowed",
+    ast.YieldFrom: "yield is not allowed",
+}
+
+_ONE = sympy.Integer(1)
+
+
+# --- public API --------------------------------------------------------------------------------
+
+def parse_expression(
+    text: str,
+    *,
+    functions: Mapping[str, Callable[[sympy.Expr], sympy.Expr]] = MappingProxyType({}),
+    symbols: Mapping[str, sympy.Symbol] | None = None,
+) -> Parsed:
+    """Parse ``text`` into a SymPy expression plus the obligations it needs to be defined.
+
+    ``functions`` adds trusted unary functions (they add no obligations of their own).
+    ``symbols=None`` turns every free identifier into a real symbol; a mapping restricts the
+    variables to its names. Every failure is a one-line :class:`ParseError`.
+
+    >>> parse_expression("z/z").expr, parse_expression("z/z").obligations[0].kind
+    (1, 'nonzero')
+    """
+    try:
+        source, tree = _parse_tree(text)
+        _refuse_forbidden(tree, source)
+        return _Builder(source, functions, symbols).build(tree.body)
+    except ParseError as err:
+        err.text = err.text or text
+        raise
+
+
+def parse_activation(
+    text: str, *, functions: Mapping[str, Callable[[sympy.Expr], sympy.Expr]] = MappingProxyType({})
+) -> sympy.Expr:
+    """Parse a real activation of (at most) one variable and return it as an expression in Z.
+
+    Raises :class:`ParseError` for bad text or two or more variables, and :class:`DomainError`
+    unless the function is provably real-valued and defined on all of R.
+
+    >>> parse_activation("x*tanh(log(1 + exp(x)))")
+    z*tanh(log(exp(z) + 1))
+    """
+    parsed = parse_expression(text, functions=functions)
+    if len(parsed.variables) > 1:
+        names = ", ".join(v.name for v in parsed.variables)
+        raise ParseError(f"expected one variable, found {len(parsed.variables)}: {names}", text=text)
+    variable = parsed.variables[0] if parsed.variables else Z
+    try:
+        check_defined_on_reals(parsed.expr, parsed.obligations, variable=variable,
+                               seconds=LIMITS.solve_seconds)
+    except DomainError as err:
+        err.text = err.text or text
+        raise
+    return parsed.expr if variable == Z else parsed.expr.xreplace({variable: Z})
+
+
+# --- text -> syntax tree ---------------------------------------------------------------------
+
+def _parse_tree(text: str) -> tuple[str, ast.Expression]:
+    """Validate the raw text and parse it; returns the text actually parsed and the tree."""
+    if not isinstance(text, str):
+        raise ParseError(f"expected a string, got {type(text).__name__}")
+    if not text.strip():
+        raise ParseError("empty expression")
+    if len(text) > LIMITS.max_length:
+        raise ParseError(f"expression too long: {len(text)} characters (limit {LIMITS.max_length})")
+    for position, char in enumerate(text):
+        if not (char.isprintable() or char in " \t\n"):
+            raise ParseError(f"non-printable character {char!r} at position {position}")
+    _check_bracket_depth(text)
+    # SymPy's convert_xor: '^' is power. Replacing the token keeps Python's precedence right
+    # ("z^2+1" is z**2 + 1, not z**3); a '^' inside a string is refused later anyway.
+    source = text.strip().replace("^", "**")
+    try:
+        with warnings.catch_warnings():  # e.g. "invalid decimal literal": ours is the one message
+            warnings.simplefilter("ignore")
+            tree = ast.parse(source, mode="eval")
+    except SyntaxError as err:
+        line = f"line {err.lineno}, " if err.lineno and err.lineno > 1 else ""
+        where = f" at {line}column {err.offset}" if err.offset else ""
+        raise ParseError(f"syntax error{where}: {_one_line(err.msg)}") from None
+    except (RecursionError, MemoryError, ValueError) as err:
+        raise ParseError(f"could not parse the expression: {_one_line(str(err)) or type(err).__name__}") from None
+    _check_tree_size(tree)
+    return source, tree
+
+
+def _check_bracket_depth(text: str) -> None:
+    # Counted on the raw text because deep nesting can exhaust the Python parser itself.
+    depth = 0
+    for char in text:
+        if char in "([{":
+            depth += 1
+            if depth > LIMITS.max_depth:
+                raise ParseError(f"expression nested too deeply: more than {LIMITS.max_depth} levels of brackets")
+        elif char in ")]}":
+            depth = max(depth - 1, 0)
+
+
+def _check_tree_size(tree: ast.Expression) -> None:
+    # Iterative, so that neither this check nor the recursive builder can overflow the stack.
+    nodes = 0
+    stack: list[tuple[ast.AST, int]] = [(tree.body, 1)]
+    while stack:
+        node, depth = stack.pop()
+        nodes += 1
+        if nodes > LIMITS.max_nodes:
+            raise ParseError(f"expression too large: more than {LIMITS.max_nodes} nodes")
+        if depth > LIMITS.max_ast_depth:
+            raise ParseError(f"expression nested too deeply: more than {LIMITS.max_ast_depth} levels")
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node)
+                     if isinstance(child, (ast.expr, ast.keyword)))
+
+
+def _refuse_forbidden(tree: ast.Expression, source: str) -> None:
+    """Refuse constructs that are never allowed, reporting the leftmost one."""
+    problems = [(node, message) for node in ast.walk(tree.body)
+                if isinstance(node, ast.expr) and (message := _forbidden(node, source)) is not None]
+    if problems:
+        node, message = min(problems, key=lambda item: _position(item[0]))
+        raise ParseError(message)
+
+
+def _position(node: ast.AST) -> tuple[int, int, int, int]:
+    return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0),
+            getattr(node, "end_lineno", 0) or 0, getattr(node, "end_col_offset", 0) or 0)
+
+
+def _forbidden(node: ast.AST, source: str) -> str | None:
+    """The refusal message for ``node`` if it is never allowed, else None."""
+    if isinstance(node, ast.Attribute):
+        return f"attribute access is not allowed: {node.attr!r}"
+    if type(node) in _REFUSED:
+        return _REFUSED[type(node)]
+    if isinstance(node, ast.Name):
+        return _forbidden_name(node.id)
+    if isinstance(node, ast.Constant):
+        return _forbidden_constant(node, source)
+    if isinstance(node, ast.BinOp) and type(node.op) not in _ARITHMETIC | _CONNECTIVES:
+        return f"operator {_OPERATOR_TEXT.get(type(node.op), type(node.op).__name__)!r} is not allowed"
+    if isinstance(node, ast.Compare):
+        for op in node.ops:
+            if type(op) not in _COMPARISONS:
+                return f"operator {_OPERATOR_TEXT.get(type(op), type(op).__name__)!r} is not allowed"
+        return None
+    if isinstance(node, ast.Call):
+        if node.keywords:
+            name = node.keywords[0].arg
+            return f"keyword arguments are not allowed: '{name}='" if name else "'**' arguments are not allowed"
+        if not isinstance(node.func, (ast.Name, ast.Attribute)):
+            return "only named functions can be called"
+        return None
+    if isinstance(node, (ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Tuple)):
+        return None
+    return f"{type(node).__name__} is not allowed"
+
+
+def _forbidden_name(name: str) -> str | None:
+    if name.startswith("_"):
+        return f"name {name!r} is not allowed: names starting with '_' are reserved"
+    if "__" in name:
+        return f"name {name!r} is not allowed: names containing '__' are reserved"
+    return None
+
+
+def _forbidden_constant(node: ast.Constant, source: str) -> str | None:
+    value = node.value
+    if isinstance(value, (bool, int, float)):
+        return None
+    if isinstance(value, complex):
+        return f"not real-valued: imaginary number {_segment(source, node)}"
+    if isinstance(value, str):
+        return f"strings are not allowed: {truncate(repr(value))}"
+    if isinstance(value, bytes):
+        return "bytes are not allowed"
+    return f"{value!r} is not allowed"
+
+
+# --- syntax tree -> SymPy ------------------------------------------------------------------
+
+class _Builder:
+    """Builds SymPy objects from a validated tree, collecting obligations as written."""
+
+    def __init__(self, source: str, functions: Mapping[str, Callable[[sympy.Expr], sympy.Expr]],
+                 symbols: Mapping[str, sympy.Symbol] | None) -> None:
+        self.source = source
+        self.functions = functions
+        self.symbols = symbols
+        self.region: Boolean = sympy.true  # where the node being built is evaluated
+        self.obligations: dict[tuple[str, sympy.Expr, Boolean], Obligation] = {}
+        self.variables: dict[str, sympy.Symbol] = {}
+        self.weights: dict[ast.AST, sympy.Rational] = {}  # product of exponents below a node
+
+    def build(self, node: ast.expr) -> Parsed:
+        try:
+            with alarm(LIMITS.build_seconds, OutOfTime):
+                expr = self.number(node)
+        except SymcheckError:
+            raise
+        except OutOfTime:
+            raise ParseError(f"expression too expensive to build (over {LIMITS.build_seconds:g} s)") from None
+        except (RecursionError, MemoryError) as err:
+            raise ParseError(f"expression too complex to build: {type(err).__name__}") from None
+        except Exception as err:  # SymPy refusing a construction (e.g. comparing non-reals)
+            raise ParseError(f"could not build the expression: {_one_line(str(err)) or type(err).__name__}") from None
+        variables = tuple(sorted(self.variables.values(), key=lambda s: s.name))
+        return Parsed(expr, tuple(self.obligations.values()), variables)
+
+    # numbers ------------------------------------------------------------------------------
+
+    def number(self, node: ast.expr) -> sympy.Expr:
+        """Build ``node`` where a real number is expected."""
+        if isinstance(node, ast.Constant):
+            value = self._constant(node)
+        elif isinstance(node, ast.Name):
+            value = self._name(node)
+        elif isinstance(node, ast.BinOp):
+            value = self._binop(node)
+        elif isinstance(node, ast.UnaryOp):
+            value = self._unary(node)
+        elif isinstance(node, ast.Call):
+            value = self._call(node)
+        elif isinstance(node, ast.Compare):
+            raise ParseError(f"a comparison cannot be used as a number: {self._text(node)!r}")
+        elif isinstance(node, ast.BoolOp):
+            raise ParseError(f"a condition cannot be used as a number: {self._text(node)!r}")
+        elif isinstance(node, ast.Tuple):
+            raise ParseError("a tuple is only allowed as a Piecewise (expression, condition) pair")
+        else:  # unreachable after _refuse_forbidden; kept so nothing slips through
+            raise ParseError(f"{type(node).__name__} is not allowed")
+        if node not in self.weights:
+            self.weights[node] = self._weight_below(node)
+        if isinstance(node, ast.BinOp):  # products of many literals grow too, not just powers
+            self._check_number_size(node, value)
+        return value
+
+    def _check_number_size(self, node: ast.BinOp, value: sympy.Expr) -> None:
+        bits = max((max(r.p.bit_length(), r.q.bit_length()) for r in value.atoms(sympy.Rational)), default=0)
+        if bits > LIMITS.max_number_bits:
+            raise ParseError(f"numbers too large: {self._text(node)} contains a number of about "
+                             f"{bits} bits (limit {LIMITS.max_number_bits})")
+
+    def _weight_below(self, node: ast.AST) -> sympy.Rational:
+        # Conservative: a node carries the largest exponent product found beneath it.
+        return max((self.weights.get(child) or self._weight_below(child)
+                    for child in ast.iter_child_nodes(node)), default=_ONE)
+
+    def _constant(self, node: ast.Constant) -> sympy.Expr:
+        value = node.value
+        if isinstance(value, bool):
+            raise ParseError(f"a condition cannot be used as a number: {value!r}")
+        if isinstance(value, int):
+            if abs(value) > 10 ** LIMITS.max_literal_exponent:
+                raise ParseError(f"number literal out of range: {truncate(_segment(self.source, node))}")
+            return sympy.Integer(value)
+        return self._float_literal(node)
+
+    def _float_literal(self, node: ast.Constant) -> sympy.Rational:
+        # Exact from the source text: "0.01" is 1/100, not the binary float nearest to it.
+        text = _segment(self.source, node).replace("_", "")
+        try:
+            decimal = Decimal(text)
+        except InvalidOperation:
+            raise ParseError(f"could not read the number {truncate(text)!r}") from None
+        exponent = decimal.as_tuple().exponent
+        bound = LIMITS.max_literal_exponent
+        if not isinstance(exponent, int) or abs(exponent) > bound + 100 or (
+                decimal != 0 and abs(decimal.adjusted()) > bound):
+            raise ParseError(f"number literal out of range: {truncate(text)}")
+        fraction = Fraction(decimal)
+        return sympy.Rational(fraction.numerator, fraction.denominator)
+
+    def _name(self, node: ast.Name) -> sympy.Expr:
+        name = node.id
+        if name in _CONSTANTS:
+            return _CONSTANTS[name]
+        if name in self.functions or name in _BUILTIN_FUNCTIONS:
+            raise ParseError(f"{name!r} is a function; call it, as in {name}(z)")
+        if self.symbols is None:
+            symbol = sympy.Symbol(name, real=True)
+        elif name in self.symbols:
+            symbol = self.symbols[name]
+        else:
+            raise ParseError(_unknown("variable", name, self.symbols))
+        self.variables[name] = symbol
+        return symbol
+
+    def _unary(self, node: ast.UnaryOp) -> sympy.Expr:
+        if isinstance(node.op, ast.USub):
+            return -self.number(node.operand)
+        if isinstance(node.op, ast.UAdd):
+            return self.number(node.operand)
+        raise ParseError(f"a condition cannot be used as a number: {self._text(node)!r}")
+
+    def _binop(self, node: ast.BinOp) -> sympy.Expr:
+        op = type(node.op)
+        if op in _CONNECTIVES:
+            raise ParseError(f"{_CONNECTIVES[op]!r} joins conditions, not numbers; put parentheses "
+                             f"around comparisons, as in (z > 0) {_CONNECTIVES[op]} (z < 1)")
+        left, right = self.number(node.left), self.number(node.right)
+        if op is ast.Pow:
+            return self._power(node, left, right)
+        if op is ast.Div:
+            self._oblige("nonzero", right, f"division by {self._operand_text(node.right)}")
+        return _ARITHMETIC[op](left, right)
+
+    def _power(self, node: ast.BinOp, base: sympy.Expr, exponent: sympy.Expr) -> sympy.Expr:
+        written = self._text(node)
+        if not exponent.is_number:
+            # Positivity of the base is sufficient (not necessary) for base**exponent to be real.
+            self._oblige("positive", base, written, role="variable base")
+            self.weights[node] = max(self.weights[node.left], self.weights[node.right])
+            return sympy.Pow(base, exponent)
+        self._check_power_size(node, base, exponent)
+        if exponent.is_integer:
+            if exponent.is_negative:
+                self._oblige("nonzero", base, written)
+        elif exponent.is_positive:
+            self._oblige("nonnegative", base, written, role="base")
+        else:
+            self._oblige("positive", base, written, role="base")
+        return sympy.Pow(base, exponent)
+
+    def _check_power_size(self, node: ast.BinOp, base: sympy.Expr, exponent: sympy.Expr) -> None:
+        """Refuse powers whose evaluation could be huge, before SymPy evaluates them."""
+        limit = LIMITS.max_exponent
+        if not exponent.is_Rational or abs(exponent.p) > limit or exponent.q > limit:
+            raise ParseError(f"exponent {truncate(sympy.sstr(exponent))} is not allowed: a numeric "
+                             f"exponent must be a fraction p/q with |p| <= {limit} and q <= {limit}")
+        total = self.weights[node.left] * abs(exponent)
+        if total > LIMITS.max_total_exponent:
+            raise ParseError(f"nested powers too large: total exponent {total} exceeds {LIMITS.max_total_exponent}")
+        self.weights[node] = max(total, self.weights[node.right])
+        # SymPy distributes integer powers over products of numbers, so every number in the base
+        # may be raised to |p|: estimate the size before SymPy computes it.
+        bits = max(1, sum(r.p.bit_length() + r.q.bit_length() for r in base.atoms(sympy.Rational)))
+        if bits * abs(exponent.p) > LIMITS.max_number_bits:
+            raise ParseError(f"power too large: {self._text(node)} would need about "
+                             f"{bits * abs(exponent.p)} bits (limit {LIMITS.max_number_bits})")
+
+    # calls ------------------------------------------------------------------------------------
+
+    def _call(self, node: ast.Call) -> sympy.Expr:
+        name = self._function_name(node)
+        # Built-ins win over caller-supplied names: the catalogue defines tanh as tanh(z).
+        if name in self.functions and _ALIASES.get(name, name) not in _BUILTIN_FUNCTIONS:
+            # trusted definitions: only their argument is checked
+            (arg,) = self._arguments(node, name, 1)
+            return self.functions[name](self.number(arg))
+        name = _ALIASES.get(name, name)
+        if name in _UNARY:
+            (arg,) = self._arguments(node, name, 1)
+            return self._unary_function(node, name, self.number(arg))
+        if name in _VARIADIC:
+            args = [self.number(arg) for arg in self._arguments(node, name, 2, at_least=True)]
+            return self._compared(node, lambda: _VARIADIC[name](*args))
+        if name == "Piecewise":
+            return self._piecewise(node)
+        if name in _BOOLEAN_FUNCTIONS:
+            raise ParseError(f"a condition cannot be used as a number: {self._text(node)!r}")
+        raise ParseError(_unknown("function", name, (*_BUILTIN_FUNCTIONS, *self.functions)))
+
+    def _function_name(self, node: ast.Call) -> str:
+        if not isinstance(node.func, ast.Name):  # refused earlier; kept for safety
+            raise ParseError("only named functions can be called")
+        return node.func.id
+
+    def _arguments(self, node: ast.Call, name: str, count: int, at_least: bool = False) -> list[ast.expr]:
+        args = node.args
+        if len(args) == count or (at_least and len(args) > count):
+            return args
+        plural = "argument" if count == 1 else "arguments"
+        need = f"at least {count}" if at_least else f"{count}"
+        raise ParseError(f"{name}() takes {need} {plural}, got {len(args)}")
+
+    def _unary_function(self, node: ast.Call, name: str, arg: sympy.Expr) -> sympy.Expr:
+        written = self._text(node)
+        if name == "log":
+            self._oblige("positive", arg, written)
+        elif name == "sqrt":
+            self._oblige("nonnegative", arg, written)
+        elif name == "tan":
+            self._oblige("cos-nonzero", arg, written)
+        return _UNARY[name](arg)
+
+    def _piecewise(self, node: ast.Call) -> sympy.Expr:
+        if not node.args:
+            raise ParseError("Piecewise() needs at least one (expression, condition) pair")
+        outer, taken = self.region, sympy.false  # taken: where an earlier branch applies
+        pairs = []
+        try:
+            for arg in node.args:
+                if not (isinstance(arg, ast.Tuple) and len(arg.elts) == 2):
+                    raise ParseError("Piecewise arguments must be (expression, condition) pairs")
+                value_node, condition_node = arg.elts
+                self.region = sympy.And(outer, sympy.Not(taken))
+                condition = self.condition(condition_node)
+                self.region = sympy.And(outer, sympy.Not(taken), condition)
+                pairs.append((self.number(value_node), condition))
+                taken = sympy.Or(taken, condition)
+        finally:
+            self.region = outer
+        result = sympy.Piecewise(*pairs)
+        uncovered = sympy.And(outer, sympy.Not(taken))
+        if uncovered is not sympy.false:
+            self._oblige("covered", result, self._text(node), region=uncovered)
+        return result
+
+    # conditions -------------------------------------------------------------------------------
+
+    def condition(self, node: ast.expr) -> Boolean:
+        """Build ``node`` where a condition is expected (Piecewise conditions, And/Or/Not)."""
+        if isinstance(node, ast.Constant) and isinstance(node.value, bool):
+            return sympy.true if node.value else sympy.false
+        if isinstance(node, ast.Compare):
+            return self._comparison(node)
+        if isinstance(node, ast.BoolOp):
+            parts = [self.condition(value) for value in node.values]
+            return sympy.And(*parts) if isinstance(node.op, ast.And) else sympy.Or(*parts)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Not, ast.Invert)):
+            return sympy.Not(self.condition(node.operand))
+        if isinstance(node, ast.BinOp) and type(node.op) in _CONNECTIVES:
+            left, right = self.condition(node.left), self.condition(node.right)
+            return sympy.And(left, right) if isinstance(node.op, ast.BitAnd) else sympy.Or(left, right)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _BOOLEAN_FUNCTIONS:
+            return self._boolean_call(node, node.func.id)
+        if isinstance(node, ast.Tuple):
+            raise ParseError("a tuple is only allowed as a Piecewise (expression, condition) pair")
+        raise ParseError(f"expected a condition (a comparison, And/Or/Not, True or False), got {self._text(node)!r}")
+
+    def _comparison(self, node: ast.Compare) -> Boolean:
+        operands = [self.number(node.left), *(self.number(c) for c in node.comparators)]
+        return self._compared(node, lambda: sympy.And(
+            *(_COMPARISONS[type(op)](a, b) for op, a, b in zip(node.ops, operands, operands[1:]))))
+
+    def _compared(self, node: ast.expr, compare: Callable[[], Any]) -> Any:
+        # SymPy refuses to order non-real numbers such as (-1)**(1/3); say so in our words.
+        try:
+            return compare()
+        except (TypeError, ValueError):
+            raise ParseError(f"not real-valued: {self._text(node)} compares a number that is not real") from None
+
+    def _boolean_call(self, node: ast.Call, name: str) -> Boolean:
+        if name == "Not":
+            (arg,) = self._arguments(node, name, 1)
+            return sympy.Not(self.condition(arg))
+        if name in ("Eq", "Ne"):
+            left, right = (self.number(arg) for arg in self._arguments(node, name, 2))
+            relation = sympy.Eq if name == "Eq" else sympy.Ne
+            return self._compared(node, lambda: relation(left, right))
+        args = self._arguments(node, name, 2, at_least=True)
+        parts = [self.condition(arg) for arg in args]
+        return sympy.And(*parts) if name == "And" else sympy.Or(*parts)
+
+    # helpers ----------------------------------------------------------------------------------
+
+    def _oblige(self, kind: ObligationKind, expr: sympy.Expr, source: str, *,
+                role: str = "argument", region: Boolean | None = None) -> None:
+        if kind != "cos-nonzero" and expr.is_Rational and holds(kind, expr):
+            return  # a sign condition on a number, e.g. the "/3" in z**(1/3): nothing to check
+        region = self.region if region is None else region
+        self.obligations.setdefault((kind, expr, region), Obligation(kind, expr, source, region, role))
+
+    def _text(self, node: ast.AST) -> str:
+        # ast.unparse restores the parentheses a sub-node needs (a segment of the source would
+        # cut "z**(-1)" at "z**(-1"); tighten its spacing of the binding operators.
+        text = ast.unparse(_AsWritten(self.source).visit(copy.deepcopy(node)))
+        for spaced, tight in ((" ** ", "**"), (" * ", "*"), (" / ", "/")):
+            text = text.replace(spaced, tight)
+        return truncate(text)
+
+    def _operand_text(self, node: ast.expr) -> str:
+        text = self._text(node)
+        return text if isinstance(node, (ast.Name, ast.Constant, ast.Call)) else f"({text})"
+
+
+class _AsWritten(ast.NodeTransformer):
+    """Keeps number literals as typed ("1e-3", not "0.001") when a node is unparsed."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def visit_Constant(self, node: ast.Constant) -> ast.expr:
+        segment = ast.get_source_segment(self.source, node)
+        return ast.Name(id=segment) if segment and isinstance(node.value, float) else node
+
+
+# --- small text helpers ---------------------------------------------------------------------
+
+def _unknown(kind: str, name: str, known: Any) -> str:
+    matches = closest(name, known, n=1)
+    if matches:
+        return f"unknown {kind} {name!r}; did you mean {matches[0]!r}?"
+    if kind == "variable":
+        return f"unknown {kind} {name!r}; expected one of: {', '.join(sorted(known))}"
+    return f"unknown {kind} {name!r}"
+
+
+def _segment(source: str, node: ast.AST) -> str:
+    return ast.get_source_segment(source, node) or ast.unparse(node)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())

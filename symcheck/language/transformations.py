@@ -1,0 +1,131 @@
+"""Parameter-space transformations of one unit, acting on (a, b) = (x·q, x·k)."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+
+import sympy
+from sympy import S
+
+from symcheck.core.errors import ParseError, UnknownNameError
+from symcheck.core.names import closest
+from symcheck.language.symbols import A, ALPHA, B, BETA
+
+#: named α domains; a number is also accepted ("-1", "2", "1/2", "0.5")
+DOMAINS = {
+    "positive": ("every α > 0", r"\alpha > 0"),
+    "negative": ("every α < 0", r"\alpha < 0"),
+    "any": ("every α ≠ 0", r"\alpha \neq 0"),
+}
+ALIASES = {"minus-one": "-1", "all": "any", "nonzero": "any"}
+
+
+@dataclass(frozen=True)
+class Domain:
+    """Where a scale (α or β) ranges: a named domain, or one exact rational ``value``."""
+
+    name: str
+    value: sympy.Rational | None = None
+
+    def describe(self, symbol: str = "α") -> str:
+        if self.value is not None:
+            return f"{symbol} = {sympy.sstr(self.value)}"
+        return DOMAINS[self.name][0].replace("α", symbol)
+
+    def latex(self, symbol: str = r"\alpha") -> str:
+        if self.value is not None:
+            return rf"{symbol} = {sympy.latex(self.value)}"
+        return DOMAINS[self.name][1].replace(r"\alpha", symbol)
+
+    def contains(self, scale: sympy.Expr) -> bool:
+        if self.value is not None:
+            return scale == self.value
+        return bool({"positive": scale > 0, "negative": scale < 0, "any": scale != 0}[self.name])
+
+    def __str__(self) -> str:
+        return self.name if self.value is None else str(self.value)
+
+
+def domain(text: str | int | Fraction | sympy.Rational) -> Domain:
+    """Parse an α domain: positive, negative, any, minus-one, or an exact non-zero number."""
+    if isinstance(text, (int, Fraction, sympy.Rational)) and not isinstance(text, bool):
+        return _numeric(sympy.Rational(text), str(text))
+    if not isinstance(text, str):
+        raise ParseError(f"alpha must be a domain name or a number, not {type(text).__name__}")
+    key = ALIASES.get(text.strip().lower(), text.strip().lower())
+    if key in DOMAINS:
+        return Domain(key)
+    try:
+        value = Fraction(key)  # exact: "0.1" is 1/10, "1e-3" is 1/1000
+    except (ValueError, ZeroDivisionError):
+        raise UnknownNameError("alpha domain", text, closest(key, [*DOMAINS, *ALIASES]),
+                               (*DOMAINS, "minus-one", "a number such as -1 or 1/2")) from None
+    if abs(value.numerator) > 10**30 or value.denominator > 10**30:
+        raise ParseError(f"alpha {text!r} is too large a number")
+    return _numeric(sympy.Rational(value.numerator, value.denominator), text)
+
+
+def _numeric(value: sympy.Rational, text: str) -> Domain:
+    if value == 0:
+        raise ParseError("alpha must be non-zero: (q, k) -> (0·q, k/0) is not defined")
+    return Domain("number", value)
+
+
+#: name -> (scale symbol or None, what it does, its LaTeX)
+KINDS = {
+    "exchange": (None, "exchange (q, k) → (k, q)", r"(q, k) \mapsto (k, q)"),
+    "inverse-scaling": (ALPHA, "inverse scaling (q, k) → (αq, k/α)",
+                        r"(q, k) \mapsto (\alpha q,\ k/\alpha)"),
+    "key-value-rescaling": (BETA, "key-value rescaling (k, v) → (βk, v/β)",
+                            r"(k, v) \mapsto (\beta k,\ v/\beta)"),
+    "query-value-rescaling": (ALPHA, "query-value rescaling (q, v) → (αq, v/α^p)",
+                              r"(q, v) \mapsto (\alpha q,\ v/\alpha^{p})"),
+}
+
+
+@dataclass(frozen=True)
+class Transformation:
+    """A parameter-space map of one unit; ``statement`` gives the identity it must satisfy."""
+
+    name: str
+    domain: Domain | None = None   # where the scale ranges, for the scalings
+    degree: sympy.Expr = S.One     # p, for query-value rescaling
+
+    def __post_init__(self) -> None:
+        if self.name not in KINDS:
+            raise UnknownNameError("transformation", self.name, closest(self.name, KINDS), tuple(KINDS))
+        if (KINDS[self.name][0] is None) != (self.domain is None):
+            raise ValueError(f"{self.name} {'needs' if self.domain is None else 'takes no'} domain")
+
+    @property
+    def scale(self) -> sympy.Symbol | None:
+        return KINDS[self.name][0]
+
+    def apply(self, a: sympy.Expr, b: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr, sympy.Expr]:
+        """The unit's new arguments and the factor its output row v is multiplied by."""
+        if self.name == "exchange":
+            return b, a, S.One
+        if self.name == "inverse-scaling":
+            return ALPHA * a, b / ALPHA, S.One
+        if self.name == "key-value-rescaling":
+            return a, BETA * b, 1 / BETA
+        return ALPHA * a, b, ALPHA ** -self.degree
+
+    def statement(self, unit: Callable[..., sympy.Expr], sigma: Callable[[sympy.Expr], sympy.Expr],
+                  a: sympy.Expr = A, b: sympy.Expr = B) -> tuple[sympy.Expr, sympy.Expr]:
+        """(transformed unit output, original unit output): the symmetry is their equality."""
+        new_a, new_b, factor = self.apply(a, b)
+        return factor * unit(sigma, new_a, new_b), unit(sigma, a, b)
+
+    def describe(self) -> str:
+        text = KINDS[self.name][1].replace("^p", "" if self.degree == 1 else f"^{sympy.sstr(self.degree)}")
+        return text if self.domain is None else f"{text}, {self.domain.describe(str(self.scale_text))}"
+
+    def latex(self) -> str:
+        text = KINDS[self.name][2].replace("{p}", f"{{{sympy.latex(self.degree)}}}")
+        return text if self.domain is None else rf"{text},\ {self.domain.latex(sympy.latex(self.scale))}"
+
+    @property
+    def scale_text(self) -> str:
+        return {"alpha": "α", "beta": "β"}.get(str(self.scale), str(self.scale))

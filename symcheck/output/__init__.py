@@ -1,0 +1,1 @@
+"""Renderings, one module per format, chosen by the type of the result."""

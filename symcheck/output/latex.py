@@ -1,0 +1,716 @@
+"""The only place that builds LaTeX: documents, fragments for ``\\input``, and notebook renderings.
+
+Every renderer takes an immutable result and returns text; nothing here computes mathematics.
+Documents are deterministic (no timings, no dates), pure ASCII, and need only ``amsmath`` and
+``amssymb``: a fragment can be ``\\input`` into any paper that loads those two packages.
+
+* prose that came from the library or the user goes through :func:`escape_text`, which makes
+  every LaTeX special character literal and turns σ, ⇒, ᵀ … into their math-mode forms;
+* formulas are either LaTeX the library wrote (``Step.latex``) or SymPy expressions printed by
+  :func:`math`, which writes Hadamard products as ``\\odot`` as the paper does;
+* activation names are upright operators, ``\\operatorname{silu}``; a user's own activation
+  or unit form is shown as the formula it parses to, never as the text that was typed.
+
+Jupyter: ``_repr_latex_`` gives a MathJax ``$$\\begin{array}…$$`` (MathJax typesets math, not
+text-mode LaTeX), and ``_repr_html_`` (:func:`html`) a table whose formulas MathJax typesets.
+
+>>> print(escape_text("σ(a)·b ≠ σ(b)·a for 50% of x_j"))
+$\\sigma$(a)$\\cdot$b $\\neq$ $\\sigma$(b)$\\cdot$a for 50\\% of x\\_j
+>>> A, B = sympy.MatrixSymbol("A", 2, 2), sympy.MatrixSymbol("B", 2, 2)
+>>> print(math(sympy.HadamardProduct(A, B)))
+A \\odot B
+"""
+from __future__ import annotations
+
+import html as _html
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import sympy
+from sympy.printing.latex import LatexPrinter
+
+if TYPE_CHECKING:
+    from symcheck.paper.auditing import Audit, AuditRow
+    from symcheck.paper.derivations import Derivation
+    from symcheck.core.results import CheckResult, Step
+
+PACKAGES = ("amsmath", "amssymb")
+
+_PREAMBLE = r"""\documentclass[11pt]{article}
+\usepackage{amsmath,amssymb}
+\usepackage[margin=2cm]{geometry}
+\allowdisplaybreaks
+\setlength{\parindent}{0pt}
+\setlength{\parskip}{0.5ex}
+"""
+
+
+# ---- text ---------------------------------------------------------------------------------------
+
+#: LaTeX's special characters, and ASCII that OT1 fonts print as something else (< > |)
+_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+            "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+            "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}", '"': "''"}
+#: characters written in math mode (each becomes its own $…$)
+_MATH = {
+    "σ": r"\sigma", "α": r"\alpha", "β": r"\beta", "γ": r"\gamma", "δ": r"\delta", "ε": r"\varepsilon",
+    "λ": r"\lambda", "μ": r"\mu", "π": r"\pi", "τ": r"\tau", "φ": r"\varphi", "θ": r"\theta",
+    "Σ": r"\Sigma", "Π": r"\Pi", "Δ": r"\Delta",
+    "⇒": r"\Rightarrow", "⇐": r"\Leftarrow", "⇔": r"\Leftrightarrow", "→": r"\to", "←": r"\leftarrow",
+    "↦": r"\mapsto", "≠": r"\neq", "≈": r"\approx", "≡": r"\equiv", "≤": r"\le", "≥": r"\ge",
+    "·": r"\cdot", "×": r"\times", "±": r"\pm", "∓": r"\mp", "∈": r"\in", "∉": r"\notin",
+    "⊂": r"\subset", "⊆": r"\subseteq", "∪": r"\cup", "∩": r"\cap", "∀": r"\forall", "∃": r"\exists",
+    "∞": r"\infty", "√": r"\surd", "⊙": r"\odot", "⊗": r"\otimes", "⊕": r"\oplus", "∘": r"\circ",
+    "ℝ": r"\mathbb{R}", "𝐐": r"\mathbf{Q}", "𝐊": r"\mathbf{K}", "′": r"\prime", "∑": r"\sum",
+    "−": "-", "°": r"^\circ", "∂": r"\partial", "∇": r"\nabla", "⟨": r"\langle", "⟩": r"\rangle",
+}
+#: characters written in text mode
+_TEXT = {"…": r"\dots{}", "–": "--", "—": "---", "§": r"\S{}", "‘": "`", "’": "'", "“": "``",
+         "”": "''", "\u00a0": " "}
+_SUPERSCRIPT = {"ᵀ": r"\top", "⁻": "-", "⁺": "+", "⁰": "0", "¹": "1", "²": "2", "³": "3", "⁴": "4",
+                "⁵": "5", "⁶": "6", "⁷": "7", "⁸": "8", "⁹": "9", "ⁿ": "n", "ᵖ": "p"}
+_SUBSCRIPT = {"₀": "0", "₁": "1", "₂": "2", "₃": "3", "₄": "4", "₅": "5", "₆": "6", "₇": "7",
+              "₈": "8", "₉": "9", "ⱼ": "j", "ᵢ": "i"}
+_ACCENTS = {"\u0302": r"\hat", "\u0303": r"\tilde", "\u0304": r"\bar", "\u0307": r"\dot"}
+
+
+def escape_text(text: str) -> str:
+    """``text`` as LaTeX for a text context: pure ASCII, every special character literal.
+
+    Runs of superscript (ᵀ, ⁻¹) or subscript (₁) characters become one ``$^{…}$`` / ``$_{…}$``,
+    a combining accent its ``\\hat{…}``; any other character outside ASCII that has no
+    mapping is decomposed to ASCII where Unicode allows, else shown as ``[U+hex code]``.
+    """
+    out: list[str] = []
+    chars = list(str(text))
+    i = 0
+    while i < len(chars):
+        ch = chars[i]
+        if i + 1 < len(chars) and chars[i + 1] in _ACCENTS:  # x̂ -> \hat{x}
+            base = _MATH.get(ch) or (ch if ch.isascii() and ch.isalnum() else None)
+            out.append(f"${_ACCENTS[chars[i + 1]]}{{{base}}}$" if base else _char(ch))
+            i += 2
+            continue
+        for table, mark in ((_SUPERSCRIPT, "^"), (_SUBSCRIPT, "_")):
+            if ch in table:
+                run = []
+                while i < len(chars) and chars[i] in table:
+                    run.append(table[chars[i]])
+                    i += 1
+                out.append(f"${mark}{{{' '.join(run)}}}$")
+                break
+        else:
+            out.append(_char(ch))
+            i += 1
+    return "".join(out)
+
+
+def _char(ch: str) -> str:
+    if ch in _SPECIAL:
+        return _SPECIAL[ch]
+    if ch.isascii():
+        return ch if ch.isprintable() or ch == "\n" else " "
+    if ch in _MATH:
+        return f"${_MATH[ch]}$"
+    if ch in _TEXT:
+        return _TEXT[ch]
+    if unicodedata.category(ch).startswith("M"):  # a stray combining mark
+        return ""
+    folded = unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode()
+    if folded and folded.isprintable():
+        return "".join(_SPECIAL.get(c, c) for c in folded)
+    return f"[U+{ord(ch):04X}]"
+
+
+#: a word written with subscripts or superscripts, as the library's prose writes math: q_j,
+#: Q_jK_jᵀ, k_{js}, R^{d×d}, xᵀ, A⁻¹
+_SUP_CHARS = "".join(_SUPERSCRIPT)
+_GROUP = rf"(?:_(?:\{{[^{{}}\s]{{1,12}}\}}|[A-Za-z0-9])|\^\{{[^{{}}\s]{{1,12}}\}}|[{_SUP_CHARS}]+)"
+_MATH_WORD = re.compile(rf"(?<![A-Za-z0-9_\\])[A-Za-zΣ0-9']*(?:{_GROUP}[A-Za-zΣ0-9']*)+|(?<![A-Za-z0-9_])R(?![A-Za-z0-9_])")
+_WORD_PART = re.compile(rf"({_GROUP})")
+#: characters allowed inside a subscript or superscript group, besides letters and digits
+_GROUP_CHARS = set("+-,.=()' ") | {"×", "≤", "≥", "·", "−", "∈"}
+
+
+def _math_word(word: str) -> str | None:
+    r"""One word of prose as math (no delimiters), or None when it does not read as math.
+
+    Plain segments between the groups must be short (``xQ``, ``K``): ``leaky_relu`` is a name.
+    """
+    if word == "R":
+        return r"\mathbb{R}"
+    parts = _WORD_PART.split(word)
+    plain = parts[0::2]
+    if any(len(p.replace("'", "")) > 2 for p in plain) or not any(plain[:1]):
+        return None
+    out = []
+    for index, part in enumerate(parts):
+        if index % 2 == 0:
+            out.append(r"\mathbb{R}" if part == "R" and index + 1 < len(parts) and parts[index + 1][0] in "^"
+                       + _SUP_CHARS else "".join(_MATH.get(c, c) for c in part))
+            continue
+        if part[0] in _SUP_CHARS:
+            out.append("^{" + " ".join(_SUPERSCRIPT[c] for c in part) + "}")
+            continue
+        inner = part[2:-1] if part[1] == "{" else part[1:]
+        if any(not (c.isascii() and c.isalnum()) and c not in _GROUP_CHARS for c in inner):
+            return None
+        out.append(part[0] + "{" + " ".join(_MATH.get(c, c) if c in _MATH else c for c in inner) + "}")
+    return "".join(out)
+
+
+def prose(text: str) -> str:
+    r"""Library prose as LaTeX: :func:`escape_text`, except that words written the way the
+    library writes math (``q_j``, ``Q_jK_jᵀ``, ``R^{d×d}``, ``R``) are typeset as math.
+
+    Only for text the library wrote; text from users goes through :func:`escape_text` alone.
+
+    >>> print(prose("rows k_j of K, Q_g ∈ R^{d×d}; leaky_relu"))
+    rows $k_{j}$ of K, $Q_{g}$ $\in$ $\mathbb{R}^{d \times d}$; leaky\_relu
+    """
+    out, last = [], 0
+    for match in _MATH_WORD.finditer(str(text)):
+        converted = _math_word(match.group())
+        if converted is None:
+            continue
+        out.append(escape_text(text[last:match.start()]))
+        out.append(f"${converted}$")
+        last = match.end()
+    out.append(escape_text(text[last:]))
+    return "".join(out)
+
+
+# ---- formulas -----------------------------------------------------------------------------------
+
+class _Printer(LatexPrinter):
+    """SymPy's printer with the paper's notation: ⊙ for Hadamard products (SymPy writes ∘)."""
+
+    def _print_HadamardProduct(self, expr: sympy.HadamardProduct) -> str:
+        return r" \odot ".join(self.parenthesize(arg, 1000) if isinstance(arg, sympy.MatAdd)
+                               else self._print(arg) for arg in expr.args)
+
+
+def math(expr: Any) -> str:
+    """A SymPy expression as LaTeX math (no delimiters), in the paper's notation."""
+    return _Printer().doprint(expr)
+
+
+def _operator(name: str) -> str:
+    r"""A catalogue name as an upright operator: ``leaky_relu`` → ``\operatorname{leaky\_relu}``."""
+    return rf"\operatorname{{{escape_text(name)}}}"
+
+
+def _activation_symbol(name: str) -> str:
+    """σ's name in formulas: an operator for a catalogue activation, σ for the user's own."""
+    from symcheck.language.activations import canonical
+    return _operator(canonical(name)) if canonical(name) else r"\sigma"
+
+
+def _activation_definition(name: str) -> str:
+    r"""``\operatorname{silu}(z) = \frac{z}{1 + e^{-z}}`` (math, no delimiters)."""
+    from symcheck.language.activations import activation
+    from symcheck.core.errors import SymcheckError
+    try:
+        act = activation(name)
+    except SymcheckError:  # cannot happen for a name a result carries; never print raw text
+        return r"\sigma(z)"
+    return rf"{_activation_symbol(name)}(z) = {math(act.expr)}"
+
+
+def _sigma_is(name: str) -> str:
+    """``\\sigma = \\operatorname{silu}``, or ``\\sigma(z) = …`` for the user's own σ (math)."""
+    symbol = _activation_symbol(name)
+    return rf"\sigma = {symbol}" if symbol != r"\sigma" else _activation_definition(name)
+
+
+# ---- unit forms, layers and transformations ----------------------------------------------------
+
+_FORM_UNIT = {"gated": r"\sigma(a)\, b", "rank1": r"\sigma(a\, b)", "sigma(b)": r"\sigma(b)"}
+_FORM_LAYER = {"gated": "gated", "rank1": "rank1", "sigma(b)": "mlp"}
+_SYMMETRY = {
+    "exchange": ("Exchange", r"(q, k) \mapsto (k, q)"),
+    "inverse-scaling": ("Inverse scaling", r"(q, k) \mapsto (\alpha q,\ k/\alpha)"),
+    "key-value-rescaling": ("Key-value rescaling", r"(k, v) \mapsto (\beta k,\ v/\beta)"),
+    "query-value-rescaling": ("Query-value rescaling", r"(q, v) \mapsto (\alpha q,\ v/\alpha^{p})"),
+    "permutation": ("Permutation", r"\text{units reordered}"),
+    "gauge": ("Gauge", r"(Q_j, K_j) \mapsto (Q_j A,\ K_j A^{-\top})"),
+}
+
+
+def _unit(form: str) -> str:
+    """The unit u(a, b) as math: the built-in forms by name, a custom form as it parses."""
+    if form in _FORM_UNIT:
+        return _FORM_UNIT[form]
+    from symcheck.core.errors import SymcheckError
+    from symcheck.language.forms import form as lookup
+    try:
+        parsed = lookup(form)
+    except SymcheckError:
+        return r"u(a, b)"
+    return math(parsed.expr) if parsed.expr is not None else r"u(a, b)"
+
+
+def _form_phrase(form: str) -> str:
+    """'the gated form' / 'the unit $u(a, b) = …$' (text)."""
+    if form in ("gated", "rank1"):
+        return f"the {form} form"
+    return rf"the unit $u(a, b) = {_unit(form)}$"
+
+
+def _domain(symmetry: str, domain: str | None) -> str:
+    """``\\alpha > 0`` for a result's domain, or '' (math)."""
+    if domain is None:
+        return ""
+    from symcheck.core.errors import SymcheckError
+    from symcheck.language.transformations import domain as parse
+    symbol = r"\beta" if symmetry == "key-value-rescaling" else r"\alpha"
+    try:
+        return parse(domain).latex(symbol)
+    except SymcheckError:
+        return rf"{symbol} \in \text{{{escape_text(domain)}}}"
+
+
+def _symmetry_name(symmetry: str) -> str:
+    return _SYMMETRY.get(symmetry, (symmetry.replace("-", " ").capitalize(), ""))[0]
+
+
+def _symmetry_map(symmetry: str) -> str:
+    return _SYMMETRY.get(symmetry, ("", ""))[1]
+
+
+def _heading(level: int, text: str) -> str:
+    return rf"\{'sub' * level}section*{{{text}}}"
+
+
+def _status(status: str) -> str:
+    return rf"\textnormal{{[\textit{{{escape_text(status)}}}]}}"
+
+
+def _verdict(verdict: str) -> str:
+    return rf"\textbf{{{escape_text(verdict)}}}"
+
+
+def _assignment(values: Mapping[str, Any]) -> str:
+    """``a = 2,\\ b = 1`` from a witness (names → exact values)."""
+    return r",\ ".join(f"{math(sympy.Symbol(str(k)))} = {math(sympy.sympify(v))}" for k, v in values.items())
+
+
+# ---- check results ------------------------------------------------------------------------------
+
+def _steps(steps: Sequence["Step"]) -> list[str]:
+    """A numbered list: title and status, the formula displayed, the justification."""
+    lines = [r"\begin{enumerate}"]
+    for step in steps:
+        lines.append(rf"\item \textbf{{{escape_text(step.title)}}} \hfill {_status(step.status)}")
+        if step.latex:
+            lines.append(rf"\[ {step.latex} \]")
+        if step.justification:
+            lines.append(rf"{{\raggedright\emph{{{prose(step.justification)}}}\par}}")
+    lines.append(r"\end{enumerate}")
+    return lines
+
+
+def result_title(result: "CheckResult") -> str:
+    """'Exchange on the gated form, $\\sigma = \\operatorname{silu}$' (text)."""
+    where = _domain(result.symmetry, result.domain)
+    return (f"{_symmetry_name(result.symmetry)}{f', ${where}$,' if where else ''} on "
+            f"{_form_phrase(result.form)}, ${_sigma_is(result.activation)}$")
+
+
+def _result_setting(result: "CheckResult") -> list[str]:
+    """Activation, formulation and transformation: what the statement is about."""
+    from symcheck.language.formulations import FORMULATIONS
+    lines = [rf"\textbf{{Activation.}} ${_activation_definition(result.activation)}$."]
+    unit = rf"$u(a, b) = {_unit(result.form)}$ with $a = x\cdot q_j$, $b = x\cdot k_j$"
+    layer = FORMULATIONS.get(_FORM_LAYER.get(result.form, ""))
+    if layer is not None:
+        unit += rf": the {escape_text(layer.name)} layer ${layer.latex}$"
+    lines.append(rf"\textbf{{Formulation.}} Unit {unit}.")
+    where = _domain(result.symmetry, result.domain)
+    lines.append(rf"\textbf{{Transformation.}} {_symmetry_name(result.symmetry)} "
+                 rf"${_symmetry_map(result.symmetry)}$" + (rf", for ${where}$" if where else "") + ".")
+    return lines
+
+
+def _conclusion(result: "CheckResult") -> list[str]:
+    verdict = result.verdict.value
+    if verdict == "broken" and result.witness:
+        return [rf"\textbf{{Witness.}} At ${_assignment(result.witness)}$ (exact values) the two sides "
+                r"of the statement differ: the certificate above shows that left $-$ right is not 0, by "
+                r"exact or interval arithmetic, and an independent evaluator agrees. The symmetry is "
+                r"\textbf{broken}."]
+    if verdict == "holds":
+        cases = sum(1 for s in result.steps if s.title.startswith("Case"))
+        how = (f"the residual is 0 on each of the {cases} cases, and the cases cover the whole domain"
+               if cases else "the steps above reduce the statement to an identity")
+        return [rf"\textbf{{Proof.}} Every step is verified or given: {how}. "
+                r"The symmetry \textbf{holds}. $\blacksquare$"]
+    lines = [r"\textbf{Inconclusive.} Neither a proof nor a certified witness was found"
+             + (rf": {prose(result.note)}" if result.note else "") + "."]
+    if result.evidence.get("points"):
+        lines.append(rf"Numeric evidence (not a proof): {int(result.evidence['points'])} points, largest "
+                     rf"$|r| \approx {escape_text(str(result.evidence.get('largest', '0')))}$.")
+    return lines
+
+
+def result_fragment(result: "CheckResult", notebook: bool = False, level: int = 1) -> str:
+    """The statement, the formulation, each step with justification and status, the witness or proof."""
+    if notebook:  # Jupyter's MathJax renders math, not text-mode LaTeX: keep the steps as math
+        rows = [rf"\text{{{_mathjax_text(step.title)}}} & {step.latex} & \text{{{step.status}}}"
+                for step in result.steps]
+        return (rf"$$\begin{{array}}{{lll}} \multicolumn{{3}}{{l}}{{\textbf{{{result.verdict.value}}}:\ "
+                rf"{_sigma_is(result.activation)}}}\\ " + r"\\ ".join(rows) + r"\end{array}$$")
+    lines = [_heading(level, f"{result_title(result)}: {_verdict(result.verdict.value)}"), ""]
+    setting = _result_setting(result)
+    lines += [line + r"\\" for line in setting[:-1]] + setting[-1:]
+    lines += _steps(result.steps)
+    if result.note and result.verdict.value != "inconclusive":
+        lines.append(rf"\textbf{{Note.}} {prose(result.note)}")
+        lines.append("")
+    lines += _conclusion(result)
+    return "\n".join(lines) + "\n"
+
+
+# ---- derivations --------------------------------------------------------------------------------
+
+#: the formulations each derivation relates, shown with its statement
+DERIVATION_FORMULATIONS = {"absorb": ("query-mlp", "mlp"), "rank1": ("bilinear", "rank1"),
+                           "mlp": ("mlp", "bilinear"), "gated": ("rank1", "gated"),
+                           "rank-r": ("bilinear", "rank-r", "rank1")}
+
+
+def derivation_fragment(derivation: "Derivation", notebook: bool = False, level: int = 1) -> str:
+    """The statement, the formulations, then each step: formula, status, justification, checks run."""
+    status = derivation.status
+    if notebook:  # MathJax renders math only: formulas and statuses, no prose
+        rows = [rf"{n}. & {step.latex} & \text{{{step.status}}}" for n, step in enumerate(derivation.steps, 1)]
+        return (rf"$$\begin{{array}}{{rll}} \multicolumn{{3}}{{l}}{{\textbf{{{derivation.name}}}:\ "
+                rf"{derivation.statement_latex}\quad \text{{{status}}}}}\\ " + r"\\ ".join(rows) + r"\end{array}$$")
+    from symcheck.language.formulations import FORMULATIONS
+    lines = [_heading(level, rf"{escape_text(derivation.title)} ({escape_text(derivation.name)}): "
+                             rf"{_verdict(status)}"), ""]
+    if derivation.statement_latex:
+        lines.append(rf"\textbf{{Statement.}} \[ {derivation.statement_latex} \]")
+    else:
+        lines.append(r"\textbf{Statement.} " + prose(derivation.statement))
+    names = [n for n in DERIVATION_FORMULATIONS.get(derivation.name, ()) if n in FORMULATIONS]
+    if names:
+        lines.append(r"\textbf{Formulations.}")
+        lines.append(r"\begin{itemize}")
+        for name in names:
+            f = FORMULATIONS[name]
+            lines.append(rf"\item \textbf{{{escape_text(f.name)}}}, {prose(f.title)}: \[ {f.latex} \]")
+        lines.append(r"\end{itemize}")
+    lines.append(r"\textbf{Steps.} Each step is checked by the machine; a step is verified only when "
+                 r"every check that applies shows the two sides equal.")
+    lines.append(r"\begin{enumerate}")
+    for step in derivation.steps:
+        tag = " (definition)" if step.kind == "definition" else ""
+        lines.append(rf"\item \hfill {_status(step.status + tag)}")
+        lines.append(rf"\[ {step.latex} \]")
+        lines.append(rf"{{\raggedright\emph{{{prose(step.justification)}}}\par}}")
+        lines.append(r"\begin{itemize}")
+        for record in step.checks:
+            lines.append(rf"\item {{\small \textbf{{{escape_text(record.kind)}}} {_status(record.status)}: "
+                         rf"{prose(record.detail)}}}")
+        lines.append(r"\end{itemize}")
+    lines.append(r"\end{enumerate}")
+    if derivation.verified:
+        lines.append(rf"\textbf{{Proof.}} All {len(derivation.steps)} steps are verified, so the statement "
+                     r"holds for every $\sigma$. $\blacksquare$")
+    else:
+        open_steps = ", ".join(str(n) for n, s in enumerate(derivation.steps, 1) if not s.verified)
+        small = ", ".join(str(n) for n, s in enumerate(derivation.steps, 1) if s.status == "explicit-only")
+        lines.append(rf"\textbf{{Not verified.}} Step(s) {open_steps} could not be verified"
+                     + (rf" (step(s) {small} checked at explicit sizes only, not for every size)" if small else "")
+                     + r"; the statement is not claimed.")
+    return "\n".join(lines) + "\n"
+
+
+# ---- the audit ----------------------------------------------------------------------------------
+
+_KIND = {"inverse-scaling": "inverse scaling", "key-value-rescaling": "key-value",
+         "query-value-rescaling": "query-value"}
+
+
+def _row_transformation(row: "AuditRow") -> str:
+    """'inverse scaling, $\\alpha > 0$' (text)."""
+    kind = escape_text(_KIND.get(row.transformation, row.transformation))
+    where = _domain(row.transformation, row.domain)
+    return f"{kind}, ${where}$" if where else kind
+
+
+def _row_basis(row: "AuditRow", notebook: bool = False) -> str:
+    """The basis: a witness as exact math, the degree argument from its typed parts.
+
+    Text mode writes math as ``$…$`` inside prose; a notebook's MathJax array cell is math
+    with prose in ``\\text{…}``.
+    """
+    from symcheck.paper.auditing import Ground
+    if notebook:
+        def words(s: str) -> str:
+            return rf"\text{{{_mathjax_text(s)}}}"
+
+        def formula(s: str) -> str:
+            return s
+    else:
+        words = prose
+
+        def formula(s: str) -> str:
+            return f"${s}$"
+    proof = words("witness ") + formula(_assignment(row.witness)) if row.witness else words(row.proof)
+    if row.homogeneity is None:
+        return proof
+    if row.ground is Ground.NO_DEGREE and row.degree is not None:  # the pinned p, refuted
+        return (words("no degree ") + formula("p") + words(" works: ") + proof + words(" refutes ")
+                + formula(f"p = {math(row.degree)}") + words("; ")
+                + _pin_text(row.homogeneity.pin, words, formula))
+    degree = _degree_argument(row.homogeneity, words, formula)
+    if row.ground is Ground.NO_DEGREE:
+        return (words("no degree ") + formula("p") + words(" works: ") + degree
+                + (words(" (") + proof + words(")") if row.witness else ""))
+    return proof + words("; ") + degree
+
+
+def _value(z: Any) -> str:
+    return rf"\sigma({math(z)})"
+
+
+def _pin_text(pin: Any, words: Any, formula: Any) -> str:
+    """A :class:`symcheck.engine.homogeneity.Pin`: which certified ratio leaves one p."""
+    from symcheck.engine.homogeneity import SCALE
+    if pin.z == 0:
+        return formula(r"\sigma(0) \neq 0") + words(" pins ") + formula("p = 0")
+    named = "" if pin.p is None else f" = {math(pin.p)}"
+    return (formula(rf"{_value(SCALE * pin.z)}/{_value(pin.z)} > 0") + words(" pins ")
+            + formula(f"p{named}"))
+
+
+def _degree_argument(decision: Any, words: Any, formula: Any) -> str:
+    """The argument about every degree p (a :class:`symcheck.engine.homogeneity.Degree`)."""
+    from symcheck.engine.homogeneity import SCALE, Conflict, OppositeSigns, Pinned, Vanishing, ZeroAndNonzero
+    arg = decision.argument
+    if isinstance(arg, OppositeSigns):
+        return (formula(_value(arg.z)) + words(" and ") + formula(_value(SCALE * arg.z))
+                + words(" have opposite signs, ") + formula("2^p > 0"))
+    if isinstance(arg, ZeroAndNonzero):
+        other = SCALE * arg.z if arg.zero_at == arg.z else arg.z
+        return (formula(rf"{_value(arg.zero_at)} = 0 \neq {_value(other)}") + words(", ")
+                + formula(r"2^p \neq 0"))
+    if isinstance(arg, Conflict):
+        return (_pin_text(arg.pin, words, formula) + words(", which fails at ")
+                + formula(f"z = {math(arg.z)}"))
+    if isinstance(arg, Pinned):
+        return _pin_text(arg.pin, words, formula) + words(", every other sample agrees")
+    if isinstance(arg, Vanishing):
+        return formula(r"\sigma = 0") + words(" at every sampled point")
+    return words(str(arg))
+
+
+def audit_fragment(audit: "Audit", notebook: bool = False, level: int = 1, details: bool = True) -> str:
+    """The audit as a table (form, transformation, verdict, degree p, basis), then each row's proof."""
+    if notebook:  # MathJax cannot typeset tabular: an array of math and \text cells
+        rows = [" & ".join([rf"\text{{{_mathjax_text(r.form)}}}",
+                            rf"\text{{{_mathjax_text(_KIND.get(r.transformation, r.transformation))}}}"
+                            + (rf"\ {_domain(r.transformation, r.domain)}" if r.domain else ""),
+                            rf"\text{{{r.verdict.value}}}", "" if r.degree is None else math(r.degree),
+                            _row_basis(r, notebook=True)]) for r in audit.rows]
+        return (r"$$\begin{array}{lllll} \text{form} & \text{transformation} & \text{verdict} & p & "
+                r"\text{basis} \\ \hline " + r" \\ ".join(rows) + r" \end{array}$$")
+    lines = [_heading(level, rf"Symmetry audit, ${_sigma_is(audit.activation)}$"), "",
+             rf"\textbf{{Activation.}} ${_activation_definition(audit.activation)}$.", "",
+             r"Every transformation on every formulation where it makes sense. Unit-level rows are "
+             r"decided by the checks of the engine (a proof by cases, or a certified exact witness); "
+             r"rows marked ``every $\sigma$'' hold because the bilinear argument itself is invariant.",
+             "", r"\begin{center}\small", r"\begin{tabular}{lllcp{0.34\linewidth}}",
+             r"form & transformation & verdict & $p$ & basis \\ \hline"]
+    previous = None
+    for row in audit.rows:
+        p = "" if row.degree is None else f"${math(row.degree)}$"
+        if previous is not None and row.form != previous:
+            lines.append(r"\hline")
+        form = escape_text(row.form) if row.form != previous else ""
+        previous = row.form
+        lines.append(rf"{form} & {_row_transformation(row)} & {escape_text(row.verdict.value)} & {p} & "
+                     rf"{_row_basis(row)} \\")
+    lines += [r"\end{tabular}", r"\end{center}"]
+    if details:
+        lines.append(_heading(level + 1, "Proofs and witnesses, row by row"))
+        for row in audit.rows:
+            lines.append(rf"\paragraph{{{escape_text(row.form)}: {_row_transformation(row)} --- "
+                         rf"{_verdict(row.verdict.value)}.}}")
+            if row.unit:
+                lines.append(rf"Unit $u(a, b) = {_unit(row.unit)}$.")
+            lines += _steps(row.steps)
+    return "\n".join(lines) + "\n"
+
+
+# ---- the catalogue sweep and the paper's results (symcheck.output.documents) ---------------------------
+
+def _column(symmetry: str, domain: str | None) -> str:
+    where = _domain(symmetry, domain)
+    name = {"exchange": "exchange", "inverse-scaling": "scaling", "key-value-rescaling": "key-value"}.get(
+        symmetry, symmetry)
+    return escape_text(name) + (f" ${where}$" if where else "")
+
+
+def catalogue_fragment(catalogue: Any, notebook: bool = False, level: int = 1) -> str:
+    """Every catalogue activation × the columns: a verdict table, then each verdict's basis."""
+    columns = catalogue.columns
+    if notebook:
+        head = r"\text{activation} & " + " & ".join(
+            rf"\text{{{_mathjax_text(_KIND.get(s, s))}}}" + (rf"\ {_domain(s, d)}" if d else "") for s, d in columns)
+        rows = [rf"{_activation_symbol(name)} & " + " & ".join(rf"\text{{{r.verdict.value}}}" for r in results)
+                for name, results in catalogue.rows]
+        return (rf"$$\begin{{array}}{{l{'c' * len(columns)}}} {head} \\ \hline "
+                + r" \\ ".join(rows) + r" \end{array}$$")
+    lines = [_heading(level, rf"The catalogue: symmetries of {_form_phrase(catalogue.form)} for every "
+                             r"activation"), "",
+             rf"Unit $u(a, b) = {_unit(catalogue.form)}$. Each entry is a check of the engine: "
+             r"\textbf{holds} with a proof covering all of $\mathbb{R}$, \textbf{broken} with an exact "
+             r"witness certified by exact or interval arithmetic.", "",
+             r"\begin{center}\small", rf"\begin{{tabular}}{{l{'c' * len(columns)}}}",
+             "activation & " + " & ".join(_column(s, None) for s, d in columns) + r" \\",
+             " & " + " & ".join(f"${_domain(s, d)}$" if d else "" for s, d in columns) + r" \\ \hline"]
+    for name, results in catalogue.rows:
+        lines.append(rf"${_activation_symbol(name)}$ & "
+                     + " & ".join(escape_text(r.verdict.value) for r in results) + r" \\")
+    lines += [r"\end{tabular}", r"\end{center}", r"\textbf{Definitions, witnesses and proofs.}",
+              r"\begin{itemize}"]
+    for name, results in catalogue.rows:
+        parts = []
+        for (s, d), r in zip(columns, results):
+            basis = (rf"broken at ${_assignment(r.witness)}$" if r.verdict.value == "broken" and r.witness
+                     else escape_text(r.verdict.value))
+            if r.verdict.value == "holds":
+                cases = sum(1 for step in r.steps if step.title.startswith("Case"))
+                every = any("every σ" in step.statement for step in r.steps if step.title == "Proof")
+                basis += (f" (proof by {cases} cases)" if cases else r" (for every $\sigma$)" if every
+                          else " (direct proof)")
+            parts.append(f"{_column(s, d)}: {basis}")
+        lines.append(rf"\item ${_activation_definition(name)}$.\\ {'; '.join(parts)}.")
+    lines.append(r"\end{itemize}")
+    return "\n".join(lines) + "\n"
+
+
+def paper_fragment(result: Any, notebook: bool = False, level: int = 0) -> str:
+    """One of the paper's results: its statement, then every check or derivation that shows it."""
+    if notebook:
+        return "\n".join(_fragment(item, notebook=True) for item in result.items)
+    lines = [_heading(level, escape_text(result.title)), "", rf"\textbf{{Result.}} {result.statement}", ""]
+    lines += [_fragment(item, level=level + 1) for item in result.items]
+    return "\n".join(lines)
+
+
+def _fragment(item: Any, notebook: bool = False, level: int = 1) -> str:
+    renderer = globals()[item._latex_renderer]
+    return renderer(item, notebook=notebook) if notebook else renderer(item, level=level)
+
+
+def fragment(item: Any) -> str:
+    """The body for ``\\input`` of any renderable result (check, derivation, audit, paper result)."""
+    return _fragment(item, level=0 if item._latex_renderer == "paper_fragment" else 1)
+
+
+def document(body: str, title: str | None = None) -> str:
+    """A standalone article around ``body`` (amsmath, amssymb); no date, so it is reproducible."""
+    head = _PREAMBLE + r"\begin{document}" + "\n"
+    if title:
+        head += rf"\begin{{center}}\Large {escape_text(title)}\end{{center}}" + "\n"
+    return head + body.rstrip("\n") + "\n\\end{document}\n"
+
+
+# ---- Jupyter ------------------------------------------------------------------------------------
+
+def _mathjax_text(text: str) -> str:
+    """Text for ``\\text{…}`` inside MathJax: ASCII, with braces and backslashes removed."""
+    plain = "".join(_PLAIN.get(ch, ch) for ch in str(text))
+    return re.sub(r"[\\{}$&%#^_~]", " ", plain).encode("ascii", "replace").decode()
+
+
+_PLAIN = {"σ": "sigma", "α": "alpha", "β": "beta", "·": "*", "≠": "!=", "≤": "<=", "≥": ">=",
+          "−": "-", "…": "...", "ᵀ": "^T", "⊙": "(.)", "→": "->", "⇒": "=>", "⇔": "<=>", "∈": "in",
+          "×": "x", "—": "--", "–": "-", "≈": "~"}
+
+
+def _cell(text: str) -> str:
+    return f"<td style='text-align:left'>{text}</td>"
+
+
+def _math_html(latex: str) -> str:
+    return rf"\({_html.escape(latex, quote=False)}\)" if latex else ""
+
+
+def _table(head: Sequence[str], rows: Iterable[Sequence[str]], caption: str = "") -> str:
+    out = ["<table>"]
+    if caption:
+        out.append(f"<caption style='text-align:left'>{caption}</caption>")
+    out.append("<tr>" + "".join(f"<th style='text-align:left'>{_html.escape(h)}</th>" for h in head) + "</tr>")
+    out += ["<tr>" + "".join(_cell(c) for c in row) + "</tr>" for row in rows]
+    out.append("</table>")
+    return "\n".join(out)
+
+
+def _steps_html(steps: Sequence["Step"]) -> list[list[str]]:
+    return [[f"<b>{_html.escape(s.title)}</b>", _math_html(s.latex), _html.escape(s.status),
+             f"<i>{_html.escape(s.justification)}</i>"] for s in steps]
+
+
+def _title_html(result: "CheckResult") -> str:
+    """The title with the user's activation and form as the formulas they parse to."""
+    where = _domain(result.symmetry, result.domain)
+    form = (f"the {result.form} form" if result.form in ("gated", "rank1")
+            else f"the unit {_math_html('u(a, b) = ' + _unit(result.form))}")
+    return (f"{_symmetry_name(result.symmetry)}{', ' + _math_html(where) if where else ''} on {form}, "
+            f"{_math_html(_sigma_is(result.activation))}")
+
+
+def result_html(result: "CheckResult") -> str:
+    caption = (f"<b>{_title_html(result)}: {_html.escape(result.verdict.value)}</b>"
+               f" &nbsp; {_math_html(_activation_definition(result.activation))}")
+    table = _table(("step", "formula", "status", "why"), _steps_html(result.steps), caption)
+    return table + (f"<p>note: {_html.escape(result.note)}</p>" if result.note else "")
+
+
+def derivation_html(derivation: "Derivation") -> str:
+    caption = (f"<b>{_html.escape(derivation.name)}: {_html.escape(derivation.title)} — "
+               f"{_html.escape(derivation.status)}</b><br>{_math_html(derivation.statement_latex)}")
+    rows = [[str(n) + (" (definition)" if s.kind == "definition" else ""), _math_html(s.latex),
+             _html.escape(s.status),
+             f"<i>{_html.escape(s.justification)}</i><br><small>{_html.escape(s.check)}</small>"]
+            for n, s in enumerate(derivation.steps, 1)]
+    return _table(("#", "step", "status", "why, and the checks run"), rows, caption)
+
+
+def audit_html(audit: "Audit") -> str:
+    caption = f"<b>Symmetry audit</b> &nbsp; {_math_html(_activation_definition(audit.activation))}"
+    rows = []
+    for r in audit.rows:
+        kind = _html.escape(_KIND.get(r.transformation, r.transformation))
+        where = _domain(r.transformation, r.domain)
+        rows.append([_html.escape(r.form), kind + (", " + _math_html(where) if where else ""),
+                     _html.escape(r.verdict.value), "" if r.degree is None else _math_html(math(r.degree)),
+                     _html.escape(r.basis)])
+    return _table(("form", "transformation", "verdict", "p", "basis"), rows, caption)
+
+
+def catalogue_html(catalogue: Any) -> str:
+    head = ["activation"] + [_KIND.get(s, s) + (f" ({d})" if d else "") for s, d in catalogue.columns]
+    rows = [[_math_html(_activation_definition(name))] + [_html.escape(r.verdict.value) for r in results]
+            for name, results in catalogue.rows]
+    return _table(head, rows, f"<b>The catalogue on the {_html.escape(catalogue.form)} form</b>")
+
+
+def paper_html(result: Any) -> str:
+    return f"<h3>{_html.escape(result.title)}</h3>\n" + "\n".join(html(item) for item in result.items)
+
+
+_HTML = {"result_fragment": result_html, "derivation_fragment": derivation_html,
+         "audit_fragment": audit_html, "catalogue_fragment": catalogue_html, "paper_fragment": paper_html}
+
+
+def html(item: Any) -> str:
+    """A result, derivation, audit or table as HTML for Jupyter (formulas typeset by MathJax)."""
+    return _HTML[item._latex_renderer](item)

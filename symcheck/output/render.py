@@ -1,0 +1,114 @@
+"""Rich renderings of results (imported lazily: rich costs import time the JSON path avoids)."""
+from __future__ import annotations
+
+from rich.console import Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from symcheck.core.results import CheckResult
+from symcheck.core.verdict import Verdict
+
+VERDICT_STYLE = {Verdict.HOLDS: "bold green", Verdict.BROKEN: "bold red",
+                 Verdict.INCONCLUSIVE: "bold yellow"}
+STATUS_STYLE = {"verified": "green", "certified": "green", "theorem": "cyan", "given": "dim",
+                "unknown": "yellow", "timeout": "yellow", "failed": "red"}
+
+
+def verdict_text(verdict: Verdict) -> Text:
+    return Text(verdict.value, style=VERDICT_STYLE[verdict])
+
+
+def rich_result(result: CheckResult) -> Panel:
+    table = Table(show_header=True, header_style="bold", box=None, expand=False, padding=(0, 1))
+    table.add_column("step", style="bold", no_wrap=True)
+    table.add_column("statement", overflow="fold")
+    table.add_column("status", no_wrap=True)
+    for step in result.steps:
+        body = Text(step.statement)
+        if step.justification:
+            body.append("\n" + step.justification, style="dim italic")
+        table.add_row(step.title, body, Text(step.status, style=STATUS_STYLE.get(step.status, "")))
+    parts: list = [table]
+    if result.note:
+        parts.append(Text(f"note: {result.note}", style="yellow"))
+    if result.cross_check is not None:  # the second engine (symcheck.engine.smt)
+        from symcheck.engine.smt import summary
+        agrees = result.cross_check.get("agrees")
+        parts.append(Text(f"cross-check: {summary(result.cross_check)}",
+                          style={True: "green", False: "bold red"}.get(agrees, "yellow")))
+    if result.verdict is Verdict.INCONCLUSIVE and result.evidence:
+        parts.append(Text(f"numeric evidence (not a proof): {result.evidence.get('points', 0)} points, "
+                          f"largest |r| ≈ {result.evidence.get('largest', '0')}", style="dim"))
+    title = Text.assemble(result.title, ": ", verdict_text(result.verdict))
+    return Panel(Group(*parts), title=title, title_align="left",
+                 subtitle=f"σ(z) = {result.formula if len(result.formula) < 70 else result.formula[:67] + '…'}", subtitle_align="left")
+
+
+def catalogue_table(rows, columns: list[str]) -> Table:
+    """rows: (activation name, formula, [CheckResult per column])."""
+    table = Table(title="Symmetries of the gated unit σ(a)·b", header_style="bold")
+    table.add_column("activation", style="bold")
+    table.add_column("σ(z)", overflow="fold", max_width=42)
+    for column in columns:
+        table.add_column(column, justify="center")
+    for name, formula, results in rows:
+        table.add_row(name, formula, *(verdict_text(r.verdict) for r in results))
+    return table
+
+
+def _degree(p) -> str:
+    """p as it reads best: exact when rational, else a few digits (the JSON keeps it exact)."""
+    from symcheck.core.printing import text
+    if p is None:
+        return ""
+    return text(p) if p.is_Rational else f"≈ {float(p.evalf(8)):.4f}"
+
+
+_SHORT_KIND = {"inverse-scaling": "inverse scaling", "key-value-rescaling": "key-value",
+               "query-value-rescaling": "query-value"}
+_DOMAIN = {"positive": "> 0", "negative": "< 0", "any": "≠ 0"}
+
+
+def _transformation(row) -> str:
+    """'inverse scaling, α > 0': the transformation and where its scale ranges, in one cell."""
+    kind = _SHORT_KIND.get(row.transformation, row.transformation)
+    if row.domain is None:
+        return kind
+    scale = "β" if row.transformation == "key-value-rescaling" else "α"
+    return f"{kind}, {scale} {_DOMAIN.get(row.domain, '= ' + row.domain)}"
+
+
+def rich_audit(audit) -> Table:
+    """The audit as one table: form, transformation and domain, verdict, degree p, basis."""
+    table = Table(title=f"Symmetry audit, σ = {audit.activation}", header_style="bold")
+    for column in ("form", "transformation", "verdict", "p"):
+        table.add_column(column, no_wrap=True)
+    table.add_column("basis", overflow="fold", min_width=20)
+    previous = None
+    for row in audit.rows:
+        table.add_row(row.form if row.form != previous else "", _transformation(row),
+                      verdict_text(row.verdict), _degree(row.degree), row.basis)
+        previous = row.form
+    return table
+
+
+def rich_derivation(derivation) -> Panel:
+    """A derivation as a numbered table: each step, why it holds, the checks run, its status."""
+    table = Table(show_header=True, header_style="bold", box=None, expand=False, padding=(0, 1))
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column("step", overflow="fold")
+    table.add_column("status", no_wrap=True)
+    for number, step in enumerate(derivation.steps, 1):
+        body = Text(step.text)
+        if step.kind == "definition":
+            body.append("  (definition)", style="cyan")
+        body.append("\n" + step.justification, style="dim italic")
+        for record in step.checks:
+            body.append(f"\n{record.kind}: {record.detail}",
+                        style="dim" if record.status in ("verified", "not-applicable") else STATUS_STYLE.get(record.status, ""))
+        table.add_row(str(number), body, Text(step.status, style=STATUS_STYLE.get(step.status, "")))
+    status = Text(derivation.status, style="bold green" if derivation.verified else "bold red")
+    title = Text.assemble(f"{derivation.name}: {derivation.title}: ", status)
+    return Panel(Group(Text(derivation.statement, style="bold"), table), title=title, title_align="left",
+                 subtitle=f"{len(derivation.steps)} steps, checked in {derivation.elapsed:.2f} s", subtitle_align="left")

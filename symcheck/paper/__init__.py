@@ -1,0 +1,1 @@
+"""The paper's results: derivations, the symmetry audit, layer-level agreement."""

@@ -1,0 +1,461 @@
+"""The symmetry audit: every formulation × every transformation, for one activation.
+
+Unit-level rows are decided by ``symmetries.check`` under the soundness contract, and every
+``broken`` row is certified once more here, on the row's own statement with σ substituted:
+a row whose witness does not certify is ``inconclusive``. Query-value rescaling is a claim
+about every degree p; :mod:`symcheck.engine.homogeneity` supplies the argument about the other p, and
+each point of that argument is re-certified on the row's unit statement too. Rows that hold
+for every σ because the bilinear argument itself is invariant (exchange, inverse scaling and
+gauge on bilinear / rank-r, permutation everywhere) are proved once by matrix-expression
+algebra, here, and do not depend on the activation.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, replace
+from enum import Enum
+from typing import Any, ClassVar
+
+import sympy
+from sympy import S
+
+from symcheck.language.activations import Activation, activation as _lookup
+from symcheck.core.budget import DEFAULT_TIMEOUT, Budget, BudgetExceeded
+from symcheck.exact.evaluate import certify_nonzero
+from symcheck.language.forms import Form, form as _form
+from symcheck.engine.homogeneity import (SCALE, Degree, Excludes, Refutation, Undecided, Vanishing, certified_sign,
+                          homogeneity_degree)
+from symcheck.core.printing import text
+from symcheck.core.results import CheckResult, Renderable, Step
+from symcheck.language.symbols import A, ALPHA, B, BETA, SIGMA, substitute_sigma
+from symcheck.engine.symmetries import check
+from symcheck.language.transformations import Transformation, domain
+from symcheck.core.verdict import Verdict
+
+SCALING_DOMAINS = ("positive", "negative", "-1", "any")
+#: witness keys (as results name them) -> the statement's symbols
+SYMBOLS: dict[str, sympy.Symbol] = {"a": A, "b": B, "alpha": ALPHA, "beta": BETA}
+
+
+class Ground(Enum):
+    """What a row's verdict rests on."""
+
+    EVERY_SIGMA = "every σ"                 # the two sides agree with σ left opaque
+    CANCELS = "the sides cancel"            # σ substituted, the difference is 0 as written
+    CASES = "proof by cases"
+    WITNESS = "certified witness"
+    NO_DEGREE = "no degree p works"         # query-value: every p refuted, by certified points
+    INCONCLUSIVE = "inconclusive"
+
+
+@dataclass(frozen=True)
+class AuditRow:
+    """One formulation × transformation × domain, with its verdict and what backs it.
+
+    ``witness`` is set exactly on ``broken`` rows whose single point is certified on the row's
+    own statement (for query-value rows: with p = ``degree``, or for every p when ``degree`` is
+    None). ``homogeneity`` is the decision on the degrees (query-value rows only).
+    """
+
+    form: str
+    transformation: str
+    domain: str | None
+    verdict: Verdict
+    steps: tuple[Step, ...]
+    witness: Mapping[str, sympy.Rational] | None = None
+    degree: sympy.Expr | None = None
+    ground: Ground = Ground.INCONCLUSIVE
+    cases: int = 0
+    reason: str = ""                  # inconclusive: what is missing
+    homogeneity: Degree | None = None
+    unit: str = ""                    # the unit-level statement's form, when one was checked
+
+    @property
+    def proof(self) -> str:
+        """What backs the verdict, without the degree argument: "proof by 3 cases", "witness …"."""
+        if self.ground is Ground.CASES:
+            return f"proof by {self.cases} cases"
+        if self.witness:
+            return "witness " + witness_text(self.witness)
+        if self.ground is Ground.INCONCLUSIVE:
+            return "inconclusive: " + (self.reason or "see steps")
+        return self.ground.value
+
+    @property
+    def basis(self) -> str:
+        """One line for tables: "every σ", "proof by 3 cases", "witness a = 2, b = 1", …"""
+        if self.homogeneity is None:
+            return self.proof
+        if self.ground is Ground.NO_DEGREE and self.degree is not None:  # the pinned p, refuted
+            return f"no degree p works: {self.proof} refutes p = {text(self.degree)}; {self.homogeneity.pin}"
+        if self.ground is Ground.NO_DEGREE:
+            return f"no degree p works: {self.homogeneity}" + (f" ({self.proof})" if self.witness else "")
+        return f"{self.proof}; {self.homogeneity}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"form": self.form, "transformation": self.transformation, "domain": self.domain,
+                "verdict": self.verdict.value,
+                "degree": None if self.degree is None else text(self.degree),
+                "witness": None if self.witness is None else {k: str(v) for k, v in self.witness.items()},
+                "basis": self.basis, "ground": self.ground.name.lower().replace("_", "-"),
+                "homogeneity": None if self.homogeneity is None else self.homogeneity.to_dict(),
+                "unit": self.unit, "steps": [s.to_dict() for s in self.steps]}
+
+
+def witness_text(witness: Mapping[str, sympy.Rational]) -> str:
+    return ", ".join(f"{text(sympy.Symbol(k))} = {text(v)}" for k, v in witness.items())
+
+
+@dataclass(frozen=True)
+class Audit(Renderable):
+    """Every row of one activation's audit; renders as a table."""
+
+    _rich_renderer: ClassVar[str] = "rich_audit"
+    _latex_renderer: ClassVar[str] = "audit_fragment"
+
+    activation: str
+    formula: str
+    rows: tuple[AuditRow, ...]
+    elapsed: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"activation": self.activation, "formula": self.formula,
+                "rows": [r.to_dict() for r in self.rows], "elapsed_seconds": round(self.elapsed, 3)}
+
+    def row(self, form: str, transformation: str, domain: str | None = None) -> AuditRow:
+        for r in self.rows:
+            if (r.form, r.transformation, r.domain) == (form, transformation, domain):
+                return r
+        raise KeyError((form, transformation, domain))
+
+    def __str__(self) -> str:
+        lines = [f"symmetry audit, σ = {self.activation}: {self.formula}"]
+        for r in self.rows:
+            where = f" ({r.domain})" if r.domain else ""
+            p = f", p = {text(r.degree)}" if r.degree is not None else ""
+            lines.append(f"  {r.form:<10} {r.transformation + where:<34} {r.verdict.value:<12} {r.basis}{p}")
+        return "\n".join(lines)
+
+
+# --- unit-level rows ----------------------------------------------------------------------
+
+#: formulation -> the unit form whose statement decides its rows, and the transformations
+#: that make sense on it (mlp has no query factor: only key-value rescaling applies)
+UNIT_ROWS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "gated": ("gated", ("exchange", "inverse-scaling", "key-value-rescaling", "query-value-rescaling")),
+    "rank1": ("rank1", ("exchange", "inverse-scaling", "key-value-rescaling", "query-value-rescaling")),
+    "mlp": ("sigma(b)", ("key-value-rescaling",)),
+    "query-mlp": ("sigma(b)", ("key-value-rescaling",)),
+    # the bilinear unit is σ(s)·v with s = x Q_j K_jᵀ xᵀ ranging over R: for rescalings of one
+    # factor and v it is the rank-1 statement in the scalar s
+    "bilinear": ("rank1", ("key-value-rescaling", "query-value-rescaling")),
+    "rank-r": ("rank1", ("key-value-rescaling", "query-value-rescaling")),
+}
+KEY_VALUE_DOMAINS = ("positive", "any")
+QUERY_VALUE = "query-value-rescaling"
+
+
+Checker = Callable[[Transformation, str], CheckResult]
+
+
+def _unit_rows(sigma: Activation, form: str, unit: str, kinds: tuple[str, ...],
+               timeout: float, run: Checker) -> Iterator[AuditRow]:
+    for kind in kinds:
+        if kind == "exchange":
+            yield _row(sigma, form, unit, Transformation("exchange"), run)
+        elif kind == "inverse-scaling":
+            for d in SCALING_DOMAINS:
+                yield _row(sigma, form, unit, Transformation(kind, domain(d)), run)
+        elif kind == "key-value-rescaling":
+            for d in KEY_VALUE_DOMAINS:
+                yield _row(sigma, form, unit, Transformation(kind, domain(d)), run)
+        else:
+            yield _query_value_row(sigma, form, unit, timeout, run)
+
+
+def _row(sigma: Activation, form: str, unit: str, t: Transformation, run: Checker) -> AuditRow:
+    """The engine's verdict on the unit statement; a witness counts only once re-certified."""
+    result = run(t, unit)
+    base = AuditRow(form, result.symmetry, result.domain, result.verdict, result.steps, unit=unit)
+    if result.verdict is Verdict.HOLDS:
+        lhs, rhs = t.statement(_form(unit), SIGMA)
+        cases = sum(1 for s in result.steps if s.title.startswith("Case"))
+        ground = (Ground.EVERY_SIGMA if sympy.expand(lhs - rhs) == 0 else
+                  Ground.CASES if cases else Ground.CANCELS)
+        return replace(base, ground=ground, cases=cases)
+    if result.verdict is Verdict.INCONCLUSIVE:
+        return replace(base, reason=result.note or "see steps")
+    step = certify_witness(sigma, _form(unit), t, result.witness)
+    if step is None:
+        failed = Step("Audit certificate", "the witness does not certify on the row's own statement",
+                      r"\text{not certified}", "", "failed")
+        return replace(base, verdict=Verdict.INCONCLUSIVE, steps=base.steps + (failed,),
+                       reason="the witness could not be certified on the row's own statement")
+    return replace(base, steps=base.steps + (step,), witness=dict(result.witness), ground=Ground.WITNESS)
+
+
+def statement(sigma: Activation, unit: Form, t: Transformation) -> sympy.Expr:
+    """left − right of the row's own statement, with σ substituted."""
+    lhs, rhs = t.statement(unit, SIGMA)
+    return substitute_sigma(lhs - rhs, sigma)
+
+
+def certify_witness(sigma: Activation, unit: Form, t: Transformation,
+                    witness: Mapping[str, Any] | None) -> Step | None:
+    """A step certifying left − right ≠ 0 at ``witness`` on the statement itself, or None."""
+    if not witness or set(witness) - set(SYMBOLS):
+        return None
+    values = {SYMBOLS[k]: sympy.Rational(v) for k, v in witness.items()}
+    if t.scale is not None and (t.scale not in values or not t.domain.contains(values[t.scale])):
+        return None
+    certificate = certify_nonzero(statement(sigma, unit, t), values)
+    if certificate is None:
+        return None
+    how = (f"exactly {certificate.lower}" if certificate.exact else
+           f"in [{certificate.lower}, {certificate.upper}] at {certificate.prec} bits")
+    where = (rf"= {certificate.lower}" if certificate.exact else
+             rf"\in [{certificate.lower},\ {certificate.upper}]")
+    return Step("Audit certificate", f"left − right at {witness_text(witness)}: {how}",
+                rf"\text{{left}} - \text{{right}} {where}",
+                "certified again by the audit on this row's own statement, σ substituted", "certified")
+
+
+# --- query-value rescaling: a claim about every degree p -------------------------------------
+
+def _query_value_row(sigma: Activation, form: str, unit: str, timeout: float, run: Checker) -> AuditRow:
+    unit_form = _form(unit)
+    decision = _degree(sigma, timeout)
+    base = AuditRow(form, QUERY_VALUE, "positive", Verdict.INCONCLUSIVE, (_degree_step(decision),),
+                    homogeneity=decision, unit=unit)
+    if decision.excludes_every_p:
+        return _no_degree(sigma, unit_form, base, decision)
+    p = decision.p if decision.p is not None else S.One if isinstance(decision.argument, Vanishing) else None
+    if p is None:
+        why = ("the pinned p could not be named exactly" if decision.pin is not None
+               else str(decision.argument))
+        return replace(base, reason=why)
+    t = Transformation(QUERY_VALUE, domain("positive"), degree=p)
+    row = _row(sigma, form, unit, t, run)
+    row = replace(row, steps=base.steps + row.steps, degree=p, homogeneity=decision)
+    if row.verdict is not Verdict.BROKEN:
+        return row
+    pin = decision.pin
+    if pin is not None and pin.trusted:  # p is the pinned degree itself: the rest fail at the pin
+        steps = _refute(sigma, unit_form, decision.refutations)
+        if steps is None:
+            return replace(row, verdict=Verdict.INCONCLUSIVE, witness=None, ground=Ground.INCONCLUSIVE,
+                           reason="the pin could not be re-certified on the unit statement")
+        return replace(row, steps=row.steps + steps, ground=Ground.NO_DEGREE)
+    if isinstance(decision.argument, Vanishing):
+        # the grid saw only zeros; the witness shows where σ is not: sample there
+        again = _degree(sigma, timeout, _witness_points(row.witness))
+        if again.excludes_every_p:
+            return _no_degree(sigma, unit_form, replace(base, steps=(_degree_step(again),), homogeneity=again),
+                              again)
+    return replace(row, verdict=Verdict.INCONCLUSIVE, witness=None, ground=Ground.INCONCLUSIVE,
+                   reason=f"p = {text(p)} fails at a certified witness; other p are not decided")
+
+
+def query_value(act: str | Activation, form: str = "gated", *,
+                timeout: float = DEFAULT_TIMEOUT) -> AuditRow:
+    """The audit's query-value rescaling row alone: which degree p works, if any, and why.
+
+    >>> query_value("relu2").degree
+    2
+    >>> query_value("Piecewise((1, Eq(z, 0)), (0, True))").degree
+    0
+    """
+    sigma = _lookup(act)
+    unit, kinds = UNIT_ROWS[form]
+    if QUERY_VALUE not in kinds:
+        raise ValueError(f"the {form} formulation has no query factor to rescale")
+    return _query_value_row(sigma, form, unit, timeout,
+                            lambda t, u: check(sigma, t, u, timeout=timeout))
+
+
+def _degree(sigma: Activation, timeout: float, extra: tuple[sympy.Rational, ...] = ()) -> Degree:
+    try:
+        with Budget(timeout).step():
+            return homogeneity_degree(sigma, extra)
+    except BudgetExceeded:
+        return Degree(Undecided("the time budget ran out while sampling σ"))
+
+
+def _witness_points(witness: Mapping[str, sympy.Rational] | None) -> tuple[sympy.Rational, ...]:
+    """The arguments σ was applied to at a query-value witness (gated: a, αa; rank-1: ab, αab)."""
+    if not witness:
+        return ()
+    a, b, alpha = (sympy.Rational(witness.get(k, 1)) for k in ("a", "b", "alpha"))
+    return (a, alpha * a, a * b, alpha * a * b)
+
+
+def _no_degree(sigma: Activation, unit: Form, base: AuditRow, decision: Degree) -> AuditRow:
+    steps = _refute(sigma, unit, decision.refutations)
+    if steps is None:
+        return replace(base, reason="the argument could not be re-certified on the unit statement")
+    single = [r for r in decision.refutations if r.excludes is Excludes.EVERY]
+    witness = _point(single[0].z) if single else None
+    return replace(base, verdict=Verdict.BROKEN, steps=base.steps + steps, witness=witness,
+                   ground=Ground.NO_DEGREE)
+
+
+def _point(z: sympy.Rational) -> dict[str, sympy.Rational]:
+    return {"a": sympy.Rational(z), "b": S.One, "alpha": SCALE}
+
+
+def _sides(sigma: Activation, unit: Form) -> tuple[sympy.Expr, sympy.Expr]:
+    """(L, R) with the statement α^(−p)·L = R: L = u(αa, b), R = u(a, b), σ substituted."""
+    return unit(sigma, ALPHA * A, B), unit(sigma, A, B)
+
+
+def _refute(sigma: Activation, unit: Form, refutations: tuple[Refutation, ...]) -> tuple[Step, ...] | None:
+    """Re-certify each refutation on the unit statement α^(−p)·L = R at a = z, b = 1, α = 2."""
+    left, right = _sides(sigma, unit)
+    steps = []
+    for r in refutations:
+        at = {A: r.z, B: S.One, ALPHA: SCALE}
+        where = witness_text(_point(r.z))
+        if r.excludes is Excludes.PINNED:
+            a1, b1, alpha1 = sympy.symbols("a_1 b_1 alpha_1", real=True)
+            other = {A: a1, B: b1, ALPHA: alpha1}
+            cross = left * right.xreplace(other) - left.xreplace(other) * right
+            certificate = certify_nonzero(cross, {**at, a1: r.pin, b1: S.One, alpha1: SCALE})
+            if certificate is None:
+                return None
+            claim = (f"at {where}, L·R' − L'·R ≠ 0 with L', R' at a = {text(r.pin)}: the ratio R/L differs "
+                     f"from the pinned one, so the pinned p fails here")
+            latex = r"L R' - L' R \neq 0"
+        else:
+            lsign, rsign = certified_sign(left, at), certified_sign(right, at)
+            if r.excludes is Excludes.EVERY:
+                ok = (lsign, rsign) in ((1, -1), (-1, 1), (0, 1), (0, -1), (1, 0), (-1, 0))
+                claim = (f"at {where}, L = u(αa, b) has sign {lsign} and R = u(a, b) sign {rsign}: "
+                         "2^(−p)·L = R fails for every p")
+            else:
+                ok = lsign in (1, -1) and lsign == rsign
+                claim = (f"at {where}, L = u(αa, b) and R = u(a, b) are non-zero of one sign: "
+                         "2^(−p)·L = R for one p only")
+            if not ok:
+                return None
+            latex = rf"\operatorname{{sign}} L = {lsign},\ \operatorname{{sign}} R = {rsign}"
+        steps.append(Step("Refutation", claim, latex, f"rules out {r.excludes.value}; certified on the "
+                          "unit statement by exact or interval arithmetic", "certified"))
+    return tuple(steps)
+
+
+def _degree_step(decision: Degree) -> Step:
+    status = "certified" if decision.excludes_every_p or decision.pin is not None else "unknown"
+    return Step("Degree", str(decision), r"\sigma(2z) = 2^{p}\,\sigma(z)",
+                "if σ(αz) = α^p·σ(z) for every α > 0, then in particular at α = 2; σ's values at the "
+                "sampled points are certified by exact or interval arithmetic", status)
+
+
+# --- rows that hold for every σ: the bilinear argument is invariant --------------------------
+
+def _structural_rows(form: str) -> Iterator[AuditRow]:
+    for kind, dom, check_fn in STRUCTURAL.get(form, ()):
+        ok, statement, latex, why = check_fn()
+        verdict = Verdict.HOLDS if ok else Verdict.INCONCLUSIVE
+        step = Step("Proof", statement, latex, why, "verified" if ok else "failed")
+        yield AuditRow(form, kind, dom, verdict, (step,),
+                       ground=Ground.EVERY_SIGMA if ok else Ground.INCONCLUSIVE,
+                       reason="" if ok else "the matrix-expression check failed")
+
+
+def _matrices():
+    d, r = sympy.Symbol("d", integer=True, positive=True), sympy.Symbol("r", integer=True, positive=True)
+    x = sympy.MatrixSymbol("x", 1, d)
+    q, k = sympy.MatrixSymbol("Q_j", d, r), sympy.MatrixSymbol("K_j", d, r)
+    g = sympy.MatrixSymbol("A", r, r)
+    return x, q, k, g
+
+
+def _argument(x, q, k) -> sympy.MatrixExpr:
+    return x * q * k.T * x.T
+
+
+def _exchange_argument() -> tuple[bool, str, str, str]:
+    x, q, k, _ = _matrices()
+    swapped, original = _argument(x, k, q), _argument(x, q, k)
+    ok = sympy.transpose(original).doit() == swapped and original.shape == (1, 1)
+    return (ok, "x Q_j K_jᵀ xᵀ = (x Q_j K_jᵀ xᵀ)ᵀ = x K_j Q_jᵀ xᵀ",
+            r"x Q_j K_j^{\top} x^{\top} = \left(x Q_j K_j^{\top} x^{\top}\right)^{\top} = x K_j Q_j^{\top} x^{\top}",
+            "the argument is a 1×1 matrix, equal to its transpose (checked by matrix-expression algebra)")
+
+
+def _scaling_argument() -> tuple[bool, str, str, str]:
+    x, q, k, _ = _matrices()
+    alpha = sympy.Symbol("alpha", nonzero=True)
+    ok = sympy.simplify((_argument(x, alpha * q, k / alpha) - _argument(x, q, k)).doit()).is_ZeroMatrix
+    return (bool(ok), "x (αQ_j)(K_j/α)ᵀ xᵀ = x Q_j K_jᵀ xᵀ for every α ≠ 0",
+            r"x (\alpha Q_j)(K_j/\alpha)^{\top} x^{\top} = x Q_j K_j^{\top} x^{\top}",
+            "scalars commute through the product (checked by matrix-expression algebra)")
+
+
+def _gauge_argument() -> tuple[bool, str, str, str]:
+    x, q, k, g = _matrices()
+    moved = _argument(x, q * g, k * g.inverse().T)
+    ok = sympy.simplify(moved.doit()) == _argument(x, q, k)
+    return (bool(ok), "x (Q_j A)(K_j A⁻ᵀ)ᵀ xᵀ = x Q_j A A⁻¹ K_jᵀ xᵀ = x Q_j K_jᵀ xᵀ for A ∈ GL(r)",
+            r"x (Q_j A)(K_j A^{-\top})^{\top} x^{\top} = x Q_j A A^{-1} K_j^{\top} x^{\top} = x Q_j K_j^{\top} x^{\top}",
+            "A A⁻¹ = I (checked by matrix-expression algebra)")
+
+
+def _global_gauge_argument() -> tuple[bool, str, str, str]:
+    d, m = sympy.Symbol("d", integer=True, positive=True), sympy.Symbol("m", integer=True, positive=True)
+    x, q_g = sympy.MatrixSymbol("x", 1, d), sympy.MatrixSymbol("Q_g", d, d)
+    k, g = sympy.MatrixSymbol("K", m, d), sympy.MatrixSymbol("A", d, d)
+    moved = x * (q_g * g) * (k * g.inverse().T).T
+    ok = sympy.simplify(moved.doit()) == x * q_g * k.T
+    return (bool(ok), "x (Q_g A)(K A⁻ᵀ)ᵀ = x Q_g A A⁻¹ Kᵀ = x Q_g Kᵀ for A ∈ GL(d)",
+            r"x (Q_g A)(K A^{-\top})^{\top} = x Q_g A A^{-1} K^{\top} = x Q_g K^{\top}",
+            "A A⁻¹ = I (checked by matrix-expression algebra)")
+
+
+def _permutation_argument() -> tuple[bool, str, str, str]:
+    import itertools
+    m = 3
+    s, v = sympy.symbols("s1:4"), sympy.symbols("v1:4")
+    unit = sympy.Function("f")
+    total = sum(unit(s[j]) * v[j] for j in range(m))
+    ok = all(sum(unit(s[p[j]]) * v[p[j]] for j in range(m)) == total
+             for p in itertools.permutations(range(m)))
+    return (ok, "Σ_j f(s_π(j)) v_π(j) = Σ_j f(s_j) v_j for every permutation π",
+            r"\sum_j f(s_{\pi(j)})\, v_{\pi(j)} = \sum_j f(s_j)\, v_j",
+            "a sum does not depend on the order of its terms (checked for all 6 orders of m = 3 units)")
+
+
+_SHARED = [("permutation", None, _permutation_argument)]
+_BILINEAR = [("exchange", None, _exchange_argument), ("inverse-scaling", "any", _scaling_argument),
+             ("gauge", None, _gauge_argument)] + _SHARED
+STRUCTURAL: dict[str, list[tuple[str, str | None, Callable[[], tuple[bool, str, str, str]]]]] = {
+    "gated": _SHARED, "rank1": _SHARED, "mlp": _SHARED,
+    "query-mlp": [("gauge", None, _global_gauge_argument)] + _SHARED,
+    "bilinear": _BILINEAR, "rank-r": _BILINEAR,
+}
+
+
+def audit(act: str | Activation, *, timeout: float = DEFAULT_TIMEOUT,
+          progress: Callable[[str], None] | None = None) -> Audit:
+    """Every transformation of DESIGN §1 on every formulation where it makes sense.
+
+    ``timeout`` bounds each row's check; ``progress`` is called with a label after each form.
+    """
+    started = time.perf_counter()
+    sigma = _lookup(act)
+    done: dict[tuple[Transformation, str], CheckResult] = {}
+
+    def run(t: Transformation, unit: str) -> CheckResult:
+        # several formulations share one unit statement (rank1, bilinear, rank-r; mlp, query-mlp)
+        if (t, unit) not in done:
+            done[t, unit] = check(sigma, t, unit, timeout=timeout)
+        return done[t, unit]
+
+    rows: list[AuditRow] = []
+    for form, (unit, kinds) in UNIT_ROWS.items():
+        rows.extend(_unit_rows(sigma, form, unit, kinds, timeout, run))
+        rows.extend(_structural_rows(form))
+        if progress:
+            progress(form)
+    return Audit(sigma.name, sigma.formula, tuple(rows), time.perf_counter() - started)
