@@ -1,6 +1,6 @@
 """Wall-time ratios of the CLI against `python -c "import sympy"`, measured in one run.
 
-Targets (issue 2): `symcheck exchange --act silu` ≤ 2.0×, `symcheck catalog` ≤ 15×.
+Targets: `symcheck exchange --act silu` ≤ 2.0×, `symcheck catalog` ≤ 15×.
 Absolute times mean little on a shared machine; the ratios are what to quote.
 
     python benchmarks/bench_cli.py [--repeat N]

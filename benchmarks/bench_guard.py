@@ -1,7 +1,7 @@
 """The guard's share of a check's time, measured in one run: target about a tenth.
 
 Before a proof is reported, a bounded certified search for a counterexample runs on the
-original statement (symcheck/guard.py). This times it against the whole check for every
+original statement (symcheck/engine/guard.py). This times it against the whole check for every
 catalogue activation and the statements that hold (inverse scaling over α > 0, α = −1,
 α ≠ 0 on gated), and prints each share and the overall one. SymPy's cache is cleared before
 each check, as a fresh `symcheck` process starts with it empty: the check's time is then the

@@ -3,7 +3,7 @@
 Prints NumPy's matrix-multiply rate on this machine, bilinear attention's rate at
 N = 512, d = 256, m = 1024, r = 256 counted in the flops of the cheaper route
 (min(4·N·d·r, 2·d²·r + 2·N·d²) per unit), their ratio, the speed-up over direct per-unit
-translations of the formula, and peak memory against inputs plus budget. Targets (issue 5):
+translations of the formula, and peak memory against inputs plus budget. Targets:
 ratio ≥ 0.75, speed-up ≥ 20×, peak ≤ 1.1 × (inputs + budget). The ratios are what to quote;
 the ratio is the median over rounds that time a block of matmuls, one call and another
 block, so that drifting machine load hits both sides of each ratio alike.

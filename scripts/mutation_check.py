@@ -75,6 +75,15 @@ CORE: dict[str, tuple[str, ...]] = {
     "homogeneity": ("test_mutants_homogeneity.py", "test_homogeneity.py", "test_audit_certified.py"),
 }
 
+#: where each module of the core lives in the package (a path names the module's layer)
+PATHS: dict[str, str] = {
+    "roots": "exact/roots.py", "signs": "exact/signs.py", "regions": "exact/regions.py",
+    "evaluate": "exact/evaluate.py", "balls": "exact/balls.py", "intervals": "exact/intervals.py",
+    "zero": "engine/zero.py", "plane": "engine/plane.py", "symmetries": "engine/symmetries.py",
+    "theorems": "engine/theorems.py", "guard": "engine/guard.py", "fallback": "engine/fallback.py",
+    "smt": "engine/smt.py", "homogeneity": "engine/homogeneity.py", "domain": "language/definedness.py",
+}
+
 # Functions that only render text (descriptions, LaTeX, reprs): a change there cannot make a
 # verdict wrong, so they are not mutated.
 SKIP_FUNCTIONS = re.compile(r"^(describe|latex|_render|_interval_text|to_dict|to_latex|"
@@ -432,12 +441,12 @@ def test_files(module: str, override: Sequence[str] = (), root: Path = ROOT) -> 
     names = override or [f"tests/{name}" for name in CORE[module]]
     files = [name for name in names if (root / name).exists()]
     # the module's own doctests run too (the suite runs them with --doctest-modules)
-    return files + [f"symcheck/{module}.py"]
+    return files + [f"symcheck/{PATHS[module]}"]
 
 
 def run_mutant(sandbox: Sandbox, mutant: Mutant, files: Sequence[str], timeout: float) -> Outcome:
     root = sandbox.free.get()
-    target = root / "symcheck" / f"{mutant.module}.py"
+    target = root / "symcheck" / PATHS[mutant.module]
     original = target.read_text()
     try:
         target.write_text(mutant.apply(original))
@@ -508,7 +517,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.ids:
         modules = list(dict.fromkeys(_module_name(i.split(":")[0]) for i in args.ids))
     mutants = [m for name in modules
-               for m in mutants_of(name, (ROOT / "symcheck" / f"{name}.py").read_text())]
+               for m in mutants_of(name, (ROOT / "symcheck" / PATHS[name]).read_text())]
     if again:  # the same change on the same text: the one nearest the line the report named
         chosen: dict[tuple[str, int], Mutant] = {}
         for m in mutants:
@@ -533,7 +542,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(json.dumps([asdict(m) for m in mutants], indent=1, ensure_ascii=False))
         else:
             for m in mutants:
-                print(f"{m.id:32} symcheck/{m.module}.py:{m.line}  {m.change}")
+                print(f"{m.id:32} symcheck/{PATHS[m.module]}:{m.line}  {m.change}")
             print(f"{len(mutants)} mutants")
         return 0
 
@@ -605,7 +614,7 @@ def _report(outcomes: list[Outcome], broken_baseline: dict[str, str]) -> dict:
         "mutants": len(outcomes),
         **count,
         "score": score,
-        "survivors": [{"id": o.mutant.id, "where": f"symcheck/{o.mutant.module}.py:{o.mutant.line}",
+        "survivors": [{"id": o.mutant.id, "where": f"symcheck/{PATHS[o.mutant.module]}:{o.mutant.line}",
                        "change": o.mutant.change} for o in outcomes if o.status == "survived"],
         "modules": {name: {s: sum(o.status == s and o.mutant.module == name for o in outcomes)
                            for s in ("killed", "survived", "timeout")}

@@ -1,34 +1,57 @@
-"""symcheck: sound symbolic verification of the symmetries of gated MLPs and bilinear attention."""
-from importlib import import_module
+"""symcheck: sound symbolic verification of the symmetries of gated MLPs and bilinear attention.
 
-from symcheck.language.activations import Activation, activation, catalogue
+The package is layered (docs/theory.md §4); this root sits above every layer and re-exports the
+API a notebook needs.
+"""
+from importlib import import_module
+from importlib.metadata import PackageNotFoundError, version
+
+from symcheck.core import rendering
 from symcheck.core.budget import DEFAULT_TIMEOUT
-from symcheck.core.errors import DomainError, EvaluationError, ParseError, SymcheckError, UnknownNameError
-from symcheck.language.forms import Form, form
+from symcheck.core.errors import (DomainError, EvaluationError, NumericError, ParseError, PlotError,
+                                  SymcheckError, TargetError, UnknownNameError, WeightsError)
 from symcheck.core.results import CheckResult, Step
-from symcheck.engine.symmetries import check, check_exchange, check_inverse_scaling
-from symcheck.language.transformations import Transformation, domain
 from symcheck.core.verdict import Verdict
+from symcheck.engine.symmetries import check, check_exchange, check_inverse_scaling
+from symcheck.language.activations import Activation, activation, catalogue
+from symcheck.language.forms import Form, form
+from symcheck.language.transformations import Transformation, domain
 
 # Imported on first use (PEP 562): the CLI's main job should not pay for them.
 _LAZY = {
-    "Audit": "auditing", "audit": "auditing",
-    "DERIVATIONS": "derivations", "Derivation": "derivations", "derive": "derivations",
-    "FORMULATIONS": "formulations", "Formulation": "formulations", "Sizes": "formulations",
-    "formulation": "formulations",
+    "Audit": "symcheck.paper.auditing", "audit": "symcheck.paper.auditing",
+    "DERIVATIONS": "symcheck.paper.derivations", "Derivation": "symcheck.paper.derivations",
+    "derive": "symcheck.paper.derivations",
+    "FORMULATIONS": "symcheck.language.formulations", "Formulation": "symcheck.language.formulations",
+    "Sizes": "symcheck.language.formulations", "formulation": "symcheck.language.formulations",
 }
 
 __all__ = [
     "Activation", "activation", "catalogue", "check_exchange", "check_inverse_scaling", "check",
     "Form", "form", "Transformation", "domain", "CheckResult", "Step", "Verdict", "DEFAULT_TIMEOUT",
-    "SymcheckError", "ParseError", "DomainError", "UnknownNameError", "EvaluationError", *_LAZY,
+    "SymcheckError", "ParseError", "DomainError", "UnknownNameError", "EvaluationError", "NumericError",
+    "WeightsError", "PlotError", "TargetError", *_LAZY,
 ]
-__version__ = "0.1.0"
+try:
+    __version__ = version("symcheck")
+except PackageNotFoundError:  # running from a source tree that was never installed
+    __version__ = "0+unknown"
+
+
+def _load_output() -> None:
+    """The renderers, one module per format, imported when a result is first rendered (the
+    root may import every layer; deferring it keeps a JSON-only command from paying for rich)."""
+    import symcheck.output.html  # noqa: F401  (each registers its renderers on import)
+    import symcheck.output.latex  # noqa: F401
+    import symcheck.output.render  # noqa: F401
+
+
+rendering.load_with(_load_output)
 
 
 def __getattr__(name: str):
     if name in _LAZY:
-        value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
+        value = getattr(import_module(_LAZY[name]), name)
         globals()[name] = value
         return value
     raise AttributeError(f"module 'symcheck' has no attribute {name!r}")

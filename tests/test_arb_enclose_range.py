@@ -15,7 +15,7 @@ from mpmath.libmp import to_rational
 
 from symcheck.core.errors import EvaluationError
 from symcheck.exact.evaluate import arb_sign, enclose_range
-from symcheck.exact.intervals import Undecided
+from symcheck.exact.intervals import Imprecise
 
 z, w = sympy.symbols("z w", real=True)
 R = sympy.Rational
@@ -80,7 +80,7 @@ def test_the_ball_contains_every_sampled_value(which, lo, width, prec):
     hi = lo + width
     try:
         ball = enclose_range(expr, {z: (lo, hi)}, prec)
-    except Undecided:  # refused (a pole of tan, a condition undecided at a point): no claim made
+    except Imprecise:  # refused (a pole of tan, a condition undecided at a point): no claim made
         return
     with mpmath.workdps(SAMPLE_DPS):
         for t in samples(lo, hi) if hi > lo else [lo]:
@@ -168,7 +168,7 @@ def test_hulls_cover_exactly_what_may_happen(expr, box, expected):
 def test_boxes_where_it_may_be_undefined_are_refused(expr, box, undecided):
     with pytest.raises(EvaluationError) as info:
         enclose_range(expr, {z: box}, 64)
-    assert isinstance(info.value, Undecided) is undecided, info.value
+    assert isinstance(info.value, Imprecise) is undecided, info.value
 
 
 def test_bad_boxes_are_caller_errors():

@@ -1,4 +1,4 @@
-"""The symmetry audit: the expectations of issue 3 and the JSON shape."""
+"""The symmetry audit: the expected verdicts and the JSON shape."""
 from __future__ import annotations
 
 import json

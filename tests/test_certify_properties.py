@@ -17,7 +17,7 @@ from mpmath.libmp import to_rational
 
 from symcheck.core.errors import EvaluationError
 from symcheck.exact.evaluate import _Walker, certify_nonzero, enclose, recheck_sign
-from symcheck.exact.intervals import Enclosure, Undecided
+from symcheck.exact.intervals import Enclosure, Imprecise
 
 z = sympy.Symbol("z", real=True)
 DPS = 60
@@ -119,13 +119,13 @@ def test_both_enclosures_contain_the_60_digit_value(pair, q, prec):
             value = mpmath.mpf(int(exact.p)) / int(exact.q)
         try:
             interval = enclose(expr, {z: sympy.Rational(q.numerator, q.denominator)}, prec)
-        except Undecided:  # a branch or sign the enclosure cannot call: no claim made
+        except Imprecise:  # a branch or sign the enclosure cannot call: no claim made
             return
         lower, upper = (mpmath.mp.make_mpf(end) for end in interval._mpi_)
         assert contains(lower, upper, value), (expr, q, prec, interval, value)
         try:
             lower, upper = second_opinion(expr, q, prec)
-        except Undecided:
+        except Imprecise:
             return
         assert contains(lower, upper, value), (expr, q, prec, lower, upper, value)
 

@@ -68,7 +68,7 @@ ERRORS = [
     (("derive", "rank2"), "unknown derivation 'rank2'"),
     (("derive", "rank1", "--expect", "maybe"), "--expect"),
     (("derive", "rank1", "mlp"), "unexpected extra argument"),
-    # latex and plot (issue 4)
+    # latex and plot
     (("latex",), "Missing argument 'TARGET'"),
     (("latex", "nonsense"), "unknown target 'nonsense'"),
     (("latex", "exchange", "--act", "sigmod"), "did you mean 'sigmoid'"),

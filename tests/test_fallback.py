@@ -49,7 +49,7 @@ def test_a_nonzero_residual_float64_cannot_see_is_certified() -> None:
 
 
 def test_a_residual_below_float64_resolution_of_its_inputs_is_still_found() -> None:
-    # DESIGN §2: z + z³/10¹⁵ differs from linear by less than float64 sees at z ~ 1
+    # docs/theory.md §3: z + z³/10¹⁵ differs from linear by less than float64 sees at z ~ 1
     residual = Z + Z**3 / 10**15 - (1 + sympy.Rational(1, 10**15)) * Z
     found = numeric_witness(residual, [Z])
     assert found.verdict is Verdict.BROKEN and found.certificate is not None

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from symcheck.output.documents import PAPER, latex_document
+from symcheck.output.documents import latex_document
+from symcheck.paper.targets import PAPER
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = Path(__file__).resolve().parent / "golden"

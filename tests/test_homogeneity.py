@@ -12,7 +12,7 @@ from hypothesis import given, settings, strategies as st
 import symcheck.engine.homogeneity as homogeneity
 from symcheck.language.activations import activation
 from symcheck.core.errors import EvaluationError
-from symcheck.engine.homogeneity import (Conflict, Excludes, OppositeSigns, Pinned, Undecided, Vanishing,
+from symcheck.engine.homogeneity import (Conflict, Excludes, OppositeSigns, Pinned, Unsettled, Vanishing,
                                   ZeroAndNonzero, homogeneity_degree)
 from symcheck.language.symbols import Z
 
@@ -80,7 +80,7 @@ def test_nothing_certified_means_undecided(monkeypatch) -> None:
         raise EvaluationError("undecided")
     monkeypatch.setattr(homogeneity, "enclose", refuse)
     decision = homogeneity_degree(activation("relu"))
-    assert isinstance(decision.argument, Undecided)
+    assert isinstance(decision.argument, Unsettled)
     assert decision.p is None and not decision.excludes_every_p and decision.refutations == ()
 
 
@@ -129,7 +129,7 @@ def test_truth_table_of_powers(p, cp, cm, s0) -> None:
     truth = _working_degrees(cp, cm, p, s0)
     _consistent(decision, truth)
     # every value here is rational or a power of a rational: the decision is never left open
-    assert not isinstance(decision.argument, Undecided), str(decision)
+    assert not isinstance(decision.argument, Unsettled), str(decision)
     if truth == set():
         assert decision.excludes_every_p
     elif truth is None:

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 import symcheck as sc
 from symcheck.output import latex
-from symcheck.output.documents import PAPER, latex_document, resolve
+from symcheck.output.documents import latex_document
+from symcheck.paper.targets import PAPER, resolve
 
 PDFLATEX = shutil.which("pdflatex")
 needs_pdflatex = pytest.mark.skipif(

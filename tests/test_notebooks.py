@@ -37,7 +37,7 @@ NAMES = list(GENERATOR.NOTEBOOKS)
 
 
 def test_there_is_one_notebook_per_paper_result() -> None:
-    from symcheck.output.documents import PAPER
+    from symcheck.paper.targets import PAPER
     assert NAMES == list(PAPER)
     assert sorted(p.stem for p in PROOFS.glob("*.ipynb")) == sorted(NAMES)
 

@@ -1,4 +1,4 @@
-"""PyTorch parity (issue 6, part 2): the catalogue's NumPy functions against
+"""PyTorch parity: the catalogue's NumPy functions against
 torch.nn.functional, and a LLaMA-style MLP against symcheck's gated evaluation."""
 from __future__ import annotations
 

@@ -5,6 +5,8 @@ and carries typed fields so the CLI can render a one-line message without parsin
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 
 class SymcheckError(Exception):
     """Root of every error symcheck raises on purpose; ``str(err)`` is one line."""
@@ -49,3 +51,48 @@ class UnknownNameError(SymcheckError, LookupError):
 
 class EvaluationError(SymcheckError, ArithmeticError):
     """Certified evaluation could not decide a value (unsupported function, undecided branch)."""
+
+
+class Imprecise(EvaluationError):
+    """An enclosure straddles 0 where a sign or a branch must be known: more precision, or a
+    smaller box, may settle it."""
+
+
+class Undecided(Exception):
+    """A question the engine could not settle with a proof (a sign, a cut, a branch); the
+    decision that asked it ends ``inconclusive``. Never bad input, so not a SymcheckError."""
+
+
+class NumericError(SymcheckError, ValueError):
+    """Arrays or options the numeric evaluator cannot use (shape, dtype, budget, sizes)."""
+
+    def __init__(self, message: str, *, name: str = "") -> None:
+        super().__init__(message)
+        self.name = name
+
+
+class NumericOverflowError(SymcheckError, ArithmeticError):
+    """A value of the computation left the working dtype's range (±inf or NaN): the result
+    would say nothing, so none is returned. ``stage`` names where; ``dtype`` the working dtype."""
+
+    def __init__(self, message: str, *, stage: str = "", dtype: str = "") -> None:
+        super().__init__(message)
+        self.stage = stage
+        self.dtype = dtype
+
+
+class PlotError(SymcheckError, ImportError):
+    """A figure cannot be drawn: matplotlib is missing, or the file type or request is not supported."""
+
+
+class WeightsError(SymcheckError, ValueError):
+    """A weight file or tensor symcheck cannot use; ``path`` and ``tensor`` say which."""
+
+    def __init__(self, message: str, *, path: str | Path = "", tensor: str = "") -> None:
+        super().__init__(message)
+        self.path = str(path)
+        self.tensor = tensor
+
+
+class TargetError(SymcheckError, ValueError):
+    """A TARGET that does not say what to render (unknown option, missing value, …)."""

@@ -4,10 +4,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any
 
 import sympy
 
+from symcheck.core.rendering import render
 from symcheck.core.verdict import Verdict
 
 #: step statuses: machine-checked, stated theorem, given input, or could not be settled
@@ -15,31 +16,19 @@ STATUSES = ("verified", "theorem", "given", "certified", "unknown", "timeout", "
 
 
 class Renderable:
-    """Renders itself through the one rich and one LaTeX module (imported only when used).
-
-    Subclasses name their renderers: ``render.<_rich_renderer>(self)`` and
-    ``latex.<_latex_renderer>(self, notebook=…)``.
-    """
-
-    _rich_renderer: ClassVar[str]
-    _latex_renderer: ClassVar[str]
+    """Renders itself through the renderer registered for its type (:mod:`symcheck.core.rendering`)."""
 
     def __rich__(self):
-        from symcheck.output import render
-        return getattr(render, self._rich_renderer)(self)
+        return render(self, "rich")
 
     def to_latex(self) -> str:
-        from symcheck.output import latex
-        return getattr(latex, self._latex_renderer)(self)
+        return render(self, "latex")
 
     def _repr_latex_(self) -> str:
-        from symcheck.output import latex
-        return getattr(latex, self._latex_renderer)(self, notebook=True)
+        return render(self, "latex", notebook=True)
 
     def _repr_html_(self) -> str:
-        """A table for Jupyter (steps, or an audit's rows) with formulas typeset by MathJax."""
-        from symcheck.output import latex
-        return latex.html(self)
+        return render(self, "html")
 
 
 @dataclass(frozen=True)
@@ -61,9 +50,6 @@ class Step:
 class CheckResult(Renderable):
     """The verdict of one symmetry check, with the proof or the certified witness behind it."""
 
-    _rich_renderer: ClassVar[str] = "rich_result"
-    _latex_renderer: ClassVar[str] = "result_fragment"
-
     symmetry: str
     form: str
     domain: str | None
@@ -76,7 +62,7 @@ class CheckResult(Renderable):
     evidence: Mapping[str, Any] = field(default_factory=dict)
     note: str = ""
     elapsed: float = 0.0
-    #: the second engine's answer (issue 6; see symcheck.engine.smt): engine, verdict, agrees, … or None
+    #: the second engine's answer (see symcheck.engine.smt): engine, verdict, agrees, … or None
     cross_check: Mapping[str, Any] | None = None
 
     def __post_init__(self) -> None:
@@ -126,6 +112,30 @@ class CheckResult(Renderable):
         if self.note:
             lines.append(f"  note: {self.note}")
         if self.cross_check is not None:
-            from symcheck.engine.smt import summary
-            lines.append(f"  cross-check: {summary(self.cross_check)}")
+            lines.append(f"  cross-check: {cross_check_summary(self.cross_check)}")
         return "\n".join(lines)
+
+
+def cross_check_summary(cross: Mapping[str, Any]) -> str:
+    """One line for people: ``z3 4.13.0: holds (unsat …); agrees with the symbolic engine``."""
+    name = f"{cross['engine']} {cross['version']}" if cross.get("version") else cross["engine"]
+    verdict = cross["verdict"]
+    what = verdict
+    if verdict == "broken" and cross.get("model"):
+        what += " at " + ", ".join(f"{k} = {v}" for k, v in cross["model"].items())
+    if cross.get("reason") and verdict != "broken":
+        what += f" ({cross['reason']})"
+    engine = cross.get("symbolic_verdict")
+    if cross.get("agrees") is True:
+        tail = "agrees with the symbolic engine"
+        if cross.get("witness_confirmed"):
+            tail += ", and confirms its witness"
+    elif cross.get("agrees") is False:
+        tail = f"DISAGREES with the symbolic engine ({engine})"
+        if cross.get("witness_confirmed") is False:
+            tail += "; z3 finds left = right at the engine's witness"
+    elif verdict in ("holds", "broken"):
+        tail = f"not compared: the symbolic engine was {engine}"
+    else:
+        tail = "no second verdict"
+    return f"{name}: {what}; {tail}"

@@ -8,7 +8,7 @@ precision with mpmath (:func:`symcheck.exact.evaluate.approximate`). Points are 
 
 Candidates are ranked by |value|; the simplest few and then the largest few are sent to the
 certifier. A candidate is only a candidate. It becomes a witness only through
-:func:`symcheck.exact.evaluate.certify_nonzero` (exact or interval arithmetic, DESIGN §2); if no
+:func:`symcheck.exact.evaluate.certify_nonzero` (exact or ball arithmetic, docs/theory.md §3); if no
 candidate is certified the result carries no witness and reports what was tried — how many
 points, at which precision, the largest residual seen — as evidence, never as a proof.
 

@@ -139,7 +139,7 @@ class Vanishing:
 
 
 @dataclass(frozen=True)
-class Undecided:
+class Unsettled:
     """No argument applies: some values could not be certified, or the budget ran out."""
 
     why: str
@@ -148,7 +148,7 @@ class Undecided:
         return self.why
 
 
-Argument = Union[OppositeSigns, ZeroAndNonzero, Conflict, Pinned, Vanishing, Undecided]
+Argument = Union[OppositeSigns, ZeroAndNonzero, Conflict, Pinned, Vanishing, Unsettled]
 
 
 class Excludes(Enum):
@@ -212,7 +212,7 @@ class Degree:
     def kind(self) -> str:
         return {OppositeSigns: "opposite-signs", ZeroAndNonzero: "zero-and-nonzero",
                 Conflict: "conflict", Pinned: "pinned", Vanishing: "vanishing",
-                Undecided: "undecided"}[type(self.argument)]
+                Unsettled: "undecided"}[type(self.argument)]
 
     def __str__(self) -> str:
         return str(self.argument)
@@ -258,7 +258,7 @@ def homogeneity_degree(sigma: Activation, extra: Iterable[sympy.Rational] = ()) 
     if all(s.sign == 0 for s in known):
         return Degree(Vanishing(), known)
     open_points = ", ".join(text(s.z) for s in known if s.sign is None)
-    return Degree(Undecided(f"no sample pins p or excludes every p (σ undecided at {open_points})"
+    return Degree(Unsettled(f"no sample pins p or excludes every p (σ undecided at {open_points})"
                             if open_points else "no sample pins p or excludes every p"), known)
 
 

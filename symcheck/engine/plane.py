@@ -2,7 +2,7 @@
 
 Used for every (form, transformation) pair without a one-variable reduction: custom unit
 forms, and the scalings of the built-in forms that have no theorem here. The answer follows
-the soundness contract (DESIGN.md §2):
+the soundness contract (docs/theory.md §3):
 
 * ``broken`` only with exact rational values of every variable at which D itself — the
   difference of the two sides with σ substituted, never a reduced or branch-resolved form —

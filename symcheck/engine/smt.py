@@ -335,28 +335,3 @@ def _agrees(engine: str, smt: str, confirmed: bool | None) -> bool | None:
             return False
         return True if smt == "broken" and confirmed else None
     return None
-
-
-def summary(cross: Mapping[str, Any]) -> str:
-    """One line for people: ``z3 4.13.0: holds (unsat …); agrees with the symbolic engine``."""
-    name = f"{cross['engine']} {cross['version']}" if cross.get("version") else cross["engine"]
-    verdict = cross["verdict"]
-    what = verdict
-    if verdict == "broken" and cross.get("model"):
-        what += " at " + ", ".join(f"{k} = {v}" for k, v in cross["model"].items())
-    if cross.get("reason") and verdict != "broken":
-        what += f" ({cross['reason']})"
-    engine = cross.get("symbolic_verdict")
-    if cross.get("agrees") is True:
-        tail = "agrees with the symbolic engine"
-        if cross.get("witness_confirmed"):
-            tail += ", and confirms its witness"
-    elif cross.get("agrees") is False:
-        tail = f"DISAGREES with the symbolic engine ({engine})"
-        if cross.get("witness_confirmed") is False:
-            tail += "; z3 finds left = right at the engine's witness"
-    elif verdict in ("holds", "broken"):
-        tail = f"not compared: the symbolic engine was {engine}"
-    else:
-        tail = "no second verdict"
-    return f"{name}: {what}; {tail}"

@@ -384,7 +384,7 @@ def _decide_plane(sigma, t, lhs, rhs, budget, steps):
 
 
 def _fallback(expr: sympy.Expr, domains: dict, budget: Budget, evidence: dict):
-    """After an inconclusive proof: wide numeric sampling, then certification (issue 5).
+    """After an inconclusive proof: wide numeric sampling, then certification.
 
     Returns the certified find (or None) and the evidence merged in; a candidate that is not
     certified stays evidence, never a verdict.

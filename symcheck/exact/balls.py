@@ -8,7 +8,7 @@ otherwise. Every transcendental function is Arb's own, which is rigorous for any
 what is written here is only the glue Arb leaves to its caller:
 
 * domains: a ball that reaches outside a function's domain (``log`` of a ball touching 0) is
-  :class:`~symcheck.exact.intervals.Undecided` — more precision or a smaller box may settle it —
+  :class:`~symcheck.exact.intervals.Imprecise` — more precision or a smaller box may settle it —
   while one entirely outside it is an :class:`~symcheck.core.errors.EvaluationError`;
 * wide balls (boxes rather than points): monotone functions are evaluated at the two end
   points, since Arb's derivative bound can be loose or even NaN (``tanh([0 ± 10**6])``),
@@ -29,7 +29,7 @@ import flint
 from flint import arb, fmpq
 
 from symcheck.core.errors import EvaluationError
-from symcheck.exact.intervals import EXP_MAX_ARGUMENT, TRIG_MAX_BITS, Undecided
+from symcheck.exact.intervals import EXP_MAX_ARGUMENT, TRIG_MAX_BITS, Imprecise
 
 __all__ = ["BallArithmetic", "BallValue", "arb_precision", "arb_sign", "arb_sign_bounds",
            "arb_from_interval"]
@@ -71,7 +71,7 @@ def arb_sign_bounds(x: arb) -> tuple[int, int]:
     ``lower()``/``upper()`` round outward, which never moves an end across 0.
     """
     if not x.is_finite():
-        raise Undecided("unbounded enclosure")
+        raise Imprecise("unbounded enclosure")
     return _endpoint_sign(x.lower()), _endpoint_sign(x.upper())
 
 
@@ -169,7 +169,7 @@ class BallArithmetic:
     @staticmethod
     def _finite(x: arb, what: str) -> arb:
         if not x.is_finite():
-            raise Undecided(f"unbounded enclosure in {what}")
+            raise Imprecise(f"unbounded enclosure in {what}")
         return x
 
     def _wide(self, x: arb) -> bool:
@@ -234,7 +234,7 @@ class BallArithmetic:
             if lo == hi == 0:
                 raise EvaluationError("division by zero")
             if lo <= 0 <= hi:
-                raise Undecided("undecided: dividing by an enclosure that contains 0")
+                raise Imprecise("undecided: dividing by an enclosure that contains 0")
             return self._finite(1 / self.pow_int(x, -n), "a power")
         if n % 2:
             return self._monotone(lambda t: t**n, x, "a power")
@@ -254,7 +254,7 @@ class BallArithmetic:
         if hi < 0:
             raise EvaluationError("square root of a negative number")
         if lo < 0:
-            raise Undecided("undecided sign under a square root")
+            raise Imprecise("undecided sign under a square root")
         return self._monotone(arb.sqrt, x, "a square root")
 
     def pow_real(self, b: BallValue, y: BallValue) -> BallValue:
@@ -270,11 +270,11 @@ class BallArithmetic:
                 return fmpq(0)
             if yhi <= 0:
                 raise EvaluationError("zero to a non-positive power")
-            raise Undecided("undecided sign of an exponent")
+            raise Imprecise("undecided sign of an exponent")
         if lo < 0:
-            raise Undecided("undecided sign of a power's base")
+            raise Imprecise("undecided sign of a power's base")
         if ylo <= 0:
-            raise Undecided("undecided sign of an exponent")
+            raise Imprecise("undecided sign of an exponent")
         # 0 <= b <= B and y > 0: b**y lies in [0, B**y]
         top = self.ball(self.exp(self.mul([y, self.log(self.ball(b).upper())])))
         return span(arb(0), top.upper())
@@ -298,7 +298,7 @@ class BallArithmetic:
         if hi <= 0:
             raise EvaluationError("logarithm of a non-positive number")
         if lo <= 0:
-            raise Undecided("undecided sign under a logarithm")
+            raise Imprecise("undecided sign under a logarithm")
         return self._monotone(arb.log, self.ball(x), "log")
 
     def log1p(self, x: BallValue) -> BallValue:
@@ -309,7 +309,7 @@ class BallArithmetic:
         if hi <= 0:
             raise EvaluationError("logarithm of a non-positive number")
         if lo <= 0:
-            raise Undecided("undecided sign under a logarithm")
+            raise Imprecise("undecided sign under a logarithm")
         return self._monotone(arb.log1p, x, "log")
 
     def _check_trig(self, x: arb) -> None:

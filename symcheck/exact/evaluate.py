@@ -35,7 +35,7 @@ from sympy.logic.boolalg import ITE, And, BooleanFalse, BooleanTrue, Not, Or
 
 from symcheck.exact.balls import BallArithmetic, BallValue, arb_from_interval, arb_precision, arb_sign
 from symcheck.core.errors import EvaluationError
-from symcheck.exact.intervals import EXP_MAX_ARGUMENT, TRIG_MAX_BITS, Enclosure, Undecided, iv_rational, signs
+from symcheck.exact.intervals import EXP_MAX_ARGUMENT, TRIG_MAX_BITS, Enclosure, Imprecise, iv_rational, signs
 
 __all__ = ["approximate", "enclose", "enclose_range", "arb_sign", "Certificate",
            "certify_nonzero", "recheck_sign"]
@@ -101,7 +101,7 @@ class _Walker:
     ``point`` maps each symbol to a value of that arithmetic (a number, or a ball standing for
     a whole interval). With ``hull`` (boxes), a sign or branch the arithmetic cannot decide is
     replaced by the hull of every value it may take; without it (points) it raises
-    :class:`Undecided`, so the caller can retry at a higher precision.
+    :class:`Imprecise`, so the caller can retry at a higher precision.
     """
 
     def __init__(self, arith: Any, point: Mapping[sympy.Symbol, Any], hull: bool = False) -> None:
@@ -180,7 +180,7 @@ class _Walker:
             return [-1]
         if not self.hull:
             # no expression text: printing costs more than the retry this asks for
-            raise Undecided(f"undecided sign in {type(node).__name__}")
+            raise Imprecise(f"undecided sign in {type(node).__name__}")
         return list(range(lo, hi + 1))
 
     def _by_sign(self, node: sympy.Basic, value: Callable[[int], Any]) -> Any:
@@ -201,12 +201,12 @@ class _Walker:
             if truth is False:
                 continue
             if truth is None and not self.hull:
-                raise Undecided(f"undecided condition in a {type(node).__name__}")
+                raise Imprecise(f"undecided condition in a {type(node).__name__}")
             chosen.append(self.eval(pair.expr))
             if truth:
                 return chosen[0] if len(chosen) == 1 else self.arith.hull(chosen)
         if chosen:
-            raise Undecided("the piecewise expression may be undefined here")
+            raise Imprecise("the piecewise expression may be undefined here")
         raise EvaluationError(f"the piecewise expression is undefined here: {_short(node)}")
 
     def truth(self, cond: sympy.Basic) -> bool | None:
@@ -387,7 +387,7 @@ def enclose(expr: sympy.Expr, values: Mapping[sympy.Symbol, Any], prec: int) -> 
 
     Raises :class:`EvaluationError` if the value cannot be enclosed (unsupported node, not real
     or undefined there, or a branch/sign the enclosure cannot decide at this precision — then
-    the subclass :class:`~symcheck.exact.intervals.Undecided`).
+    the subclass :class:`~symcheck.exact.intervals.Imprecise`).
 
     >>> z = sympy.Symbol("z")
     >>> 0 in enclose(sympy.sin(z)**2 + sympy.cos(z)**2 - 1, {z: sympy.Rational(3, 7)}, 64)
@@ -416,7 +416,7 @@ def enclose_range(expr: sympy.Expr, box: Mapping[sympy.Symbol, tuple[Any, Any]],
 
     Raises :class:`EvaluationError` when no such ball can be given: the expression is
     undefined on the whole box (``log`` of values ≤ 0; no branch applies), or an unsupported
-    function; and its subclass :class:`~symcheck.exact.intervals.Undecided` when it may be undefined
+    function; and its subclass :class:`~symcheck.exact.intervals.Imprecise` when it may be undefined
     somewhere on the box (``log`` of a range that reaches 0, a division by a range containing 0,
     a piecewise without a branch on part of the box), which a smaller box or more precision
     may settle. ``ValueError`` for an empty interval or ``prec`` below 16.
@@ -496,7 +496,7 @@ def certify_nonzero(
         with arb_precision(prec):
             try:
                 value = _balls(expr, point, prec)
-            except Undecided:
+            except Imprecise:
                 continue
             except (EvaluationError, *_BUILTIN_FAILURES):  # e.g. RecursionError: nested too deeply
                 return None
@@ -537,7 +537,7 @@ def recheck_sign(expr: sympy.Expr, values: Mapping[sympy.Symbol, Any], *,
         try:
             arith = Enclosure(prec)
             value = _Walker(arith, {s: arith.exact(q) for s, q in point.items()}).eval(expr)
-        except Undecided:
+        except Imprecise:
             continue
         except (EvaluationError, *_BUILTIN_FAILURES):
             return None

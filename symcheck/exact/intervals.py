@@ -56,10 +56,10 @@ from mpmath.libmp.libmpi import (
     mpi_sub,
 )
 
-from symcheck.core.errors import EvaluationError
+from symcheck.core.errors import EvaluationError, Imprecise
 
 __all__ = [
-    "MPF", "Interval", "Value", "Undecided", "Enclosure", "iv_rational", "signs", "overlaps",
+    "MPF", "Interval", "Value", "Imprecise", "Enclosure", "iv_rational", "signs", "overlaps",
     "EXP_MAX_ARGUMENT", "TRIG_MAX_BITS",
 ]
 
@@ -83,8 +83,6 @@ _GUARD_BITS = 20
 _LOG2_E = 1.4426950408889634
 
 
-class Undecided(EvaluationError):
-    """An enclosure straddles 0 where a sign or branch must be known; more precision may help."""
 
 
 # --------------------------------------------------------------------------- raw interval helpers
@@ -251,7 +249,7 @@ class Enclosure:
 
     def _finite(self, x: Interval, what: str) -> Interval:
         if any(v[1] == 0 and v[2] != 0 for v in x):  # ±inf / nan have a zero mantissa
-            raise Undecided(f"unbounded enclosure in {what}")
+            raise Imprecise(f"unbounded enclosure in {what}")
         return x
 
     # -- constants ---------------------------------------------------------------------------
@@ -300,7 +298,7 @@ class Enclosure:
             if lo == hi == 0:
                 raise EvaluationError("division by zero")
             if lo <= 0 <= hi:
-                raise Undecided("undecided: dividing by an enclosure that contains 0")
+                raise Imprecise("undecided: dividing by an enclosure that contains 0")
         return self._finite(mpi_pow_int(x, n, self.prec), "a power")
 
     def sqrt(self, x: Value) -> Value:
@@ -315,7 +313,7 @@ class Enclosure:
         if hi < 0:
             raise EvaluationError("square root of a negative number")
         if lo < 0:
-            raise Undecided("undecided sign under a square root")
+            raise Imprecise("undecided sign under a square root")
         return mpi_sqrt(x, self.prec)  # correctly rounded: no widening needed
 
     def pow_real(self, b: Value, y: Value) -> Value:
@@ -327,11 +325,11 @@ class Enclosure:
                 return Fraction(0)
             if yhi <= 0:
                 raise EvaluationError("zero to a non-positive power")
-            raise Undecided("undecided sign of an exponent")
+            raise Imprecise("undecided sign of an exponent")
         if hi < 0:
             raise EvaluationError("a negative number to a non-integer power is not real")
         if lo <= 0:
-            raise Undecided("undecided sign of a power's base")
+            raise Imprecise("undecided sign of a power's base")
         return self.exp(self.mul([y, self.log(b)]))
 
     # -- elementary functions ----------------------------------------------------------------
@@ -347,7 +345,7 @@ class Enclosure:
         if hi <= 0:
             raise EvaluationError("logarithm of a non-positive number")
         if lo <= 0:
-            raise Undecided("undecided sign under a logarithm")
+            raise Imprecise("undecided sign under a logarithm")
         return _widen(mpi_log(self.iv(x), self.prec), self.prec)
 
     def _cos_sin(self, x: Interval) -> tuple[Interval, Interval]:
@@ -368,7 +366,7 @@ class Enclosure:
         c, s = self._cos_sin(self.iv(x))
         lo, hi = signs(c)
         if lo <= 0 <= hi:
-            raise Undecided("undecided: tan near a pole")
+            raise Imprecise("undecided: tan near a pole")
         return mpi_div(s, c, self.prec)
 
     def _round(self, x: Interval) -> Interval:

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 import sympy
 from sympy import S
 
+from symcheck.core.errors import Undecided
 from symcheck.exact.evaluate import certify_nonzero
 from symcheck.core.printing import text
 
@@ -30,8 +31,6 @@ EXACT_SIGN_BITS = 8192
 _NONSMOOTH = (sympy.Abs, sympy.Max, sympy.Min, sympy.sign, sympy.Heaviside)
 
 
-class Undecided(Exception):
-    """The question could not be decided with a proof; the caller ends ``inconclusive``."""
 
 
 def exact_sign(value: sympy.Expr) -> int:

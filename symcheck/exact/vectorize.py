@@ -4,7 +4,7 @@ The same definitions the symbolic engine proves things about are evaluated here,
 check at size tests the activation the proof is about, not a hand-written copy of it.
 
 Unstable subexpressions are replaced by stable equivalents chosen by the *shape* of the tree,
-never by an activation's name (DESIGN §4), so user expressions benefit as well:
+never by an activation's name, so user expressions benefit as well:
 
 ==========================  ====================================================================
 as written                  evaluated as
@@ -130,7 +130,7 @@ def _rescue(expr: sympy.Expr, variables: tuple[sympy.Symbol, ...],
     from mpmath.libmp import to_float
 
     from symcheck.exact.evaluate import enclose
-    from symcheck.exact.intervals import Undecided
+    from symcheck.exact.intervals import Imprecise
     kind = out.dtype.type
     with _RESCUE_LOCK:
         for index in map(tuple, np.argwhere(bad)):     # argwhere also handles 0-d arrays
@@ -141,7 +141,7 @@ def _rescue(expr: sympy.Expr, variables: tuple[sympy.Symbol, ...],
             for prec in RESCUE_PRECISIONS:
                 try:
                     interval = enclose(expr, point, prec)
-                except Undecided:
+                except Imprecise:
                     continue                        # a branch too close to call at this precision
                 except EvaluationError:
                     break                           # undefined here, or beyond the enclosures

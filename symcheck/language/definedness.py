@@ -107,16 +107,14 @@ def truncate(text: str) -> str:
     return text if len(text) <= _MAX_TEXT else text[: _MAX_TEXT - 3] + "..."
 
 
-class OutOfTime(BaseException):
-    """Raised by the alarm; a BaseException so SymPy's ``except Exception`` cannot swallow it."""
 
 
 def _attempt(compute: Callable[[], Any], seconds: float) -> Any:
     """Run a SymPy computation under the time budget; None if it fails or runs out of time."""
     try:
-        with alarm(seconds, OutOfTime):
+        with alarm(seconds, BudgetExceeded):
             return compute()
-    except (OutOfTime, Exception):
+    except (BudgetExceeded, Exception):  # an outer budget's expiry fires again at once
         return None
 
 
@@ -179,7 +177,7 @@ def _decide_by_cases(ob: Obligation, var: sympy.Symbol, seconds: float) -> tuple
     indicator = sympy.Piecewise((1, sympy.And(ob.region, _VIOLATION[ob.kind](ob.expr))), (0, True))
     try:
         pieces = split(indicator, var, Budget(seconds), cuts=())
-    except (Undecided, BudgetExceeded, OutOfTime):
+    except (Undecided, BudgetExceeded):
         return False, None
     except Exception:  # a SymPy failure inside the split proves nothing either way
         return False, None

@@ -1,4 +1,4 @@
-"""The layer forms of DESIGN §1, each encoded twice: a matrix expression and explicit components.
+"""The layer forms of docs/theory.md §1, each encoded twice: a matrix expression and explicit components.
 
 The matrix expression has symbolic dimensions ``d, m, e, r`` (``DIMS``) and is what the
 derivations rewrite with SymPy's matrix-expression algebra. The explicit form is a ``1×e``

@@ -36,8 +36,8 @@ from typing import Any
 import sympy
 from sympy.logic.boolalg import Boolean
 
-from symcheck.core.budget import alarm
-from symcheck.language.definedness import (SOLVE_SECONDS, Obligation, ObligationKind, OutOfTime, check_defined_on_reals, holds,
+from symcheck.core.budget import BudgetExceeded, alarm
+from symcheck.language.definedness import (SOLVE_SECONDS, Obligation, ObligationKind, check_defined_on_reals, holds,
                      truncate)
 from symcheck.core.errors import DomainError, ParseError, SymcheckError
 from symcheck.core.names import closest
@@ -329,11 +329,11 @@ class _Builder:
 
     def build(self, node: ast.expr) -> Parsed:
         try:
-            with alarm(LIMITS.build_seconds, OutOfTime):
+            with alarm(LIMITS.build_seconds):
                 expr = self.number(node)
         except SymcheckError:
             raise
-        except OutOfTime:
+        except BudgetExceeded:
             raise ParseError(f"expression too expensive to build (over {LIMITS.build_seconds:g} s)") from None
         except (RecursionError, MemoryError) as err:
             raise ParseError(f"expression too complex to build: {type(err).__name__}") from None

@@ -1,4 +1,4 @@
-"""The NumPy evaluator for heavy tensors: every layer form of DESIGN §1, memory-bounded.
+"""The NumPy evaluator for heavy tensors: every layer form of docs/theory.md §1, memory-bounded.
 
 σ comes from the same SymPy definition the symbolic engine reasons about
 (``activation(name).to_numpy()``, see :mod:`symcheck.exact.vectorize`). Every form works through
@@ -53,7 +53,7 @@ from typing import Any
 import numpy as np
 
 from symcheck.numeric import parallel
-from symcheck.core.errors import SymcheckError
+from symcheck.core.errors import NumericError, NumericOverflowError, SymcheckError
 from symcheck.exact.vectorize import as_dtype
 
 __all__ = [
@@ -74,22 +74,8 @@ CHUNK_BYTES = 16 * 2**20
 Progress = Callable[[str], None]
 
 
-class NumericError(SymcheckError, ValueError):
-    """Arrays or options the numeric evaluator cannot use (shape, dtype, budget, sizes)."""
-
-    def __init__(self, message: str, *, name: str = "") -> None:
-        super().__init__(message)
-        self.name = name
 
 
-class NumericOverflowError(SymcheckError, ArithmeticError):
-    """A value of the computation left the working dtype's range (±inf or NaN): the result
-    would say nothing, so none is returned. ``stage`` names where; ``dtype`` the working dtype."""
-
-    def __init__(self, message: str, *, stage: str = "", dtype: str = "") -> None:
-        super().__init__(message)
-        self.stage = stage
-        self.dtype = dtype
 
 
 # --------------------------------------------------------------------------- small helpers
@@ -633,7 +619,7 @@ def query_mlp(X: Any, Q_g: Any, K: Any, V: Any, act: Any, *, memory: int | str =
 
 
 def evaluate(form: str, X: Any, act: Any = None, **arrays_and_options: Any) -> np.ndarray:
-    """Any formulation of DESIGN §1 by name, parameters by their names there:
+    """Any formulation of docs/theory.md §1 by name, parameters by their names there:
     ``evaluate("swiglu", X, Q=…, K=…, V=…)``, ``evaluate("mlp", X, "relu", K=…, V=…)``,
     ``evaluate("bilinear", X, "gelu", Q=…, K=…, V=…)`` with per-unit factors (m, d, r)."""
     from symcheck.language.formulations import formulation

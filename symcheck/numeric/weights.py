@@ -6,7 +6,7 @@ A file's tensors are matched to a layer's parameters by name:
   ``(m, d)`` factors for ``gated``/``rank1``, 3-D ``(m, d, r)`` for ``bilinear``;
 * a LLaMA-style MLP's ``…gate_proj.weight``, ``…up_proj.weight``, ``…down_proj.weight``:
   ``down(silu(gate(x)) * up(x))`` is ``gated`` with ``Q = gate``, ``K = up``, ``V = downᵀ``
-  (DESIGN §1). With several layers in one checkpoint, ``layer=`` picks one by name prefix.
+  (docs/theory.md §1). With several layers in one checkpoint, ``layer=`` picks one by name prefix.
 
 A ``.npy`` file holds one tensor, named by the file's stem (``Q.npy`` is ``Q``). Every
 problem — unreadable file, missing tensor, wrong shape or dtype, an empty axis (no units,
@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from symcheck.core.errors import SymcheckError
+from symcheck.core.errors import SymcheckError, WeightsError
 
 __all__ = ["WeightsError", "Tensor", "LayerWeights", "load", "load_layer", "load_inputs"]
 
@@ -37,13 +37,6 @@ _LLAMA = {"gate_proj": "Q", "up_proj": "K", "down_proj": "V"}
 _LLAMA_NAME = re.compile(r"^(?P<prefix>.*?)(?P<role>gate_proj|up_proj|down_proj)(?:\.weight)?$")
 
 
-class WeightsError(SymcheckError, ValueError):
-    """A weight file or tensor symcheck cannot use; ``path`` and ``tensor`` say which."""
-
-    def __init__(self, message: str, *, path: str | Path = "", tensor: str = "") -> None:
-        super().__init__(message)
-        self.path = str(path)
-        self.tensor = tensor
 
 
 @dataclass(frozen=True)

@@ -22,19 +22,19 @@ A \\odot B
 """
 from __future__ import annotations
 
-import html as _html
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import sympy
 from sympy.printing.latex import LatexPrinter
 
-if TYPE_CHECKING:
-    from symcheck.paper.auditing import Audit, AuditRow
-    from symcheck.paper.derivations import Derivation
-    from symcheck.core.results import CheckResult, Step
+from symcheck.core.rendering import find, renderer
+from symcheck.core.results import CheckResult, Step
+from symcheck.paper.auditing import Audit, AuditRow
+from symcheck.paper.derivations import Derivation
+from symcheck.paper.targets import Catalogue, PaperResult
 
 PACKAGES = ("amsmath", "amssymb")
 
@@ -355,6 +355,7 @@ def _conclusion(result: "CheckResult") -> list[str]:
     return lines
 
 
+@renderer("latex", CheckResult)
 def result_fragment(result: "CheckResult", notebook: bool = False, level: int = 1) -> str:
     """The statement, the formulation, each step with justification and status, the witness or proof."""
     if notebook:  # Jupyter's MathJax renders math, not text-mode LaTeX: keep the steps as math
@@ -381,6 +382,7 @@ DERIVATION_FORMULATIONS = {"absorb": ("query-mlp", "mlp"), "rank1": ("bilinear",
                            "rank-r": ("bilinear", "rank-r", "rank1")}
 
 
+@renderer("latex", Derivation)
 def derivation_fragment(derivation: "Derivation", notebook: bool = False, level: int = 1) -> str:
     """The statement, the formulations, then each step: formula, status, justification, checks run."""
     status = derivation.status
@@ -509,6 +511,7 @@ def _degree_argument(decision: Any, words: Any, formula: Any) -> str:
     return words(str(arg))
 
 
+@renderer("latex", Audit)
 def audit_fragment(audit: "Audit", notebook: bool = False, level: int = 1, details: bool = True) -> str:
     """The audit as a table (form, transformation, verdict, degree p, basis), then each row's proof."""
     if notebook:  # MathJax cannot typeset tabular: an array of math and \text cells
@@ -556,6 +559,7 @@ def _column(symmetry: str, domain: str | None) -> str:
     return escape_text(name) + (f" ${where}$" if where else "")
 
 
+@renderer("latex", Catalogue)
 def catalogue_fragment(catalogue: Any, notebook: bool = False, level: int = 1) -> str:
     """Every catalogue activation × the columns: a verdict table, then each verdict's basis."""
     columns = catalogue.columns
@@ -595,6 +599,7 @@ def catalogue_fragment(catalogue: Any, notebook: bool = False, level: int = 1) -
     return "\n".join(lines) + "\n"
 
 
+@renderer("latex", PaperResult)
 def paper_fragment(result: Any, notebook: bool = False, level: int = 0) -> str:
     """One of the paper's results: its statement, then every check or derivation that shows it."""
     if notebook:
@@ -605,13 +610,13 @@ def paper_fragment(result: Any, notebook: bool = False, level: int = 0) -> str:
 
 
 def _fragment(item: Any, notebook: bool = False, level: int = 1) -> str:
-    renderer = globals()[item._latex_renderer]
-    return renderer(item, notebook=notebook) if notebook else renderer(item, level=level)
+    fragment_of = find("latex", type(item))
+    return fragment_of(item, notebook=notebook) if notebook else fragment_of(item, level=level)
 
 
 def fragment(item: Any) -> str:
     """The body for ``\\input`` of any renderable result (check, derivation, audit, paper result)."""
-    return _fragment(item, level=0 if item._latex_renderer == "paper_fragment" else 1)
+    return _fragment(item, level=0 if isinstance(item, PaperResult) else 1)
 
 
 def document(body: str, title: str | None = None) -> str:
@@ -633,84 +638,3 @@ def _mathjax_text(text: str) -> str:
 _PLAIN = {"σ": "sigma", "α": "alpha", "β": "beta", "·": "*", "≠": "!=", "≤": "<=", "≥": ">=",
           "−": "-", "…": "...", "ᵀ": "^T", "⊙": "(.)", "→": "->", "⇒": "=>", "⇔": "<=>", "∈": "in",
           "×": "x", "—": "--", "–": "-", "≈": "~"}
-
-
-def _cell(text: str) -> str:
-    return f"<td style='text-align:left'>{text}</td>"
-
-
-def _math_html(latex: str) -> str:
-    return rf"\({_html.escape(latex, quote=False)}\)" if latex else ""
-
-
-def _table(head: Sequence[str], rows: Iterable[Sequence[str]], caption: str = "") -> str:
-    out = ["<table>"]
-    if caption:
-        out.append(f"<caption style='text-align:left'>{caption}</caption>")
-    out.append("<tr>" + "".join(f"<th style='text-align:left'>{_html.escape(h)}</th>" for h in head) + "</tr>")
-    out += ["<tr>" + "".join(_cell(c) for c in row) + "</tr>" for row in rows]
-    out.append("</table>")
-    return "\n".join(out)
-
-
-def _steps_html(steps: Sequence["Step"]) -> list[list[str]]:
-    return [[f"<b>{_html.escape(s.title)}</b>", _math_html(s.latex), _html.escape(s.status),
-             f"<i>{_html.escape(s.justification)}</i>"] for s in steps]
-
-
-def _title_html(result: "CheckResult") -> str:
-    """The title with the user's activation and form as the formulas they parse to."""
-    where = _domain(result.symmetry, result.domain)
-    form = (f"the {result.form} form" if result.form in ("gated", "rank1")
-            else f"the unit {_math_html('u(a, b) = ' + _unit(result.form))}")
-    return (f"{_symmetry_name(result.symmetry)}{', ' + _math_html(where) if where else ''} on {form}, "
-            f"{_math_html(_sigma_is(result.activation))}")
-
-
-def result_html(result: "CheckResult") -> str:
-    caption = (f"<b>{_title_html(result)}: {_html.escape(result.verdict.value)}</b>"
-               f" &nbsp; {_math_html(_activation_definition(result.activation))}")
-    table = _table(("step", "formula", "status", "why"), _steps_html(result.steps), caption)
-    return table + (f"<p>note: {_html.escape(result.note)}</p>" if result.note else "")
-
-
-def derivation_html(derivation: "Derivation") -> str:
-    caption = (f"<b>{_html.escape(derivation.name)}: {_html.escape(derivation.title)} — "
-               f"{_html.escape(derivation.status)}</b><br>{_math_html(derivation.statement_latex)}")
-    rows = [[str(n) + (" (definition)" if s.kind == "definition" else ""), _math_html(s.latex),
-             _html.escape(s.status),
-             f"<i>{_html.escape(s.justification)}</i><br><small>{_html.escape(s.check)}</small>"]
-            for n, s in enumerate(derivation.steps, 1)]
-    return _table(("#", "step", "status", "why, and the checks run"), rows, caption)
-
-
-def audit_html(audit: "Audit") -> str:
-    caption = f"<b>Symmetry audit</b> &nbsp; {_math_html(_activation_definition(audit.activation))}"
-    rows = []
-    for r in audit.rows:
-        kind = _html.escape(_KIND.get(r.transformation, r.transformation))
-        where = _domain(r.transformation, r.domain)
-        rows.append([_html.escape(r.form), kind + (", " + _math_html(where) if where else ""),
-                     _html.escape(r.verdict.value), "" if r.degree is None else _math_html(math(r.degree)),
-                     _html.escape(r.basis)])
-    return _table(("form", "transformation", "verdict", "p", "basis"), rows, caption)
-
-
-def catalogue_html(catalogue: Any) -> str:
-    head = ["activation"] + [_KIND.get(s, s) + (f" ({d})" if d else "") for s, d in catalogue.columns]
-    rows = [[_math_html(_activation_definition(name))] + [_html.escape(r.verdict.value) for r in results]
-            for name, results in catalogue.rows]
-    return _table(head, rows, f"<b>The catalogue on the {_html.escape(catalogue.form)} form</b>")
-
-
-def paper_html(result: Any) -> str:
-    return f"<h3>{_html.escape(result.title)}</h3>\n" + "\n".join(html(item) for item in result.items)
-
-
-_HTML = {"result_fragment": result_html, "derivation_fragment": derivation_html,
-         "audit_fragment": audit_html, "catalogue_fragment": catalogue_html, "paper_fragment": paper_html}
-
-
-def html(item: Any) -> str:
-    """A result, derivation, audit or table as HTML for Jupyter (formulas typeset by MathJax)."""
-    return _HTML[item._latex_renderer](item)

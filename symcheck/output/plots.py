@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from symcheck.core.errors import SymcheckError
+from symcheck.core.errors import PlotError, SymcheckError
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -41,8 +41,6 @@ ALPHA_RANGE = (Fraction(1, 5), Fraction(4))  # |α| drawn; small |α| makes σ(�
 SCALING_DOMAINS = ("positive", "negative", "any")
 
 
-class PlotError(SymcheckError, ImportError):
-    """A figure cannot be drawn: matplotlib is missing, or the file type or request is not supported."""
 
 
 def _matplotlib() -> Any:

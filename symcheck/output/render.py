@@ -6,7 +6,11 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from symcheck.core.results import CheckResult
+from symcheck.core.rendering import renderer
+from symcheck.core.results import CheckResult, cross_check_summary
+from symcheck.paper.auditing import Audit
+from symcheck.paper.derivations import Derivation
+from symcheck.paper.targets import Catalogue, PaperResult
 from symcheck.core.verdict import Verdict
 
 VERDICT_STYLE = {Verdict.HOLDS: "bold green", Verdict.BROKEN: "bold red",
@@ -19,6 +23,7 @@ def verdict_text(verdict: Verdict) -> Text:
     return Text(verdict.value, style=VERDICT_STYLE[verdict])
 
 
+@renderer("rich", CheckResult)
 def rich_result(result: CheckResult) -> Panel:
     table = Table(show_header=True, header_style="bold", box=None, expand=False, padding=(0, 1))
     table.add_column("step", style="bold", no_wrap=True)
@@ -33,9 +38,8 @@ def rich_result(result: CheckResult) -> Panel:
     if result.note:
         parts.append(Text(f"note: {result.note}", style="yellow"))
     if result.cross_check is not None:  # the second engine (symcheck.engine.smt)
-        from symcheck.engine.smt import summary
         agrees = result.cross_check.get("agrees")
-        parts.append(Text(f"cross-check: {summary(result.cross_check)}",
+        parts.append(Text(f"cross-check: {cross_check_summary(result.cross_check)}",
                           style={True: "green", False: "bold red"}.get(agrees, "yellow")))
     if result.verdict is Verdict.INCONCLUSIVE and result.evidence:
         parts.append(Text(f"numeric evidence (not a proof): {result.evidence.get('points', 0)} points, "
@@ -79,7 +83,8 @@ def _transformation(row) -> str:
     return f"{kind}, {scale} {_DOMAIN.get(row.domain, '= ' + row.domain)}"
 
 
-def rich_audit(audit) -> Table:
+@renderer("rich", Audit)
+def rich_audit(audit: Audit) -> Table:
     """The audit as one table: form, transformation and domain, verdict, degree p, basis."""
     table = Table(title=f"Symmetry audit, σ = {audit.activation}", header_style="bold")
     for column in ("form", "transformation", "verdict", "p"):
@@ -93,7 +98,8 @@ def rich_audit(audit) -> Table:
     return table
 
 
-def rich_derivation(derivation) -> Panel:
+@renderer("rich", Derivation)
+def rich_derivation(derivation: Derivation) -> Panel:
     """A derivation as a numbered table: each step, why it holds, the checks run, its status."""
     table = Table(show_header=True, header_style="bold", box=None, expand=False, padding=(0, 1))
     table.add_column("#", justify="right", no_wrap=True)
@@ -112,3 +118,15 @@ def rich_derivation(derivation) -> Panel:
     title = Text.assemble(f"{derivation.name}: {derivation.title}: ", status)
     return Panel(Group(Text(derivation.statement, style="bold"), table), title=title, title_align="left",
                  subtitle=f"{len(derivation.steps)} steps, checked in {derivation.elapsed:.2f} s", subtitle_align="left")
+
+
+@renderer("rich", Catalogue)
+def rich_catalogue(catalogue: Catalogue) -> Table:
+    labels = [s if d is None else f"{s} ({d})" for s, d in catalogue.columns]
+    return catalogue_table([(name, results[0].formula, list(results)) for name, results in catalogue.rows],
+                           labels)
+
+
+@renderer("rich", PaperResult)
+def rich_paper_result(result: PaperResult) -> Group:
+    return Group(Text(result.title, style="bold"), *result.items)

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Any, ClassVar
+from typing import Any
 
 import sympy
 from sympy import S
@@ -24,7 +24,7 @@ from symcheck.language.activations import Activation, activation as _lookup
 from symcheck.core.budget import DEFAULT_TIMEOUT, Budget, BudgetExceeded
 from symcheck.exact.evaluate import certify_nonzero
 from symcheck.language.forms import Form, form as _form
-from symcheck.engine.homogeneity import (SCALE, Degree, Excludes, Refutation, Undecided, Vanishing, certified_sign,
+from symcheck.engine.homogeneity import (SCALE, Degree, Excludes, Refutation, Unsettled, Vanishing, certified_sign,
                           homogeneity_degree)
 from symcheck.core.printing import text
 from symcheck.core.results import CheckResult, Renderable, Step
@@ -111,8 +111,6 @@ def witness_text(witness: Mapping[str, sympy.Rational]) -> str:
 class Audit(Renderable):
     """Every row of one activation's audit; renders as a table."""
 
-    _rich_renderer: ClassVar[str] = "rich_audit"
-    _latex_renderer: ClassVar[str] = "audit_fragment"
 
     activation: str
     formula: str
@@ -279,7 +277,7 @@ def _degree(sigma: Activation, timeout: float, extra: tuple[sympy.Rational, ...]
         with Budget(timeout).step():
             return homogeneity_degree(sigma, extra)
     except BudgetExceeded:
-        return Degree(Undecided("the time budget ran out while sampling σ"))
+        return Degree(Unsettled("the time budget ran out while sampling σ"))
 
 
 def _witness_points(witness: Mapping[str, sympy.Rational] | None) -> tuple[sympy.Rational, ...]:
@@ -438,7 +436,7 @@ STRUCTURAL: dict[str, list[tuple[str, str | None, Callable[[], tuple[bool, str, 
 
 def audit(act: str | Activation, *, timeout: float = DEFAULT_TIMEOUT,
           progress: Callable[[str], None] | None = None) -> Audit:
-    """Every transformation of DESIGN §1 on every formulation where it makes sense.
+    """Every transformation of docs/theory.md §2 on every formulation where it makes sense.
 
     ``timeout`` bounds each row's check; ``progress`` is called with a label after each form.
     """

@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any
 
 import sympy
 from sympy import S
@@ -531,8 +531,6 @@ class DerivationStep:
 class Derivation(Renderable):
     """A named derivation; verified only when every step is."""
 
-    _rich_renderer: ClassVar[str] = "rich_derivation"
-    _latex_renderer: ClassVar[str] = "derivation_fragment"
 
     name: str
     title: str

@@ -1,0 +1,101 @@
+"""HTML for Jupyter: a result, derivation, audit or table, with formulas typeset by MathJax.
+
+One renderer per result type, registered for the "html" format (:mod:`symcheck.core.rendering`).
+"""
+from __future__ import annotations
+
+import html as _html
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from symcheck.core.rendering import render, renderer
+from symcheck.core.results import CheckResult, Step
+from symcheck.output.latex import (_KIND, _activation_definition, _domain, _sigma_is, _symmetry_name,
+                                   _unit, math)
+from symcheck.paper.auditing import Audit
+from symcheck.paper.derivations import Derivation
+from symcheck.paper.targets import Catalogue, PaperResult
+
+__all__ = ["html"]
+
+
+def _cell(text: str) -> str:
+    return f"<td style='text-align:left'>{text}</td>"
+
+
+def _math_html(latex: str) -> str:
+    return rf"\({_html.escape(latex, quote=False)}\)" if latex else ""
+
+
+def _table(head: Sequence[str], rows: Iterable[Sequence[str]], caption: str = "") -> str:
+    out = ["<table>"]
+    if caption:
+        out.append(f"<caption style='text-align:left'>{caption}</caption>")
+    out.append("<tr>" + "".join(f"<th style='text-align:left'>{_html.escape(h)}</th>" for h in head) + "</tr>")
+    out += ["<tr>" + "".join(_cell(c) for c in row) + "</tr>" for row in rows]
+    out.append("</table>")
+    return "\n".join(out)
+
+
+def _steps_html(steps: Sequence["Step"]) -> list[list[str]]:
+    return [[f"<b>{_html.escape(s.title)}</b>", _math_html(s.latex), _html.escape(s.status),
+             f"<i>{_html.escape(s.justification)}</i>"] for s in steps]
+
+
+def _title_html(result: "CheckResult") -> str:
+    """The title with the user's activation and form as the formulas they parse to."""
+    where = _domain(result.symmetry, result.domain)
+    form = (f"the {result.form} form" if result.form in ("gated", "rank1")
+            else f"the unit {_math_html('u(a, b) = ' + _unit(result.form))}")
+    return (f"{_symmetry_name(result.symmetry)}{', ' + _math_html(where) if where else ''} on {form}, "
+            f"{_math_html(_sigma_is(result.activation))}")
+
+
+@renderer("html", CheckResult)
+def result_html(result: "CheckResult") -> str:
+    caption = (f"<b>{_title_html(result)}: {_html.escape(result.verdict.value)}</b>"
+               f" &nbsp; {_math_html(_activation_definition(result.activation))}")
+    table = _table(("step", "formula", "status", "why"), _steps_html(result.steps), caption)
+    return table + (f"<p>note: {_html.escape(result.note)}</p>" if result.note else "")
+
+
+@renderer("html", Derivation)
+def derivation_html(derivation: "Derivation") -> str:
+    caption = (f"<b>{_html.escape(derivation.name)}: {_html.escape(derivation.title)} — "
+               f"{_html.escape(derivation.status)}</b><br>{_math_html(derivation.statement_latex)}")
+    rows = [[str(n) + (" (definition)" if s.kind == "definition" else ""), _math_html(s.latex),
+             _html.escape(s.status),
+             f"<i>{_html.escape(s.justification)}</i><br><small>{_html.escape(s.check)}</small>"]
+            for n, s in enumerate(derivation.steps, 1)]
+    return _table(("#", "step", "status", "why, and the checks run"), rows, caption)
+
+
+@renderer("html", Audit)
+def audit_html(audit: "Audit") -> str:
+    caption = f"<b>Symmetry audit</b> &nbsp; {_math_html(_activation_definition(audit.activation))}"
+    rows = []
+    for r in audit.rows:
+        kind = _html.escape(_KIND.get(r.transformation, r.transformation))
+        where = _domain(r.transformation, r.domain)
+        rows.append([_html.escape(r.form), kind + (", " + _math_html(where) if where else ""),
+                     _html.escape(r.verdict.value), "" if r.degree is None else _math_html(math(r.degree)),
+                     _html.escape(r.basis)])
+    return _table(("form", "transformation", "verdict", "p", "basis"), rows, caption)
+
+
+@renderer("html", Catalogue)
+def catalogue_html(catalogue: Any) -> str:
+    head = ["activation"] + [_KIND.get(s, s) + (f" ({d})" if d else "") for s, d in catalogue.columns]
+    rows = [[_math_html(_activation_definition(name))] + [_html.escape(r.verdict.value) for r in results]
+            for name, results in catalogue.rows]
+    return _table(head, rows, f"<b>The catalogue on the {_html.escape(catalogue.form)} form</b>")
+
+
+@renderer("html", PaperResult)
+def paper_html(result: Any) -> str:
+    return f"<h3>{_html.escape(result.title)}</h3>\n" + "\n".join(html(item) for item in result.items)
+
+
+def html(item: Any) -> str:
+    """A result, derivation, audit or table as HTML for Jupyter (formulas typeset by MathJax)."""
+    return render(item, "html")
