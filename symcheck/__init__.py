@@ -10,7 +10,7 @@ from symcheck.core import rendering
 from symcheck.core.budget import DEFAULT_TIMEOUT
 from symcheck.core.errors import (DomainError, EvaluationError, NumericError, ParseError, PlotError,
                                   SymcheckError, TargetError, UnknownNameError, WeightsError)
-from symcheck.core.results import CheckResult, Step
+from symcheck.core.results import CheckResult, Status, Step
 from symcheck.core.verdict import Verdict
 from symcheck.engine.symmetries import check, check_exchange, check_inverse_scaling
 from symcheck.language.activations import Activation, activation, catalogue
@@ -28,7 +28,7 @@ _LAZY = {
 
 __all__ = [
     "Activation", "activation", "catalogue", "check_exchange", "check_inverse_scaling", "check",
-    "Form", "form", "Transformation", "domain", "CheckResult", "Step", "Verdict", "DEFAULT_TIMEOUT",
+    "Form", "form", "Transformation", "domain", "CheckResult", "Step", "Status", "Verdict", "DEFAULT_TIMEOUT",
     "SymcheckError", "ParseError", "DomainError", "UnknownNameError", "EvaluationError", "NumericError",
     "WeightsError", "PlotError", "TargetError", *_LAZY,
 ]

@@ -4,6 +4,8 @@ a counterexample the guard reports but that cannot be re-certified withdraws the
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import sympy
 from sympy import S
 
@@ -19,8 +21,9 @@ from symcheck.core.verdict import Verdict
 
 def _certify(act: str, alpha: str, values: dict):
     t = Transformation("inverse-scaling", domain(alpha))
-    lhs, rhs = t.statement(form("gated"), SIGMA)
-    return symmetries._certified(activation(act), t, lhs, rhs, values, "a test", S.Zero, [], {})
+    statement = symmetries._Statement(activation(act), t, form("gated"))
+    decision = symmetries._certified(statement, values, "a test", S.Zero, [], {})
+    return decision.verdict, decision.witness, decision.steps, decision.residual, decision.evidence, decision.note
 
 
 def test_a_witness_inside_the_domain_is_certified() -> None:
@@ -61,9 +64,8 @@ def test_a_guard_counterexample_that_is_re_certified_is_broken(monkeypatch) -> N
     monkeypatch.setattr(symmetries, "counterexample", lambda *args, **kwargs: real)
     original = symmetries._decide
 
-    def forged_proof(sigma, t, unit, budget):
-        verdict, witness, steps, residual, evidence, note = original(sigma, t, unit, budget)
-        return Verdict.HOLDS, None, steps, residual, evidence, note
+    def forged_proof(statement, budget):
+        return replace(original(statement, budget), verdict=Verdict.HOLDS, witness=None)
 
     monkeypatch.setattr(symmetries, "_decide", forged_proof)
     monkeypatch.setattr(symmetries.smt, "cross_check", lambda *args, **kwargs: None)

@@ -4,6 +4,8 @@ from __future__ import annotations
 import builtins
 import json
 
+from dataclasses import replace
+
 import pytest
 import sympy
 from conftest import invoke_cli
@@ -209,9 +211,8 @@ def test_an_uncovered_piecewise_region_never_yields_a_proof() -> None:
 def test_engine_holds_but_z3_finds_a_model_is_inconclusive(monkeypatch) -> None:
     original = symmetries._decide
 
-    def wrong(sigma, t, unit, budget):
-        verdict, witness, steps, residual, evidence, note = original(sigma, t, unit, budget)
-        return Verdict.HOLDS, None, steps, residual, evidence, note  # a forged proof
+    def wrong(statement, budget):
+        return replace(original(statement, budget), verdict=Verdict.HOLDS, witness=None)  # a forged proof
 
     monkeypatch.setattr(symmetries, "_decide", wrong)
     # the guard would withdraw the forged proof first; here z3 alone must catch it
@@ -239,9 +240,9 @@ def test_engine_broken_but_z3_proves_it_is_inconclusive(monkeypatch) -> None:
 def test_a_witness_z3_does_not_confirm_is_a_disagreement(monkeypatch) -> None:
     original = symmetries._decide
 
-    def wrong_witness(sigma, t, unit, budget):
-        verdict, witness, *rest = original(sigma, t, unit, budget)
-        return (verdict, {"a": sympy.Integer(1), "b": sympy.Integer(1)}, *rest)  # σ(1)·1 = σ(1)·1
+    def wrong_witness(statement, budget):
+        return replace(original(statement, budget),
+                       witness={"a": sympy.Integer(1), "b": sympy.Integer(1)})  # σ(1)·1 = σ(1)·1
 
     monkeypatch.setattr(symmetries, "_decide", wrong_witness)
     result = sc.check_exchange("relu")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
@@ -11,8 +12,21 @@ import sympy
 from symcheck.core.rendering import render
 from symcheck.core.verdict import Verdict
 
-#: step statuses: machine-checked, stated theorem, given input, or could not be settled
-STATUSES = ("verified", "theorem", "given", "certified", "unknown", "timeout", "failed")
+class Status(StrEnum):
+    """How a step is backed: machine-checked, a stated theorem, given input, certified by
+    exact or ball arithmetic, or not settled (unknown, out of time, failed)."""
+
+    VERIFIED = "verified"
+    THEOREM = "theorem"
+    GIVEN = "given"
+    CERTIFIED = "certified"
+    UNKNOWN = "unknown"
+    TIMEOUT = "timeout"
+    FAILED = "failed"
+
+
+#: the step statuses as text (JSON values)
+STATUSES = tuple(status.value for status in Status)
 
 
 class Renderable:
@@ -39,11 +53,14 @@ class Step:
     statement: str
     latex: str
     justification: str = ""
-    status: str = "verified"
+    status: Status = Status.VERIFIED
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "status", Status(self.status))  # a typo is an error, not a status
 
     def to_dict(self) -> dict[str, str]:
         return {"title": self.title, "statement": self.statement, "latex": self.latex,
-                "justification": self.justification, "status": self.status}
+                "justification": self.justification, "status": self.status.value}
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,9 @@ Knows no activation names.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 import sympy
 from sympy import S
@@ -68,29 +71,52 @@ def check(act: str | Activation, transformation: Transformation, form: str | For
     # Parsing is bounded by its own documented limits; the budget is for the proof work.
     sigma = act if isinstance(act, Activation) else _lookup(act)
     unit.check_defined(sigma)  # a custom form must be defined on all of R² for this σ
+    statement = _Statement(sigma, transformation, unit)
     try:
-        verdict, witness, steps, residual, evidence, note = _decide(sigma, transformation, unit, budget)
+        decision = _decide(statement, budget)
     except BudgetExceeded:
-        verdict, witness, steps, residual, evidence, note = (
-            Verdict.INCONCLUSIVE, None, [], S.Zero, {}, "the time budget ran out")
+        decision = Decision(Verdict.INCONCLUSIVE, note="the time budget ran out")
     except Exception as err:
         if not failed_outside(err):
             raise  # a bug in symcheck itself: the CLI reports it as an internal error
-        verdict, witness, steps, residual, evidence, note = (
-            Verdict.INCONCLUSIVE, None, [], S.Zero, {},
-            f"{failed_outside(err)} failed inside the decision ({type(err).__name__}: "
-            f"{' '.join(str(err).split())[:160]}); nothing was decided")
-    if verdict is Verdict.HOLDS:
-        verdict, witness, steps, note = _guard(sigma, transformation, unit, verdict, steps, note,
-                                               budget, time.perf_counter() - started)
-    cross, verdict, witness, note = _cross_check(sigma, transformation, unit, verdict, witness, note, budget)
+        decision = Decision(Verdict.INCONCLUSIVE,
+                            note=f"{failed_outside(err)} failed inside the decision ({type(err).__name__}: "
+                                 f"{' '.join(str(err).split())[:160]}); nothing was decided")
+    if decision.verdict is Verdict.HOLDS:
+        decision = _guard(statement, decision, budget, time.perf_counter() - started)
+    cross, decision = _cross_check(statement, decision, budget)
     domain = transformation.domain
     return CheckResult(
         symmetry=transformation.name, form=unit.name,
         domain=None if domain is None else (domain.name if domain.value is None else str(domain.value)),
-        activation=sigma.name, formula=sigma.formula, verdict=verdict, witness=witness,
-        steps=tuple(steps), residual=residual, evidence=evidence, note=note,
+        activation=sigma.name, formula=sigma.formula, verdict=decision.verdict, witness=decision.witness,
+        steps=decision.steps, residual=decision.residual, evidence=decision.evidence, note=decision.note,
         elapsed=time.perf_counter() - started, cross_check=cross)
+
+
+@dataclass(frozen=True)
+class _Statement:
+    """What is being decided: σ, the transformation and the unit, with the two sides, σ opaque."""
+
+    sigma: Activation
+    t: Transformation
+    unit: Form
+
+    @property
+    def sides(self) -> tuple[sympy.Expr, sympy.Expr]:
+        return self.t.statement(self.unit, SIGMA)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What deciding a statement produced, before the guard and the cross-check."""
+
+    verdict: Verdict
+    steps: tuple[Step, ...] = ()
+    residual: sympy.Expr = S.Zero
+    witness: Mapping[str, sympy.Rational] | None = None
+    evidence: Mapping[str, Any] = field(default_factory=dict)
+    note: str = ""
 
 
 def failed_outside(err: BaseException) -> str:
@@ -110,46 +136,48 @@ def failed_outside(err: BaseException) -> str:
     return ""
 
 
-def _guard(sigma, t, unit, verdict, steps, note, budget, elapsed):
+def _guard(statement: _Statement, decision: Decision, budget: Budget, elapsed: float) -> Decision:
     """Search the original statement for a certified counterexample before reporting a proof."""
-    lhs, rhs = t.statement(unit, SIGMA)
+    sigma, t = statement.sigma, statement.t
+    lhs, rhs = statement.sides
     difference = substitute_sigma(lhs - rhs, sigma)
     space = {A: whole_line(), B: whole_line()}
     if t.domain is not None:
         space[t.scale] = scale_regions(t.domain.name, t.domain.value)
     space = {v: r for v, r in space.items() if v in difference.free_symbols}
     if not space:
-        return verdict, None, steps, note
+        return decision
     found = counterexample(difference, space, budget, elapsed=elapsed)
     if found is None:
-        return verdict, None, steps, note
+        return decision
     values = {v: found.point[v] for v in space}
     origin = "found by the guard that runs before a proof is reported; the proof above is withdrawn"
     try:
         with budget.step():
-            witnessed = _certified(sigma, t, lhs, rhs, values, origin, difference, list(steps), {},
+            witnessed = _certified(statement, values, origin, difference, list(decision.steps), {},
                                    "certified on the statement itself, by exact or interval arithmetic")
     except BudgetExceeded:
         witnessed = None
     withdrawn = "the proof was withdrawn: a certified counterexample contradicts it"
-    if witnessed is None or witnessed[0] is not Verdict.BROKEN:
-        return Verdict.INCONCLUSIVE, None, steps, withdrawn + " (not re-certified in time)"
-    _, witness, steps, _, _, _ = witnessed
-    return Verdict.BROKEN, witness, steps, withdrawn
+    if witnessed is None or witnessed.verdict is not Verdict.BROKEN:
+        return replace(decision, verdict=Verdict.INCONCLUSIVE, note=withdrawn + " (not re-certified in time)")
+    return replace(decision, verdict=Verdict.BROKEN, witness=witnessed.witness, steps=witnessed.steps,
+                   note=withdrawn)
 
 
 # --- the second engine: z3 on piecewise-polynomial statements --------------------------------
 
-def _cross_check(sigma, t, unit, verdict, witness, note, budget):
+def _cross_check(statement: _Statement, decision: Decision, budget: Budget) -> tuple[Any, Decision]:
     """Decide the statement again with z3 where it is covered; a disagreement is inconclusive.
 
     The second engine shares no decision code with this module (see :mod:`symcheck.engine.smt`); it
     never upgrades a verdict, and when it contradicts one the result says so and is withdrawn.
     """
-    cross = smt.cross_check(sigma, t, unit, verdict.value, witness,
+    verdict, note = decision.verdict, decision.note
+    cross = smt.cross_check(statement.sigma, statement.t, statement.unit, verdict.value, decision.witness,
                             seconds=min(smt.SMT_SECONDS, budget.remaining()))
     if cross is None or cross["agrees"] is not False:
-        return cross, verdict, witness, note
+        return cross, decision
     smt_says = ("holds (z3 finds no counterexample: unsat)" if cross["verdict"] == "holds" else
                 "broken (z3 model " + ", ".join(f"{k} = {v}" for k, v in (cross["model"] or {}).items())
                 + ", re-evaluated exactly)" if cross["verdict"] == "broken" else cross["verdict"])
@@ -157,11 +185,13 @@ def _cross_check(sigma, t, unit, verdict, witness, note, budget):
         smt_says += "; z3 evaluates left = right at the symbolic engine's witness"
     disagreement = (f"the engines disagree: the symbolic engine says {verdict.value}, z3 says {smt_says}; "
                     "reported as inconclusive")
-    return cross, Verdict.INCONCLUSIVE, None, f"{note}; {disagreement}" if note else disagreement
+    return cross, replace(decision, verdict=Verdict.INCONCLUSIVE, witness=None,
+                          note=f"{note}; {disagreement}" if note else disagreement)
 
 
-def _decide(sigma: Activation, t: Transformation, unit: Form, budget: Budget):
-    lhs, rhs = t.statement(unit, SIGMA)
+def _decide(statement: _Statement, budget: Budget) -> Decision:
+    sigma, t, unit = statement.sigma, statement.t, statement.unit
+    lhs, rhs = statement.sides
     opaque = lhs - rhs
     steps = [_statement(lhs, rhs, t)]
     if sympy.expand(opaque) == 0:
@@ -170,9 +200,9 @@ def _decide(sigma: Activation, t: Transformation, unit: Form, budget: Budget):
                           "with σ left opaque the two sides expand to the same expression "
                           "(e.g. a·b = b·a, (αa)(b/α) = ab), so no property of σ is needed",
                           "verified"))
-        return Verdict.HOLDS, None, steps, S.Zero, {}, ""
+        return Decision(Verdict.HOLDS, tuple(steps))
     if not _has_reduction(unit, t):
-        return _decide_plane(sigma, t, lhs, rhs, budget, steps)
+        return _decide_plane(statement, budget, steps)
     reduction = _reduction(unit, t)
     steps.append(_reduction_step(reduction, opaque, t))
     residual = reduction.residual(sigma)
@@ -193,12 +223,12 @@ def _decide(sigma: Activation, t: Transformation, unit: Form, budget: Budget):
     if decision.verdict is Verdict.BROKEN:
         try:
             with budget.step():
-                return _broken(sigma, t, reduction, lhs, rhs, decision, list(steps), evidence)
+                return _broken(statement, reduction, decision, list(steps), evidence)
         except BudgetExceeded:
-            return (Verdict.INCONCLUSIVE, None, steps, residual, evidence,
-                    "the time budget ran out while certifying the witness on the original statement")
+            return Decision(Verdict.INCONCLUSIVE, tuple(steps), residual, None, evidence,
+                            "the time budget ran out while certifying the witness on the original statement")
     steps.extend(_piece_steps(decision))
-    return decision.verdict, None, steps, residual, evidence, decision.note
+    return Decision(decision.verdict, tuple(steps), residual, None, evidence, decision.note)
 
 
 def _has_reduction(unit: Form, t: Transformation) -> bool:
@@ -249,16 +279,20 @@ def _multiple_of(opaque: sympy.Expr, r: sympy.Expr, reduction: Reduction, z: sym
     return not ratio.has(SIGMA) and ratio.is_nonzero is True
 
 
-def _broken(sigma, t, reduction, lhs, rhs, decision, steps, evidence):
+def _broken(statement: _Statement, reduction: Reduction, decision: ZeroDecision, steps: list[Step],
+            evidence: Mapping[str, Any]) -> Decision:
     values = reduction.witness(decision.point)
     origin = (f"from z = {text(decision.point)}, where r(z) is certified non-zero "
               f"({_describe(decision.certificate)})")
-    return _certified(sigma, t, lhs, rhs, values, origin, decision.residual, steps, evidence)
+    return _certified(statement, values, origin, decision.residual, steps, evidence)
 
 
-def _certified(sigma, t, lhs, rhs, values, origin, residual, steps, evidence,
-               basis="certified on the original statement, not the reduced residual"):
-    """Certify the statement itself at ``values`` and re-check with evalf: broken, or not."""
+def _certified(statement: _Statement, values: Mapping[sympy.Symbol, sympy.Rational], origin: str,
+               residual: sympy.Expr, steps: list[Step], evidence: Mapping[str, Any],
+               basis: str = "certified on the original statement, not the reduced residual") -> Decision:
+    """Certify the statement itself at ``values``, re-checked by a second arithmetic: broken, or not."""
+    sigma, t = statement.sigma, statement.t
+    lhs, rhs = statement.sides
     concrete = substitute_sigma(lhs - rhs, sigma)
     in_domain = t.scale not in values or t.domain.contains(values[t.scale])
     certificate = certify_nonzero(concrete, values, max_prec=EXACT_SIGN_BITS) if in_domain else None
@@ -277,9 +311,9 @@ def _certified(sigma, t, lhs, rhs, values, origin, residual, steps, evidence,
     if certificate is None or recheck is None:
         why = (f"the witness is outside the {t.scale_text} domain" if not in_domain else
                "the original statement could not be certified at the witness" if certificate is None
-               else "SymPy's evaluation disagrees with the certificate")
+               else "the independent re-check does not confirm the certificate's sign")
         steps.append(Step("Certificate", why, r"\text{not certified}", "", "failed"))
-        return Verdict.INCONCLUSIVE, None, steps, residual, evidence, why
+        return Decision(Verdict.INCONCLUSIVE, tuple(steps), residual, None, evidence, why)
     steps.append(Step("Certificate", f"left − right ≠ 0: {_describe(certificate)}",
                       rf"\text{{left}} - \text{{right}} \in {_interval_latex(certificate)}",
                       basis, "certified"))
@@ -287,7 +321,7 @@ def _certified(sigma, t, lhs, rhs, values, origin, residual, steps, evidence,
                       rf"\approx {recheck}", "an evaluator independent of the certifier agrees",
                       "verified"))
     witness = {str(s): v for s, v in values.items()}
-    return Verdict.BROKEN, witness, steps, residual, evidence, ""
+    return Decision(Verdict.BROKEN, tuple(steps), residual, witness, evidence)
 
 
 def _recheck(concrete: sympy.Expr, values: dict, certificate: Certificate | None) -> str | None:
@@ -346,8 +380,10 @@ def _piece_steps(decision: ZeroDecision) -> list[Step]:
     return steps
 
 
-def _decide_plane(sigma, t, lhs, rhs, budget, steps):
+def _decide_plane(statement: _Statement, budget: Budget, steps: list[Step]) -> Decision:
     """No reduction: decide D = lhs − rhs = 0 on the whole space of (a, b, scale) directly."""
+    sigma, t = statement.sigma, statement.t
+    lhs, rhs = statement.sides
     difference = substitute_sigma(lhs - rhs, sigma)
     space = {A: whole_line(), B: whole_line()}
     if t.domain is not None:
@@ -360,7 +396,7 @@ def _decide_plane(sigma, t, lhs, rhs, budget, steps):
     if t.name == "query-value-rescaling" and not t.degree.is_integer and t.domain.name != "positive" \
             and not (t.domain.value is not None and t.domain.value > 0):
         note = f"α^{text(t.degree)} is not real for negative α"
-        return Verdict.INCONCLUSIVE, None, steps, difference, {}, note
+        return Decision(Verdict.INCONCLUSIVE, tuple(steps), difference, None, {}, note)
     decision = decide_plane(substitute_sigma(lhs, sigma), substitute_sigma(rhs, sigma), space, budget)
     evidence = {"points": decision.evidence.points, "largest": decision.evidence.largest}
     if decision.verdict is Verdict.INCONCLUSIVE:
@@ -368,19 +404,19 @@ def _decide_plane(sigma, t, lhs, rhs, budget, steps):
         if found is not None:
             origin = f"found by the numeric fallback, certified ({_describe(found.certificate)})"
             with budget.step():
-                return _certified(sigma, t, lhs, rhs, dict(found.witness), origin, difference, steps,
+                return _certified(statement, dict(found.witness), origin, difference, steps,
                                   evidence, "certified on the statement itself, by exact or interval arithmetic")
     if decision.verdict is Verdict.BROKEN:
         origin = f"found on {decision.found}, where D is certified non-zero ({_describe(decision.certificate)})"
         try:
             with budget.step():
-                return _certified(sigma, t, lhs, rhs, decision.witness, origin, difference, steps, evidence,
+                return _certified(statement, decision.witness, origin, difference, steps, evidence,
                                   "certified on the statement itself, by exact or interval arithmetic")
         except BudgetExceeded:
-            return (Verdict.INCONCLUSIVE, None, steps, difference, evidence,
-                    "the time budget ran out while certifying the witness on the original statement")
+            return Decision(Verdict.INCONCLUSIVE, tuple(steps), difference, None, evidence,
+                            "the time budget ran out while certifying the witness on the original statement")
     steps.extend(_case_steps(decision, space))
-    return decision.verdict, None, steps, difference, evidence, decision.note
+    return Decision(decision.verdict, tuple(steps), difference, None, evidence, decision.note)
 
 
 def _fallback(expr: sympy.Expr, domains: dict, budget: Budget, evidence: dict):
