@@ -1,7 +1,8 @@
 """The ``symcheck`` command: parses arguments, calls the library, renders what it returns.
 
 Exit status: 0 when a check ran (whatever the verdict); 1 when ``--expect`` differs from the
-verdict; 2 for bad input or usage, with one ``Error: …`` line on stderr and no traceback.
+verdict; 2 for bad input or usage, with one ``Error: …`` line on stderr and no traceback; 3 for
+an internal error (a bug in symcheck; ``SYMCHECK_DEBUG=1`` shows the traceback).
 """
 from __future__ import annotations
 
@@ -57,19 +58,34 @@ def _finish(result, as_json: bool, expect: str | None) -> None:
         sys.exit(EXIT_EXPECT)
 
 
+# The options commands share, each defined once (the help says what it means for the command).
+_ACT_HELP = "Catalogue name or an expression in one variable."
+_JSON = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+
+
+def _act(help: str = _ACT_HELP, **settings: Any) -> Callable:
+    return click.option("--act", "act", metavar="ACT", help=help, **({"required": True} | settings))
+
+
+def _timeout(help: str) -> Callable:
+    return click.option("--timeout", type=SECONDS, default=DEFAULT_TIMEOUT, show_default=True, help=help)
+
+
+def _expect(choices: tuple[str, ...] = VERDICTS, what: str = "verdict") -> Callable:
+    return click.option("--expect", type=click.Choice(choices), default=None,
+                        help=f"Exit with status 1 when the {what} differs.")
+
+
 def _common(f: Callable) -> Callable:
     options = [
-        click.option("--act", "act", required=True, metavar="ACT",
-                     help="Catalogue name (see `symcheck activations`) or an expression in one "
-                          "variable, e.g. 'z*tanh(softplus(z))' or 'Max(z, z/5)'."),
+        _act("Catalogue name (see `symcheck activations`) or an expression in one "
+             "variable, e.g. 'z*tanh(softplus(z))' or 'Max(z, z/5)'."),
         click.option("--form", default="gated", show_default=True, metavar="FORM",
                      help="Unit form: gated = σ(a)·b (the GLU family), rank1 = σ(a·b), or your "
                           "own unit in a, b and sigma(...), e.g. 'sigma(a)*b + sigma(b)*a'."),
-        click.option("--timeout", type=SECONDS, default=DEFAULT_TIMEOUT,
-                     show_default=True, help="Time budget in seconds; running out is 'inconclusive'."),
-        click.option("--json", "as_json", is_flag=True, help="Print one JSON object."),
-        click.option("--expect", type=click.Choice(VERDICTS), default=None,
-                     help="Exit with status 1 when the verdict differs."),
+        _timeout("Time budget in seconds; running out is 'inconclusive'."),
+        _JSON,
+        _expect(),
     ]
     for option in reversed(options):
         f = option(f)
@@ -137,9 +153,8 @@ def activations(as_json: bool) -> None:
 
 
 @cli.command()
-@click.option("--timeout", type=SECONDS, default=DEFAULT_TIMEOUT,
-              show_default=True, help="Time budget per check, in seconds.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@_timeout("Time budget per check, in seconds.")
+@_JSON
 def catalog(timeout: float, as_json: bool) -> None:
     """Every catalogue activation against exchange and inverse scaling on the gated form."""
     from symcheck.language.activations import catalogue
@@ -168,11 +183,9 @@ def catalog(timeout: float, as_json: bool) -> None:
 
 
 @cli.command()
-@click.option("--act", "act", required=True, metavar="ACT",
-              help="Catalogue name or an expression in one variable.")
-@click.option("--timeout", type=SECONDS, default=DEFAULT_TIMEOUT,
-              show_default=True, help="Time budget per row, in seconds.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@_act()
+@_timeout("Time budget per row, in seconds.")
+@_JSON
 def audit(act: str, timeout: float, as_json: bool) -> None:
     """Every formulation against every transformation, for one activation.
 
@@ -190,9 +203,8 @@ def audit(act: str, timeout: float, as_json: bool) -> None:
 
 @cli.command()
 @click.argument("name", metavar="NAME")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("--expect", type=click.Choice(["verified", "unverified"]), default=None,
-              help="Exit with status 1 when the derivation's status differs.")
+@_JSON
+@_expect(("verified", "unverified"), "derivation's status")
 def derive(name: str, as_json: bool, expect: str | None) -> None:
     """Replay a derivation of the paper, every step checked by the machine.
 
@@ -233,8 +245,7 @@ def latex(target: tuple[str, ...], output: str | None, fragment: bool) -> None:
 
 @cli.command()
 @click.argument("kind", type=click.Choice(["exchange", "scaling"]), metavar="KIND")
-@click.option("--act", "act", required=True, metavar="ACT",
-              help="Catalogue name or an expression in one variable.")
+@_act()
 @click.option("--alpha", default="positive", show_default=True, metavar="DOMAIN",
               help="scaling only: the α range drawn, positive, negative or any.")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
@@ -265,8 +276,7 @@ def _write(text: str, output: str | None) -> None:
 
 @cli.command()
 @click.argument("check", type=click.Choice(["rank1", "absorb", "exchange", "scaling"]), metavar="CHECK")
-@click.option("--act", "act", default="silu", show_default=True, metavar="ACT",
-              help="Catalogue name or an expression in one variable.")
+@_act(required=False, default="silu", show_default=True)
 @click.option("--form", type=click.Choice(["gated", "rank1", "bilinear"]), default=None,
               help="exchange/scaling only: the layer form [default: gated; bilinear uses --r].")
 @click.option("--d", "d", type=click.IntRange(min=1), default=None, help="Input size d [default: 256].")
@@ -285,7 +295,7 @@ def _write(text: str, output: str | None) -> None:
 @click.option("--inputs", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Input rows X (tokens, d) to use with --weights.")
 @click.option("--layer", default=None, metavar="PREFIX", help="Which layer of a checkpoint (name prefix).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@_JSON
 def numeric(check: str, act: str, form: str | None, d: int | None, m: int | None, r: int | None,
             tokens: int | None, seed: int, dtype: str, memory: str, alpha: str | None,
             weights: tuple[str, ...], inputs: str | None, layer: str | None, as_json: bool) -> None:
