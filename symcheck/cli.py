@@ -157,20 +157,12 @@ def activations(as_json: bool) -> None:
 @_JSON
 def catalog(timeout: float, as_json: bool) -> None:
     """Every catalogue activation against exchange and inverse scaling on the gated form."""
-    from symcheck.language.activations import catalogue
-    from symcheck.engine.symmetries import check
-    from symcheck.language.transformations import Transformation, domain
-    acts = catalogue()
-    transformations = [Transformation(sym, None if dom is None else domain(dom))
-                       for sym, dom in CATALOG_COLUMNS.values()]
-    rows = []
-    with _progress(len(acts) * len(transformations), quiet=False) as advance:
-        for act in acts:
-            results = []
-            for t in transformations:
-                results.append(check(act, t, "gated", timeout=timeout))
-                advance(act.name)
-            rows.append((act.name, act.short, results))
+    from symcheck.language.activations import activation, catalogue
+    from symcheck.paper.targets import catalogue_audit
+    columns = tuple(CATALOG_COLUMNS.values())
+    with _progress(len(catalogue()) * len(columns), quiet=False) as advance:
+        sweep = catalogue_audit("gated", timeout=timeout, columns=columns, progress=advance)
+    rows = [(name, activation(name).short, results) for name, results in sweep.rows]
     if as_json:
         _emit({"form": "gated", "columns": [_JSON_KEYS[c] for c in CATALOG_COLUMNS],
                "rows": [{"activation": name, "formula": formula,

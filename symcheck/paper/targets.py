@@ -22,7 +22,7 @@ Results are immutable and checking again gives the same answer, so resolved targ
 from __future__ import annotations
 
 import shlex
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -74,12 +74,21 @@ class Catalogue(Renderable):
 
 
 
-def catalogue_audit(form: str = "gated", *, timeout: float = DEFAULT_TIMEOUT) -> Catalogue:
-    """Check every catalogue activation against :data:`CATALOGUE_COLUMNS` on ``form``."""
-    transformations = [Transformation(s, None if d is None else domain(d)) for s, d in CATALOGUE_COLUMNS]
-    rows = tuple((act.name, tuple(check(act, t, form, timeout=timeout) for t in transformations))
-                 for act in catalogue())
-    return Catalogue(form, CATALOGUE_COLUMNS, rows)
+def catalogue_audit(form: str = "gated", *, timeout: float = DEFAULT_TIMEOUT,
+                    columns: tuple[tuple[str, str | None], ...] = CATALOGUE_COLUMNS,
+                    progress: Callable[[str], None] | None = None) -> Catalogue:
+    """Check every catalogue activation against ``columns`` (symmetry, domain) on ``form``;
+    ``progress`` is told the activation's name after each check."""
+    transformations = [Transformation(s, None if d is None else domain(d)) for s, d in columns]
+    rows = []
+    for act in catalogue():
+        results = []
+        for t in transformations:
+            results.append(check(act, t, form, timeout=timeout))
+            if progress is not None:
+                progress(act.name)
+        rows.append((act.name, tuple(results)))
+    return Catalogue(form, tuple(columns), tuple(rows))
 
 
 # ---- the paper's results ------------------------------------------------------------------------
