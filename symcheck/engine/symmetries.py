@@ -28,6 +28,7 @@ from symcheck.language.forms import Form, form as _form
 from symcheck.engine.guard import counterexample
 from symcheck.exact.signs import EXACT_SIGN_BITS, Undecided, at_values
 from symcheck.engine.plane import PlaneDecision, decide_plane, scale_regions, whole_line
+from symcheck.exact.regions import Region
 from symcheck.core.printing import text
 from symcheck.core.results import CheckResult, Step
 from symcheck.language.symbols import A, B, SIGMA, Z, substitute_sigma
@@ -106,6 +107,20 @@ class _Statement:
     def sides(self) -> tuple[sympy.Expr, sympy.Expr]:
         return self.t.statement(self.unit, SIGMA)
 
+    @property
+    def difference(self) -> sympy.Expr:
+        """D = left − right with σ substituted: the statement holds iff D = 0 on the space."""
+        lhs, rhs = self.sides
+        return substitute_sigma(lhs - rhs, self.sigma)
+
+    @property
+    def space(self) -> dict[sympy.Symbol, tuple[Region, ...]]:
+        """Every variable's range: a and b over R, the scale over its domain."""
+        space = {A: whole_line(), B: whole_line()}
+        if self.t.domain is not None:
+            space[self.t.scale] = scale_regions(self.t.domain.name, self.t.domain.value)
+        return space
+
 
 @dataclass(frozen=True)
 class Decision:
@@ -138,13 +153,8 @@ def failed_outside(err: BaseException) -> str:
 
 def _guard(statement: _Statement, decision: Decision, budget: Budget, elapsed: float) -> Decision:
     """Search the original statement for a certified counterexample before reporting a proof."""
-    sigma, t = statement.sigma, statement.t
-    lhs, rhs = statement.sides
-    difference = substitute_sigma(lhs - rhs, sigma)
-    space = {A: whole_line(), B: whole_line()}
-    if t.domain is not None:
-        space[t.scale] = scale_regions(t.domain.name, t.domain.value)
-    space = {v: r for v, r in space.items() if v in difference.free_symbols}
+    difference = statement.difference
+    space = {v: r for v, r in statement.space.items() if v in difference.free_symbols}
     if not space:
         return decision
     found = counterexample(difference, space, budget, elapsed=elapsed)
@@ -293,7 +303,7 @@ def _certified(statement: _Statement, values: Mapping[sympy.Symbol, sympy.Ration
     """Certify the statement itself at ``values``, re-checked by a second arithmetic: broken, or not."""
     sigma, t = statement.sigma, statement.t
     lhs, rhs = statement.sides
-    concrete = substitute_sigma(lhs - rhs, sigma)
+    concrete = statement.difference
     in_domain = t.scale not in values or t.domain.contains(values[t.scale])
     certificate = certify_nonzero(concrete, values, max_prec=EXACT_SIGN_BITS) if in_domain else None
     recheck = _recheck(concrete, values, certificate)
@@ -384,10 +394,7 @@ def _decide_plane(statement: _Statement, budget: Budget, steps: list[Step]) -> D
     """No reduction: decide D = lhs − rhs = 0 on the whole space of (a, b, scale) directly."""
     sigma, t = statement.sigma, statement.t
     lhs, rhs = statement.sides
-    difference = substitute_sigma(lhs - rhs, sigma)
-    space = {A: whole_line(), B: whole_line()}
-    if t.domain is not None:
-        space[t.scale] = scale_regions(t.domain.name, t.domain.value)
+    difference, space = statement.difference, statement.space
     names = ", ".join(text(v) for v in space)
     steps.append(Step("Difference", f"D({names}) = {text(difference)}",
                       rf"D({', '.join(sympy.latex(v) for v in space)}) = {sympy.latex(difference)}",
