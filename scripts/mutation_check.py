@@ -8,6 +8,15 @@ returned as an answer ...). A mutant is *killed* when the tests that exercise it
 fail (or time out) with it in place; it *survives* when they stay green. The score is
 killed / (killed + survived), timeouts counted as killed.
 
+Only unsound edits are generated: numeric limits, precisions and thresholds (module-level
+ALL_CAPS numbers, precision arguments and ladders, the raise that enforces a named limit),
+ranking-only and proposal-only code, and display-only code are left alone, each by a named
+rule below that says why it cannot make a verdict wrong. Two kinds of mutant are reported
+apart and kept out of the denominator: those in the ``EQUIVALENT`` table (each with its
+one-line proof, not run), and a dropped ``raise`` that survives only because every call
+reaching it still ends in an exception (one refusal swapped for another, observed by a
+probe run, see ``_refusal_swap``).
+
     python3 scripts/mutation_check.py                      # the whole core, 2 jobs
     python3 scripts/mutation_check.py --module regions --list
     python3 scripts/mutation_check.py --module zero --max 20 --json
@@ -37,6 +46,7 @@ import ast
 import concurrent.futures
 import copy
 import dataclasses
+import functools
 import json
 import os
 import queue
@@ -64,8 +74,8 @@ CORE: dict[str, tuple[str, ...]] = {
     "zero": ("test_mutants_zero.py", "test_fallback_wiring.py", "test_split_soundness.py", "test_regions.py", "test_symmetries.py"),
     "plane": ("test_mutants_plane.py", "test_plane.py", "test_fallback_wiring.py"),
     "evaluate": ("test_mutants_evaluate.py", "test_evaluate.py", "test_arb_enclose_range.py", "test_intervals.py"),
-    "balls": ("test_mutants_evaluate.py", "test_arb_enclose_range.py", "test_evaluate.py", "test_intervals.py"),
-    "intervals": ("test_mutants_intervals.py", "test_intervals.py", "test_arb_enclose_range.py"),
+    "balls": ("test_mutants_refusals.py", "test_mutants_hulls.py", "test_mutants_evaluate.py", "test_arb_enclose_range.py", "test_evaluate.py", "test_intervals.py"),
+    "intervals": ("test_mutants_refusals.py", "test_mutants_hulls.py", "test_mutants_intervals.py", "test_intervals.py", "test_arb_enclose_range.py"),
     "symmetries": ("test_mutants_symmetries.py", "test_symmetries.py", "test_guard.py", "test_custom_forms.py"),
     "theorems": ("test_mutants_symmetries.py", "test_symmetries.py"),
     "domain": ("test_mutants_domain.py", "test_domain.py"),
@@ -84,12 +94,112 @@ PATHS: dict[str, str] = {
     "smt": "engine/smt.py", "homogeneity": "engine/homogeneity.py", "domain": "language/definedness.py",
 }
 
-# Functions that only render text (descriptions, LaTeX, reprs): a change there cannot make a
-# verdict wrong, so they are not mutated.
+# What is not mutated, each a rule with the reason it cannot make a verdict wrong. The
+# operators model unsound edits; a change that only moves a resource limit, reorders a
+# search or rewords a message is not one, and counting it would measure the wrong thing.
+
+# Display only: functions that render text (descriptions, LaTeX, reprs, the decimal ends
+# printed in a certificate). The verdict and the certificate's ball are computed elsewhere;
+# these only turn them into characters.
 SKIP_FUNCTIONS = re.compile(r"^(describe|latex|_render|_interval_text|to_dict|to_latex|"
                             r"__repr__|__str__|_repr_\w+|decimal|explain\w*|_text\w*|"
                             r"_describe|_interval_latex|_decimal|_range_latex|summary|truncate|"
-                            r"_failure_message|substitution_text|_statement)$")
+                            r"_failure_message|substitution_text|_statement|_short|"
+                            r"_decimal_end|_decimal_far|_decimal_string|_format|_floor_log10|"
+                            r"_at_least_pow10)$")
+
+# Ranking only: functions that order candidates or cases for the search. Every case a
+# ranking puts first or last is still decided on its own, so the order changes which
+# witness is met first and how long a search takes, never whether a verdict is right.
+# ``approximate`` and its arithmetic ``_Approx`` are mpmath at a fixed precision with no error
+# bound: they pick which points are handed to ``certify_nonzero``, which alone decides.
+RANKING_FUNCTIONS = re.compile(r"^(_order_key|_by_simplicity|approximate|_Approx|_guarded)$")
+
+# Proposal only: functions that propose a rational point whose membership the caller then
+# certifies (``Region._contains``); a worse proposal is refused by that check, never used.
+PROPOSAL_FUNCTIONS = re.compile(r"^(_candidates|_rational_between|_rational_below|_rational_above)$")
+
+# Calls that only display or only sort: what is inside a ``text(...)`` or ``", ".join(...)``
+# is a message, and a ``key=`` of ``sorted``/``sort``/``min``/``max`` is a ranking.
+_DISPLAY_CALLS = {"text", "latex", "repr", "join", "_short"}
+_ORDERING_CALLS = {"sorted", "sort", "min", "max"}
+
+# Precision and resource arguments: the working precision of Arb or mpmath, and the ladders
+# of precisions tried in turn. A certified enclosure is valid at every precision (it is only
+# wider or narrower), and running out of precision is a refusal, so doubling or halving a
+# precision changes cost and how often a check is inconclusive, not what a verdict says.
+_PRECISION_CALLS = {"arb_precision", "workprec", "workdps", "evalf", "N", "limit_denominator"}
+_PRECISION_NAMES = {"prec", "precision", "dps", "digits", "workprec", "maxprec", "precs"}
+
+
+def _is_limit_name(name: str) -> bool:
+    """An ALL_CAPS name that some module of the core binds to a number at module level:
+    a precision, a resource limit or a threshold (not a symbol such as ``Z`` or ``ALPHA``)."""
+    return name in _limit_names()
+
+
+# capitalised numbers that are part of the mathematics, not a limit: the homogeneity degree
+# search compares σ(SCALE·z) with σ(z), and its messages say 2^p
+_PARAMETERS = {"SCALE"}
+
+
+@functools.cache
+def _limit_names() -> frozenset[str]:
+    names: set[str] = set()
+    for path in PATHS.values():
+        tree = ast.parse((ROOT / "symcheck" / path).read_text())
+        for stmt in tree.body:
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else \
+                [stmt.target] if isinstance(stmt, ast.AnnAssign) and stmt.value is not None else []
+            value = getattr(stmt, "value", None)
+            for t in targets:
+                if (isinstance(t, ast.Name) and re.fullmatch(r"_?[A-Z][A-Z0-9_]*", t.id)
+                        and t.id not in _PARAMETERS and value is not None
+                        and _is_numeric_constant(value)):
+                    names.add(t.id)
+    return frozenset(names)
+
+
+def _mentions_limit(node: ast.AST) -> bool:
+    return any(isinstance(n, ast.Name) and _is_limit_name(n.id) for n in ast.walk(node))
+
+
+def _is_numeric_constant(node: ast.AST) -> bool:
+    """Numbers and arithmetic on them (``2**16``, ``from_int(2**16)``, ``(64, 192)``, ``Fraction(1, 3)``),
+    without a comparison, a function, a truth value or a table of them."""
+    banned = (ast.Lambda, ast.Compare, ast.BoolOp, ast.Dict, ast.Set, ast.comprehension, ast.IfExp)
+    if any(isinstance(n, banned) or (isinstance(n, ast.Constant) and isinstance(n.value, (bool, str)))
+           for n in ast.walk(node)):
+        return False
+    return any(_is_number(n) for n in ast.walk(node))
+
+
+def _call_name(call: ast.Call) -> str:
+    func = call.func
+    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+
+
+# Provably equivalent mutants: (module, the exact change text) → the one-line proof. They
+# are listed, not run, and kept out of the score's denominator. A change whose equivalence
+# takes more than one sentence to argue is not here: it gets a test instead.
+EQUIVALENT: dict[tuple[str, str], str] = {
+    ("plane", "`len(expr.args) > 1` → `len(expr.args) >= 1`, in `at_zero = expr.args[1] if len(expr.args) > 1 else S.Half`"):
+        "SymPy >= 1.9 (the package needs 1.12) always stores Heaviside's value at 0 as args[1], so len(args) is 2",
+    ("plane", "`1` → `0`, in `at_zero = expr.args[1] if len(expr.args) > 1 else S.Half`"):
+        "SymPy >= 1.9 (the package needs 1.12) always stores Heaviside's value at 0 as args[1], so len(args) is 2",
+    ("domain", "`True` → `False`, in `return S.Reals, True`"):
+        "the flag is discarded by the function's only caller (`region_set, _ = _region_set(...)`)",
+    ("domain", "`True` → `False`, in `return found, True`"):
+        "the flag is discarded by the function's only caller (`region_set, _ = _region_set(...)`)",
+    ("fallback", "`v > 0` → `v >= 0`, in `if finite and v > RESOLVED * scale and v > 0:`"):
+        "`v > RESOLVED * scale` with RESOLVED = 1e-12 and scale a finite sum of absolute values already gives v > 0",
+    ("evaluate", "`lo` → `hi`, in `return [lo]`"):
+        "sign bounds satisfy lo <= hi within {-1, 0, 1}, so `lo == hi or lo > 0` leaves lo == hi",
+    ("smt", "`len(e.args) > 1` → `len(e.args) >= 1`, in `at_zero = e.args[1] if len(e.args) > 1 else sympy.Rational(1, 2)`"):
+        "SymPy >= 1.9 (the package needs 1.12) always stores Heaviside's value at 0 as args[1], so len(args) is 2",
+    ("smt", "`1` → `0`, in `at_zero = e.args[1] if len(e.args) > 1 else sympy.Rational(1, 2)`"):
+        "SymPy >= 1.9 (the package needs 1.12) always stores Heaviside's value at 0 as args[1], so len(args) is 2",
+}
 
 _FLIP_COMPARE: dict[type, type] = {
     ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Lt: ast.LtE, ast.LtE: ast.Lt,
@@ -116,6 +226,7 @@ class Mutant:
     start: tuple[int, int]   # (line, UTF-8 byte column) of the replaced text
     end: tuple[int, int]
     replacement: str
+    function_line: int = 0   # the enclosing ``def`` (0 at module level), for the probe
 
     def apply(self, source: str) -> str:
         lines = source.splitlines(keepends=True)
@@ -141,13 +252,55 @@ class _Collector(ast.NodeVisitor):
 
     def __init__(self, source: str) -> None:
         self.source = source
-        self.found: list[tuple[ast.AST, str, str, str]] = []
+        self.found: list[tuple[ast.AST, str, str, str, int]] = []
         self.function: list[ast.AST] = []
+        self.quiet_numbers = 0  # > 0 inside a precision argument: its numbers are not mutated
+        self.limit_raises: set[int] = set()  # the raises that enforce a named limit (visit_If)
 
     # context ------------------------------------------------------------------------------
     def _skipped(self) -> bool:
-        return any(SKIP_FUNCTIONS.match(f.name) for f in self.function
-                   if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)))
+        return any(rule.match(f.name) for f in self.function
+                   for rule in (SKIP_FUNCTIONS, RANKING_FUNCTIONS, PROPOSAL_FUNCTIONS))
+
+    def _quietly(self, node: ast.AST) -> None:
+        """Visit ``node`` with its numbers left alone (a precision or a precision ladder)."""
+        self.quiet_numbers += 1
+        try:
+            self.visit(node)
+        finally:
+            self.quiet_numbers -= 1
+
+    def visit_Call(self, node: ast.Call) -> None:
+        name = _call_name(node)
+        if name in _DISPLAY_CALLS:
+            return  # a message: see _DISPLAY_CALLS
+        self.visit(node.func)
+        for arg in node.args:
+            (self._quietly if name in _PRECISION_CALLS else self.visit)(arg)
+        for keyword in node.keywords:
+            if name in _ORDERING_CALLS and keyword.arg == "key":
+                continue  # a ranking: see _ORDERING_CALLS
+            quiet = name in _PRECISION_CALLS or keyword.arg in _PRECISION_NAMES
+            (self._quietly if quiet else self.visit)(keyword.value)
+
+    def _display_comprehension(self, node: ast.ListComp | ast.GeneratorExp) -> bool:
+        return isinstance(node.elt, ast.Call) and _call_name(node.elt) in _DISPLAY_CALLS
+
+    def visit_ListComp(self, node: ast.ListComp) -> None:
+        if not self._display_comprehension(node):  # a list of messages: see _DISPLAY_CALLS
+            self.generic_visit(node)
+
+    def visit_GeneratorExp(self, node: ast.GeneratorExp) -> None:
+        if not self._display_comprehension(node):
+            self.generic_visit(node)
+
+    def visit_For(self, node: ast.For) -> None:
+        if isinstance(node.target, ast.Name) and node.target.id in _PRECISION_NAMES:
+            self._quietly(node.iter)  # `for prec in (64, 256, ...)`: a precision ladder
+            for stmt in node.body + node.orelse:
+                self.visit(stmt)
+        else:
+            self.generic_visit(node)
 
     def _visit_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         self.function.append(node)
@@ -160,8 +313,10 @@ class _Collector(ast.NodeVisitor):
     visit_AsyncFunctionDef = _visit_function
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        self.function.append(node)  # a class's name can skip it whole (RANKING_FUNCTIONS)
         for stmt in node.body:  # not the decorators: `frozen=True` is no decision
             self.visit(stmt)
+        self.function.pop()
 
     def visit_JoinedStr(self, node: ast.JoinedStr) -> None:
         return  # f-strings are messages; their positions are unreliable in 3.11 too
@@ -174,15 +329,26 @@ class _Collector(ast.NodeVisitor):
         names = [t.id for t in node.targets if isinstance(t, ast.Name)]
         if "__all__" in names:
             return
-        # a module-level bound such as MAX_DEPTH = 40: its constants are worth mutating
-        if not self.function and names and all(n.isupper() for n in names):
-            for const in _numbers_in(node.value):
-                self._number(const)
+        # module-level ALL_CAPS numbers (MAX_DEPTH = 40, PRECISIONS = (64, 192)) are limits,
+        # precisions and thresholds: not mutated, see _is_limit_name. A capitalised table of
+        # decisions (`_SIGN_TEST = {Gt: lambda s: s > 0}`) is no number and is mutated.
+        if not self.function and names and all(_is_limit_name(n) for n in names):
+            return
+        if names and all(n in _PRECISION_NAMES for n in names):
+            self._quietly(node.value)  # `prec = 4 * digits + 64`: a working precision
+            return
         self.generic_visit(node)
 
     def add(self, node: ast.AST, operator: str, change: str, replacement: str) -> None:
         if not self._skipped():
-            self.found.append((node, operator, change, replacement))
+            self.found.append((node, operator, change, replacement, self._function_line()))
+
+    def _function_line(self) -> int:
+        """The line of the innermost enclosing ``def`` (0 at module level)."""
+        for f in reversed(self.function):
+            if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                return f.lineno
+        return 0
 
     def seg(self, node: ast.AST) -> str:
         return ast.get_source_segment(self.source, node) or ast.unparse(node)
@@ -192,7 +358,11 @@ class _Collector(ast.NodeVisitor):
         for i, op in enumerate(node.ops):
             swaps: list[ast.cmpop] = []
             if type(op) in _FLIP_COMPARE:
-                swaps.append(_FLIP_COMPARE[type(op)]())
+                strictness = isinstance(op, (ast.Gt, ast.GtE, ast.Lt, ast.LtE))
+                left = node.left if i == 0 else node.comparators[i - 1]
+                # `depth >= MAX_DEPTH` → `>`: moves a named limit by one step (_is_limit_name)
+                if not (strictness and (_mentions_limit(left) or _mentions_limit(node.comparators[i]))):
+                    swaps.append(_FLIP_COMPARE[type(op)]())
             elif isinstance(op, (ast.Is, ast.IsNot)):
                 right = node.comparators[i]
                 if isinstance(right, ast.Constant) and right.value is None:
@@ -227,7 +397,8 @@ class _Collector(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
-        if isinstance(node.op, (ast.Add, ast.Sub)) and (_offset_like(node.left) or _offset_like(node.right)):
+        if (isinstance(node.op, (ast.Add, ast.Sub)) and not self.quiet_numbers
+                and (_offset_like(node.left) or _offset_like(node.right))):
             mutated = copy.deepcopy(node)
             mutated.op = ast.Sub() if isinstance(node.op, ast.Add) else ast.Add()
             self.add(node, "plus-minus", f"`{self.seg(node)}` → `{ast.unparse(mutated)}`",
@@ -242,6 +413,8 @@ class _Collector(ast.NodeVisitor):
             self.add(node, "bool", f"`{node.value}` → `{not node.value}`", repr(not node.value))
 
     def _number(self, node: ast.Constant) -> None:
+        if self.quiet_numbers:
+            return
         value = node.value
         if value == 0:
             new = 1
@@ -274,8 +447,16 @@ class _Collector(ast.NodeVisitor):
             return
         self.generic_visit(node)
 
+    def visit_If(self, node: ast.If) -> None:
+        # `if count > MAX_CASES: raise Undecided(...)` enforces a resource limit: dropping
+        # that raise removes the limit (cost), it does not change what is decided
+        if _mentions_limit(node.test):
+            self.limit_raises.update(id(s) for s in node.body if isinstance(s, ast.Raise))
+        self.generic_visit(node)
+
     def visit_Raise(self, node: ast.Raise) -> None:
-        self.add(node, "drop-raise", f"`{_short(self.seg(node))}` → `pass`", "pass")
+        if id(node) not in self.limit_raises:
+            self.add(node, "drop-raise", f"`{_short(self.seg(node))}` → `pass`", "pass")
 
     def visit_Continue(self, node: ast.Continue) -> None:
         self.add(node, "drop-continue", "`continue` → `pass`", "pass")
@@ -348,13 +529,13 @@ def mutants_of(module: str, source: str) -> list[Mutant]:
     seen: set[str] = set()
     out: list[Mutant] = []
     ordinal: dict[tuple[int, str], int] = {}
-    for node, operator, change, replacement in sorted(
+    for node, operator, change, replacement, function_line in sorted(
             collector.found, key=lambda f: (f[0].lineno, f[0].col_offset, f[1], f[2])):
         key = (node.lineno, operator)
         ordinal[key] = ordinal.get(key, 0) + 1
         mutant = Mutant(f"{module}:{node.lineno}:{operator}-{ordinal[key]}", module, node.lineno,
                         operator, change, (node.lineno, node.col_offset),
-                        (node.end_lineno, node.end_col_offset), replacement)
+                        (node.end_lineno, node.end_col_offset), replacement, function_line)
         text = mutant.apply(source)
         try:
             dumped = ast.dump(ast.parse(text))
@@ -390,6 +571,8 @@ class Sandbox:
                     shutil.copytree(ROOT / extra, root / extra, ignore=ignore)
             for name in ("pyproject.toml", "README.md"):
                 shutil.copy2(ROOT / name, root / name)
+            # beside the package, not in it: a test that walks symcheck/ never sees it
+            (root / f"{_PROBE}.py").write_text(_PROBE_SOURCE)
             self.free.put(root)
 
     def close(self) -> None:
@@ -401,9 +584,10 @@ _LOCK = threading.Lock()
 _STOPPING = threading.Event()
 
 
-def _pytest(root: Path, files: Sequence[str], timeout: float) -> tuple[str, float, str]:
+def _pytest(root: Path, files: Sequence[str], timeout: float,
+            extra_env: dict[str, str] | None = None) -> tuple[str, float, str]:
     """Run the files with pytest in the copy at ``root``: (passed|failed|timeout, seconds, tail)."""
-    env = dict(os.environ)
+    env = dict(os.environ) | (extra_env or {})
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), env.get("PYTHONPATH", "")]))
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
@@ -448,17 +632,91 @@ def run_mutant(sandbox: Sandbox, mutant: Mutant, files: Sequence[str], timeout: 
     root = sandbox.free.get()
     target = root / "symcheck" / PATHS[mutant.module]
     original = target.read_text()
+    detail = ""
     try:
         target.write_text(mutant.apply(original))
         status, seconds, tail = _pytest(root, files, timeout)
+        if status == "passed" and mutant.operator == "drop-raise" and mutant.function_line:
+            status, detail = _refusal_swap(root, target, original, mutant, files, timeout)
     finally:
         target.write_text(original)
         sandbox.free.put(root)
     if _STOPPING.is_set():
         status = "interrupted"  # a run ended by the interrupt decides nothing
     verdict = {"failed": "killed", "passed": "survived", "timeout": "timeout",
-               "interrupted": "interrupted"}[status]
-    return Outcome(mutant, verdict, seconds, tail if verdict == "killed" else "")
+               "interrupted": "interrupted", "refusal-swap": "refusal-swap"}[status]
+    return Outcome(mutant, verdict, seconds, tail if verdict == "killed" else detail)
+
+
+# A dropped ``raise`` whose call still ends in an exception every time the tests reach it has
+# only swapped one refusal for another (the arithmetic library's own, or the next guard's):
+# "raise X" → "raise Y" between two refusals is not an unsound edit, so it is not a mutant.
+# That is a fact about the run, not the text, so it is observed: the surviving mutant runs
+# once more with the dropped ``raise`` replaced by a marker and its function wrapped by a
+# probe that records whether a call which passed the marker then returned normally.
+_PROBE = "_symcheck_mutation_probe"
+_PROBE_SOURCE = '''"""Records, for the mutation check, whether a dropped raise was passed and then returned."""
+import functools
+import os
+import threading
+
+_calls = threading.local()
+
+
+def _log(event):
+    with open(os.environ["SYMCHECK_MUTATION_PROBE"], "a") as out:
+        out.write(event + "\\n")
+
+
+def reached():
+    stack = getattr(_calls, "stack", None)
+    if stack:
+        stack[-1] = True
+    _log("reached")
+
+
+def probe(function):
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        stack = _calls.__dict__.setdefault("stack", [])
+        stack.append(False)
+        try:
+            result = function(*args, **kwargs)
+        finally:
+            passed = stack.pop()
+        if passed:  # only on a normal return: an exception skips this line
+            _log("returned")
+        return result
+    return wrapper
+'''
+
+
+def probe_source(mutant: Mutant, source: str) -> str:
+    """The mutant with its dropped ``raise`` marked and its enclosing function probed."""
+    marked = dataclasses.replace(mutant, replacement=f"__import__({_PROBE!r}).reached()").apply(source)
+    lines = marked.splitlines(keepends=True)
+    definition = lines[mutant.function_line - 1]
+    indent = definition[:len(definition) - len(definition.lstrip())]
+    lines.insert(mutant.function_line - 1, f"{indent}@__import__({_PROBE!r}).probe\n")
+    return "".join(lines)
+
+
+def _refusal_swap(root: Path, target: Path, original: str, mutant: Mutant, files: Sequence[str],
+                  timeout: float) -> tuple[str, str]:
+    """("refusal-swap", why) when every call that skipped the raise still raised; else ("passed", why)."""
+    log = root / "probe.log"
+    log.unlink(missing_ok=True)
+    target.write_text(probe_source(mutant, original))
+    status, _, _ = _pytest(root, files, timeout, {"SYMCHECK_MUTATION_PROBE": str(log)})
+    events = set(log.read_text().split()) if log.exists() else set()
+    log.unlink(missing_ok=True)
+    if status != "passed":
+        return "passed", f"the probe run did not pass ({status}): counted as a survivor"
+    if "returned" in events:
+        return "passed", "a call went past the dropped raise and returned normally"
+    if "reached" not in events:
+        return "passed", "the tests never reach this raise"
+    return "refusal-swap", "every call that went past the dropped raise still ended in an exception"
 
 
 # --------------------------------------------------------------------------- the command
@@ -570,7 +828,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             if status != "passed":
                 broken_baseline[name] = tail
             timeouts[name] = args.timeout or max(120.0, 4 * seconds)
-        runnable = [m for m in mutants if m.module not in broken_baseline]
+        outcomes += [Outcome(m, "equivalent", 0.0, EQUIVALENT[(m.module, m.change)])
+                     for m in mutants if (m.module, m.change) in EQUIVALENT]
+        runnable = [m for m in mutants if m.module not in broken_baseline
+                    and (m.module, m.change) not in EQUIVALENT]
         futures = [pool.submit(run_mutant, sandbox, m, test_files(m.module, args.tests, sandbox.first),
                                timeouts[m.module]) for m in runnable]
         for done, future in enumerate(concurrent.futures.as_completed(futures), 1):
@@ -606,18 +867,30 @@ def _progress(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
+_STATUSES = ("killed", "survived", "timeout", "equivalent", "refusal-swap")
+
+
 def _report(outcomes: list[Outcome], broken_baseline: dict[str, str]) -> dict:
-    count = {s: sum(o.status == s for o in outcomes) for s in ("killed", "survived", "timeout")}
+    """Counts and survivors. Equivalent mutants and refusal swaps are no unsound edit: they are
+    listed, and kept out of the score's denominator."""
+    count = {s: sum(o.status == s for o in outcomes) for s in _STATUSES}
     decided = count["killed"] + count["survived"] + count["timeout"]
     score = None if not decided else round(100 * (count["killed"] + count["timeout"]) / decided, 1)
+
+    def rows(status: str) -> list[dict]:
+        return [{"id": o.mutant.id, "where": f"symcheck/{PATHS[o.mutant.module]}:{o.mutant.line}",
+                 "change": o.mutant.change, **({"why": o.detail} if o.detail else {})}
+                for o in outcomes if o.status == status]
+
     return {
         "mutants": len(outcomes),
-        **count,
+        **{s.replace("-", "_"): n for s, n in count.items()},
         "score": score,
-        "survivors": [{"id": o.mutant.id, "where": f"symcheck/{PATHS[o.mutant.module]}:{o.mutant.line}",
-                       "change": o.mutant.change} for o in outcomes if o.status == "survived"],
+        "survivors": rows("survived"),
+        "equivalents": rows("equivalent"),
+        "refusal_swaps": rows("refusal-swap"),
         "modules": {name: {s: sum(o.status == s and o.mutant.module == name for o in outcomes)
-                           for s in ("killed", "survived", "timeout")}
+                           for s in _STATUSES}
                     for name in dict.fromkeys(o.mutant.module for o in outcomes)},
         "not_measured": broken_baseline,
     }
@@ -625,17 +898,22 @@ def _report(outcomes: list[Outcome], broken_baseline: dict[str, str]) -> dict:
 
 def _print_report(report: dict) -> None:
     print(f"mutants: {report['mutants']}  killed: {report['killed']}  survived: {report['survived']}  "
-          f"timed out: {report['timeout']}  score: "
+          f"timed out: {report['timeout']}  equivalent: {report['equivalent']}  "
+          f"refusal swaps: {report['refusal_swap']}  score: "
           + ("n/a" if report["score"] is None else f"{report['score']}%"))
     for name, counts in report["modules"].items():
         print(f"  {name:12} killed {counts['killed']:3}  survived {counts['survived']:3}  "
-              f"timed out {counts['timeout']:3}")
+              f"timed out {counts['timeout']:3}  equivalent {counts['equivalent']:3}  "
+              f"refusal swaps {counts['refusal-swap']:3}")
     for name, tail in report["not_measured"].items():
         print(f"not measured: {name} (its tests fail without any mutant: {tail})")
-    if report["survivors"]:
-        print("survivors:")
-        for s in report["survivors"]:
-            print(f"  {s['where']:30} {s['change']}   [{s['id']}]")
+    for title, key in (("survivors", "survivors"), ("equivalent (not counted)", "equivalents"),
+                       ("refusal swaps (not counted)", "refusal_swaps")):
+        if report[key]:
+            print(f"{title}:")
+            for s in report[key]:
+                why = f"  — {s['why']}" if "why" in s else ""
+                print(f"  {s['where']:30} {s['change']}   [{s['id']}]{why}")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,107 @@
+"""The mutation check generates unsound edits only, by its documented rules.
+
+Each rule is tested on a small source: what it leaves alone, and that the same edit outside
+its scope is still generated (a rule that swallowed real decisions would inflate the score).
+The EQUIVALENT table is checked against the core as it is now: an entry that no longer
+matches a generated mutant would silently stop excluding anything.
+"""
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def check():
+    spec = importlib.util.spec_from_file_location("mutation_check", ROOT / "scripts" / "mutation_check.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["mutation_check"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _changes(check, source: str) -> list[str]:
+    # the change without the ", in `line`" a report adds for the reader
+    return [m.change.split(", in `")[0] for m in check.mutants_of("regions", source)]
+
+
+def test_a_module_level_limit_is_not_mutated_but_a_table_of_decisions_is(check) -> None:
+    source = ("MAX_DEPTH = 40\n"
+              "_SIGN_TEST = {'gt': lambda s: s > 0}\n"
+              "def f(depth):\n"
+              "    if depth >= MAX_DEPTH:\n"
+              "        raise ValueError('too deep')\n"
+              "    return depth > 0\n")
+    changes = _changes(check, source)
+    assert not any("40" in c for c in changes)
+    assert "`s > 0` → `s >= 0`" in changes           # the decision table is mutated
+    assert not any("MAX_DEPTH`" in c and "→" in c for c in changes)
+    assert not any("raise ValueError" in c for c in changes)  # the limit's own raise
+    assert "`depth > 0` → `depth >= 0`" in changes     # an ordinary comparison still is
+
+
+def test_a_symbol_with_a_capital_name_is_not_a_limit(check) -> None:
+    changes = _changes(check, "def f(Z):\n    return Z > 0\n")
+    assert "`Z > 0` → `Z >= 0`" in changes
+
+
+def test_precisions_are_not_mutated(check) -> None:
+    source = ("def f(x, digits):\n"
+              "    for prec in (64, 256):\n"
+              "        y = x.evalf(30)\n"
+              "        with arb_precision(4 * digits + 64):\n"
+              "            if y > 0:\n"
+              "                return prec\n")
+    changes = _changes(check, source)
+    assert not any(c.startswith(("`64`", "`256`", "`30`", "`4`")) for c in changes)
+    assert "`y > 0` → `y >= 0`" in changes
+
+
+def test_ranking_display_and_proposals_are_not_mutated(check) -> None:
+    source = ("def _order_key(r):\n    return r.lower > 0\n"
+              "def _candidates(r):\n    return [q for q in r if q > 0]\n"
+              "def f(xs, known):\n"
+              "    ys = sorted(xs, key=lambda x: x > 0)\n"
+              "    note = ', '.join(text(s) for s in known if s.sign is None)\n"
+              "    return [x for x in ys if x > 1]\n")
+    changes = _changes(check, source)
+    assert "`x > 1` → `x >= 1`" in changes
+    assert not any("r.lower" in c or "q > 0" in c or "x > 0" in c or "s.sign" in c for c in changes)
+
+
+def test_every_equivalent_entry_names_a_mutant_of_the_core(check) -> None:
+    generated = {(m.module, m.change)
+                 for name in {module for module, _ in check.EQUIVALENT}
+                 for m in check.mutants_of(name, (ROOT / "symcheck" / check.PATHS[name]).read_text())}
+    assert set(check.EQUIVALENT) <= generated
+
+
+def test_the_refusal_probe_wraps_the_function_and_marks_the_raise(check) -> None:
+    source = ("class A:\n"
+              "    @staticmethod\n"
+              "    def f(x):\n"
+              "        if x < 0:\n"
+              "            raise ValueError('negative')\n"
+              "        return x\n")
+    (mutant,) = [m for m in check.mutants_of("regions", source) if m.operator == "drop-raise"]
+    probed = check.probe_source(mutant, source)
+    lines = probed.splitlines()
+    assert lines[2] == f"    @__import__({check._PROBE!r}).probe"   # innermost, below @staticmethod
+    assert lines[3] == "    def f(x):"
+    assert lines[5].strip() == f"__import__({check._PROBE!r}).reached()"
+    compile(probed, "probe", "exec")
+
+
+def test_the_score_leaves_equivalents_and_refusal_swaps_out(check) -> None:
+    m = check.Mutant("regions:1:x-1", "regions", 1, "x", "c", (1, 0), (1, 1), "pass")
+    outcomes = [check.Outcome(m, status, 0.0) for status in
+                ("killed", "killed", "killed", "survived", "equivalent", "refusal-swap", "timeout")]
+    report = check._report(outcomes, {})
+    assert (report["killed"], report["survived"], report["timeout"]) == (3, 1, 1)
+    assert (report["equivalent"], report["refusal_swap"]) == (1, 1)
+    assert report["score"] == 80.0  # (3 killed + 1 timeout) / 5
