@@ -116,3 +116,17 @@ def test_samples_of_a_region_narrower_than_64_bits_lie_inside() -> None:
     assert samples
     for q in samples:
         assert q > 0 and sympy.Rational(10)**-36 < q < sympy.Rational(10)**-34
+
+
+@pytest.mark.parametrize("cuts", [(), (S.Zero,), (-S.One, S.One), (-S.One, S.Half, S(2))],
+                         ids=["none", "zero", "both-roots-seeded", "three-seeded"])
+def test_two_cut_points_that_arrive_together_split_into_all_their_cases(cuts: tuple) -> None:
+    """z² < 1 cuts R at −1 and 1 at once (and seeds may add more): every case is decided,
+    none is refused for cut points whose order is certified."""
+    pieces = split(sympy.Piecewise((0, Z**2 < 1), (Z, True)), Z, Budget(60), cuts=cuts)
+    assert all(p.branch_free for p in pieces)
+    for p in pieces:
+        q = p.region.lower if p.region.is_point else p.region.sample()
+        assert p.expr.subs(Z, q) == (0 if q**2 < 1 else q), p.region.describe()
+    described = [p.region.describe() for p in pieces]
+    assert {"z = -1", "z = 1"} <= set(described)
