@@ -104,8 +104,10 @@ def canonical(name: str) -> str | None:
     return key if key in CATALOGUE else None
 
 
-def activation(spec: str | Activation) -> Activation:
-    """A catalogue name (``"silu"``) or an expression in one real variable (``"z*tanh(z)"``).
+def activation(spec: str | Activation | sympy.Expr | sympy.Lambda) -> Activation:
+    """A catalogue name (``"silu"``), an expression in one real variable (``"z*tanh(z)"``), or
+    a SymPy expression in one symbol or a ``Lambda`` (read back through the same safe parser,
+    so it meets the same allow-list and definedness checks as typed text).
 
     >>> activation("swish").name
     'silu'
@@ -117,6 +119,8 @@ def activation(spec: str | Activation) -> Activation:
     """
     if isinstance(spec, Activation):
         return spec
+    if isinstance(spec, (sympy.Lambda, sympy.Expr)):
+        spec = _as_text(spec)
     if not isinstance(spec, str):
         raise UnknownNameError("activation", repr(spec))
     name = canonical(spec)
@@ -127,6 +131,21 @@ def activation(spec: str | Activation) -> Activation:
         raise UnknownNameError("activation", text, closest(text.lower(), [*CATALOGUE, *ALIASES]))
     from symcheck.language.parsing import parse_activation
     return Activation(text, parse_activation(text, functions=catalogue_functions()), text)
+
+
+def _as_text(spec: sympy.Expr | sympy.Lambda) -> str:
+    """A SymPy activation as the text the parser reads, its one variable renamed z."""
+    if isinstance(spec, sympy.Lambda):
+        if len(spec.variables) != 1:
+            raise UnknownNameError("activation", f"a Lambda of {len(spec.variables)} variables")
+        spec = spec.expr.xreplace({spec.variables[0]: Z})
+    free = spec.free_symbols
+    if len(free) > 1:
+        names = ", ".join(sorted(str(s) for s in free))
+        raise UnknownNameError("activation", f"an expression in {len(free)} variables ({names})")
+    if free:
+        spec = spec.xreplace({free.pop(): Z})
+    return sympy.sstr(spec)
 
 
 @lru_cache(maxsize=None)

@@ -47,8 +47,21 @@ class Domain:
         return self.name if self.value is None else str(self.value)
 
 
-def domain(text: str | int | Fraction | sympy.Rational) -> Domain:
-    """Parse an α domain: positive, negative, any, minus-one, or an exact non-zero number."""
+#: an exact α keeps its numerator and denominator to this many digits (1e-31 is fine, 1e999999 not)
+MAX_ALPHA_DIGITS = 100
+MAX_ALPHA_DIGITS_VALUE = 10**MAX_ALPHA_DIGITS
+
+
+def domain(text: str | int | float | Fraction | sympy.Rational) -> Domain:
+    """Parse an α domain: positive, negative, any, minus-one, or an exact non-zero number.
+
+    A float is read as the decimal it prints as (``0.1`` is 1/10), as the command line reads
+    ``--alpha 0.1``.
+    """
+    if isinstance(text, float):
+        if text != text or text in (float("inf"), float("-inf")):
+            raise ParseError(f"alpha must be a finite number, not {text!r}")
+        text = repr(text)
     if isinstance(text, (int, Fraction, sympy.Rational)) and not isinstance(text, bool):
         return _numeric(sympy.Rational(text), str(text))
     if not isinstance(text, str):
@@ -58,11 +71,16 @@ def domain(text: str | int | Fraction | sympy.Rational) -> Domain:
         return Domain(key)
     try:
         value = Fraction(key)  # exact: "0.1" is 1/10, "1e-3" is 1/1000
-    except (ValueError, ZeroDivisionError):
+    except ZeroDivisionError:
+        raise ParseError(f"alpha {text!r} divides by zero; α must be a non-zero number") from None
+    except ValueError:
         raise UnknownNameError("alpha domain", text, closest(key, [*DOMAINS, *ALIASES]),
                                (*DOMAINS, "minus-one", "a number such as -1 or 1/2")) from None
-    if abs(value.numerator) > 10**30 or value.denominator > 10**30:
-        raise ParseError(f"alpha {text!r} is too large a number")
+    if abs(value.numerator) > MAX_ALPHA_DIGITS_VALUE:
+        raise ParseError(f"alpha {text!r} is too large a number (at most {MAX_ALPHA_DIGITS} digits)")
+    if value.denominator > MAX_ALPHA_DIGITS_VALUE:
+        raise ParseError(f"alpha {text!r} is too small a number (a denominator of at most "
+                         f"{MAX_ALPHA_DIGITS} digits)")
     return _numeric(sympy.Rational(value.numerator, value.denominator), text)
 
 
