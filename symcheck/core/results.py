@@ -94,6 +94,14 @@ class CheckResult(Renderable):
         where = f" ({self.domain_text})" if self.domain else ""
         return f"{self.symmetry}{where} on the {self.form} form, σ = {self.activation}"
 
+    def __repr__(self) -> str:
+        """One short line (``print`` gives the whole proof or witness)."""
+        shown = self.activation if len(self.activation) <= 40 else self.activation[:39] + "…"
+        witness = ("" if self.witness is None else
+                   ", witness " + ", ".join(f"{k} = {v}" for k, v in self.witness.items()))
+        return f"<CheckResult {self.symmetry}{'' if self.domain is None else f' ({self.domain_text})'} " \
+               f"on {self.form}, σ = {shown}: {self.verdict.value}{witness}>"
+
     @property
     def domain_text(self) -> str:
         scale = "β" if self.symmetry == "key-value-rescaling" else "α"

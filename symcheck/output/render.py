@@ -41,9 +41,11 @@ def rich_result(result: CheckResult) -> Panel:
         agrees = result.cross_check.get("agrees")
         parts.append(Text(f"cross-check: {cross_check_summary(result.cross_check)}",
                           style={True: "green", False: "bold red"}.get(agrees, "yellow")))
-    if result.verdict is Verdict.INCONCLUSIVE and result.evidence:
-        parts.append(Text(f"numeric evidence (not a proof): {result.evidence.get('points', 0)} points, "
+    if result.verdict is Verdict.INCONCLUSIVE and result.evidence.get("points"):
+        parts.append(Text(f"numeric evidence (not a proof): {result.evidence['points']} points, "
                           f"largest |r| ≈ {result.evidence.get('largest', '0')}", style="dim"))
+    elif result.verdict is Verdict.INCONCLUSIVE:  # "0 points, |r| ≈ 0" would read like evidence of 0
+        parts.append(Text("no numeric evidence was gathered", style="dim"))
     title = Text.assemble(result.title, ": ", verdict_text(result.verdict))
     return Panel(Group(*parts), title=title, title_align="left",
                  subtitle=f"σ(z) = {result.formula if len(result.formula) < 70 else result.formula[:67] + '…'}", subtitle_align="left")

@@ -1,0 +1,29 @@
+"""A result's repr is one short line; an inconclusive check without samples says so plainly."""
+from __future__ import annotations
+
+import symcheck as sc
+from conftest import invoke_cli
+
+
+def test_repr_is_one_short_line_with_the_verdict_and_witness() -> None:
+    result = sc.check_exchange("silu")
+    text = repr(result)
+    assert text == "<CheckResult exchange on gated, σ = silu: broken, witness a = 2, b = 1>"
+    assert "\n" not in text and len(text) < len(str(result))
+
+
+def test_repr_of_a_long_activation_is_cut_but_keeps_the_verdict() -> None:
+    act = "z*tanh(log(1+exp(z)))+z**3/(1+z**2+z**4)+sin(z)*cos(z)*exp(-z**2)"
+    result = sc.check_exchange(act, timeout=0.05)
+    text = repr(result)
+    assert "…" in text and "\n" not in text
+    assert f": {result.verdict.value}" in text
+
+
+def test_no_evidence_is_not_shown_as_evidence_of_zero() -> None:
+    code, out, err = invoke_cli("exchange", "--act", "z*tanh(log(1+exp(z)))+z**3/(1+z**2+z**4)",
+                                "--timeout", "0.01")
+    assert code == 0, err
+    assert "0 points, largest |r| ≈ 0" not in out
+    if "inconclusive" in out:
+        assert "no numeric evidence was gathered" in out or "numeric evidence (not a proof)" in out
