@@ -231,8 +231,16 @@ def latex(target: tuple[str, ...], output: str | None, fragment: bool) -> None:
     Example:  symcheck latex exchange --act silu -o exchange-silu.tex
               symcheck latex rank1 --fragment
     """
+    if output is not None and os.path.splitext(output)[1].lower() in _NOT_LATEX:
+        raise click.UsageError(f"-o {output}: symcheck writes LaTeX source, not "
+                               f"{os.path.splitext(output)[1]}; name the file .tex and compile it "
+                               "with pdflatex (it needs amsmath and amssymb)")
     from symcheck.output.documents import latex_document
     _write(latex_document(target, fragment=fragment), output)
+
+
+#: file types that are not LaTeX source: writing .tex text into them would only mislead
+_NOT_LATEX = (".pdf", ".dvi", ".ps", ".png", ".svg", ".html", ".json")
 
 
 @cli.command()
