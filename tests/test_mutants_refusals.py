@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import mpmath
 import pytest
 from flint import fmpq
 from mpmath.libmp import from_rational, round_ceiling, round_floor
@@ -208,3 +209,22 @@ def test_values_at_the_boundaries(make, operation: str, kinds: str, raw: tuple, 
 def test_log1p_refusals(kinds: str, raw: tuple, expected) -> None:
     """log1p exists only in the Arb arithmetic (log(1 + e^-2000) > 0 without cancellation)."""
     test_refusal_kind_and_message(_Balls, "log1p", kinds, raw, expected)
+
+
+@pytest.mark.parametrize("make, message", [(_Intervals, "undecided: tan near a pole"),
+                                           (_Balls, "unbounded enclosure in tan (near a pole)")],
+                         ids=["mpmath intervals", "Arb balls"])
+def test_tan_over_a_pole_is_imprecise(make, message: str) -> None:
+    """[1, 2] contains π/2: no finite enclosure of tan exists there."""
+    test_refusal_kind_and_message(make, "tan", "i", ((F(1), F(2)),), (Imprecise, message))
+
+
+@pytest.mark.parametrize("make", ARITHMETICS, ids=lambda k: k.name)
+def test_tan_beside_a_pole_is_enclosed(make) -> None:
+    """11/7 is 0.0008 below π/2: tan(11/7) = −1581.66…, enclosed, not refused."""
+    kit = make()
+    with arb_precision(PREC):
+        lo, hi = _ends(kit, kit.arith.tan(kit.exact(F(11, 7))))
+    with mpmath.workdps(50):
+        exact = mpmath.tan(mpmath.mpf(11) / 7)
+        assert mpmath.mpf(lo.numerator) / lo.denominator <= exact <= mpmath.mpf(hi.numerator) / hi.denominator
