@@ -1,6 +1,8 @@
 """A result's repr is one short line; an inconclusive check without samples says so plainly."""
 from __future__ import annotations
 
+import os
+
 import symcheck as sc
 from conftest import invoke_cli
 
@@ -27,3 +29,19 @@ def test_no_evidence_is_not_shown_as_evidence_of_zero() -> None:
     assert "0 points, largest |r| ≈ 0" not in out
     if "inconclusive" in out:
         assert "no numeric evidence was gathered" in out or "numeric evidence (not a proof)" in out
+
+
+def test_the_verdict_leads_the_panel_title_and_survives_a_long_formula() -> None:
+    act = "z*tanh(log(1+exp(z)))+z**3/(1+z**2+z**4)-sin(z)*cos(z)"
+    old = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = "80"
+    try:
+        code, out, err = invoke_cli("exchange", "--act", act, "--timeout", "5")
+    finally:
+        if old is None:
+            del os.environ["COLUMNS"]
+        else:
+            os.environ["COLUMNS"] = old
+    assert code == 0, err
+    first = out.splitlines()[0]
+    assert any(first.startswith(f"╭─ {v}: exchange") for v in ("holds", "broken", "inconclusive")), first

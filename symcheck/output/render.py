@@ -46,7 +46,8 @@ def rich_result(result: CheckResult) -> Panel:
                           f"largest |r| ≈ {result.evidence.get('largest', '0')}", style="dim"))
     elif result.verdict is Verdict.INCONCLUSIVE:  # "0 points, |r| ≈ 0" would read like evidence of 0
         parts.append(Text("no numeric evidence was gathered", style="dim"))
-    title = Text.assemble(result.title, ": ", verdict_text(result.verdict))
+    # the verdict first: a panel title that does not fit is cut at its end, never the verdict
+    title = Text.assemble(verdict_text(result.verdict), ": ", result.title)
     return Panel(Group(*parts), title=title, title_align="left",
                  subtitle=f"σ(z) = {result.formula if len(result.formula) < 70 else result.formula[:67] + '…'}", subtitle_align="left")
 
