@@ -784,8 +784,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.survivors_of:
         try:
             earlier = json.loads(Path(args.survivors_of).read_text())
+            by_path = {f"symcheck/{path}": name for name, path in PATHS.items()}
             for s in earlier["survivors"]:
-                module, line = s["where"].split("/")[-1].split(".py:")
+                path, line = s["where"].rsplit(":", 1)
+                # by the path, not the file name: language/definedness.py is the module "domain"
+                module = by_path.get(path, Path(path).stem)
                 again.setdefault((module, s["change"]), []).append(int(line))
         except (OSError, ValueError, KeyError, TypeError) as err:
             _fail(f"cannot read the survivors of {args.survivors_of}: {err}")
