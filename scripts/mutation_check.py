@@ -68,7 +68,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # The soundness core, and the tests that exercise each module (directly or through the
 # decisions built on it). A mutant runs only its module's files, with ``-x``.
 CORE: dict[str, tuple[str, ...]] = {
-    "roots": ("test_mutants_roots.py", "test_mutants_regions.py", "test_roots.py", "test_regions.py", "test_split_soundness.py", "test_symmetries.py"),
+    "roots": ("test_mutants_roots.py", "test_mutants_parametrised.py", "test_mutants_regions.py", "test_roots.py", "test_regions.py", "test_split_soundness.py", "test_symmetries.py"),
     "signs": ("test_mutants_signs.py", "test_roots.py", "test_regions.py", "test_split_soundness.py", "test_symmetries.py"),
     "regions": ("test_mutants_regions.py", "test_mutants_undecided.py", "test_regions.py", "test_split_soundness.py", "test_roots.py", "test_symmetries.py"),
     "zero": ("test_mutants_zero.py", "test_fallback_wiring.py", "test_split_soundness.py", "test_regions.py", "test_symmetries.py"),
