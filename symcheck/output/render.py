@@ -23,12 +23,18 @@ def verdict_text(verdict: Verdict) -> Text:
     return Text(verdict.value, style=VERDICT_STYLE[verdict])
 
 
+def _steps_table(first: str, body: str, **first_style: object) -> Table:
+    """The borderless three-column table of a proof: a label, the step with its reasons, the status."""
+    table = Table(show_header=True, header_style="bold", box=None, expand=False, padding=(0, 1))
+    table.add_column(first, no_wrap=True, **first_style)
+    table.add_column(body, overflow="fold")
+    table.add_column("status", no_wrap=True)
+    return table
+
+
 @renderer("rich", CheckResult)
 def rich_result(result: CheckResult) -> Panel:
-    table = Table(show_header=True, header_style="bold", box=None, expand=False, padding=(0, 1))
-    table.add_column("step", style="bold", no_wrap=True)
-    table.add_column("statement", overflow="fold")
-    table.add_column("status", no_wrap=True)
+    table = _steps_table("step", "statement", style="bold")
     for step in result.steps:
         body = Text(step.statement)
         if step.justification:
@@ -104,10 +110,7 @@ def rich_audit(audit: Audit) -> Table:
 @renderer("rich", Derivation)
 def rich_derivation(derivation: Derivation) -> Panel:
     """A derivation as a numbered table: each step, why it holds, the checks run, its status."""
-    table = Table(show_header=True, header_style="bold", box=None, expand=False, padding=(0, 1))
-    table.add_column("#", justify="right", no_wrap=True)
-    table.add_column("step", overflow="fold")
-    table.add_column("status", no_wrap=True)
+    table = _steps_table("#", "step", justify="right")
     for number, step in enumerate(derivation.steps, 1):
         body = Text(step.text)
         if step.kind == "definition":
