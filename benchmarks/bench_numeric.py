@@ -1,4 +1,4 @@
-"""Throughput and memory of `symcheck.numeric.evaluator.bilinear_attention`, measured in one run.
+"""Throughput and memory of `symcheck.numeric.kernels.bilinear_attention`, measured in one run.
 
 Prints NumPy's matrix-multiply rate on this machine, bilinear attention's rate at
 N = 512, d = 256, m = 1024, r = 256 counted in the flops of the cheaper route
@@ -63,7 +63,8 @@ def main() -> None:
     import numpy as np
 
     import symcheck as sc
-    from symcheck.numeric.evaluator import _bilinear_setup, bilinear_attention, parse_memory
+    from symcheck.numeric.kernels import bilinear_attention
+    from symcheck.numeric.planner import bilinear_plan, parse_memory
 
     N, d, m, r = (128, 64, 128, 64) if args.small else (512, 256, 1024, 256)
     e = d
@@ -87,7 +88,7 @@ def main() -> None:
 
     # ---- the two rates, in paired rounds: a block of matmuls as long as one call, the call,
     # another block; each round's ratio compares neighbouring windows of the same machine load
-    cheaper = _bilinear_setup(N, d, m, e, r, budget, "float64", False, 0, None)
+    cheaper = bilinear_plan(N, d, m, e, r, budget, "float64", False, 0, None)
     counted = min(4 * N * d * r, 2 * d * d * r + 2 * N * d * d) * m
     size = 2048 if not args.small else 512
     A, B = rng.standard_normal((size, size)), rng.standard_normal((size, size))

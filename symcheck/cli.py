@@ -311,7 +311,7 @@ def numeric(check: str, act: str, form: str | None, d: int | None, m: int | None
               symcheck numeric rank1 --act gelu --dtype float32
               symcheck numeric exchange --weights llama-mlp.safetensors --layer model.layers.0.
     """
-    from symcheck.numeric.evaluator import prepare
+    from symcheck.numeric.checks import prepare
     job = prepare(check, act=act, form=form, d=d, m=m, r=r, tokens=tokens, seed=seed, dtype=dtype,
                   memory=memory, alpha=alpha, weights=weights, inputs=inputs, layer=layer)
     with _progress(job.steps, quiet=not job.slow) as advance:

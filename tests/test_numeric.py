@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 import symcheck as sc
-from symcheck.numeric import evaluator as numeric
-from symcheck.numeric.evaluator import (NumericError, bilinear_attention, evaluate, gated, mlp, parse_memory, plan,
-                              query_mlp, rank1, rank_r)
+from symcheck.core.errors import NumericError
+from symcheck.numeric.kernels import bilinear_attention, evaluate, gated, mlp, query_mlp, rank1, rank_r
+from symcheck.numeric.planner import bilinear_plan, parse_memory, plan
 
 RNG = np.random.default_rng(7)
 N, D, M, R, E = 37, 11, 23, 3, 5
@@ -46,15 +46,15 @@ def test_bilinear_attention_matches_the_formula_whatever_the_chunking(route, mem
 def test_the_cheaper_route_is_chosen_by_flops() -> None:
     # 4·N·d·r vs 2·d²·r + 2·N·d²: tall inputs with small rank go by factors, and vice versa
     assert plan("factor", 512, 256, 8, 1, 4).flops < plan("kernel", 512, 256, 8, 1, 4).flops
-    tall = numeric._bilinear_plan(512, 256, 8, 1, 4, 2**30, np.dtype(float), False, 0, None)
-    wide = numeric._bilinear_plan(512, 256, 8, 1, 256, 2**30, np.dtype(float), False, 0, None)
+    tall = bilinear_plan(512, 256, 8, 1, 4, 2**30, np.dtype(float), False, 0, None, 1)
+    wide = bilinear_plan(512, 256, 8, 1, 256, 2**30, np.dtype(float), False, 0, None, 1)
     assert (tall.route, wide.route) == ("factor", "kernel")
 
 
 def test_progress_is_reported_per_chunk() -> None:
     labels: list[str] = []
     bilinear_attention(X, Q3, K3, V, "relu", memory=9_000, route="kernel", progress=labels.append)
-    p = numeric._bilinear_setup(N, D, M, E, R, 9_000, np.dtype(float), False, 0, "kernel")
+    p = bilinear_plan(N, D, M, E, R, 9_000, np.dtype(float), False, 0, "kernel")
     assert len(labels) == p.steps > 1 and "units" in labels[0]
 
 
@@ -83,14 +83,14 @@ def test_threads_share_the_chunks_and_agree_with_one_thread(route, memory) -> No
     two = bilinear_attention(X, Q3, K3, V, "gelu", route=route, memory=memory, threads=2,
                              progress=labels.append)
     _close(two, one, rtol=1e-13)
-    p = numeric._bilinear_setup(N, D, M, E, R, memory, np.dtype(float), False, 0, route, 2)
+    p = bilinear_plan(N, D, M, E, R, memory, np.dtype(float), False, 0, route, 2)
     assert len(labels) == p.steps
     if p.chunks >= 2:      # both threads had work, each within half the budget
         assert p.workers == 2 and "on 2 threads" in p.describe() and p.bytes <= p.budget
 
 
 def test_one_chunk_is_not_shared_and_bad_thread_counts_are_refused() -> None:
-    assert numeric._bilinear_setup(N, D, M, E, R, 10**9, np.dtype(float), False, 0, "kernel", 4).workers == 1
+    assert bilinear_plan(N, D, M, E, R, 10**9, np.dtype(float), False, 0, "kernel", 4).workers == 1
     for bad in (0, -1, 1.5, True, "2"):
         with pytest.raises(NumericError, match="threads"):
             bilinear_attention(X, Q3, K3, V, "relu", threads=bad)
@@ -176,5 +176,5 @@ def test_a_hand_written_sigmoid_at_huge_preactivations_on_two_threads() -> None:
     Xh = rng.standard_normal((64, 16)) * 30
     Qh, Kh, Vh = rng.standard_normal((40, 16, 4)), rng.standard_normal((40, 16, 4)), rng.standard_normal((40, 8))
     by_hand = bilinear_attention(Xh, Qh, Kh, Vh, "exp(z)/(1 + exp(z))", memory=20_000, threads=2)
-    assert numeric._bilinear_setup(64, 16, 40, 8, 4, 20_000, np.dtype(float), False, 0, None, 2).workers == 2
+    assert bilinear_plan(64, 16, 40, 8, 4, 20_000, np.dtype(float), False, 0, None, 2).workers == 2
     _close(by_hand, bilinear_attention(Xh, Qh, Kh, Vh, "sigmoid", memory=20_000, threads=1), rtol=1e-14)

@@ -9,7 +9,8 @@ import pytest
 from safetensors.numpy import save_file
 
 import symcheck as sc
-from symcheck.numeric.evaluator import NumericError, check, prepare, tolerance
+from symcheck.core.errors import NumericError
+from symcheck.numeric.checks import check, prepare, tolerance
 from conftest import invoke_cli
 
 SMALL = {"d": 12, "m": 24, "tokens": 48}

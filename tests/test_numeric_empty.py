@@ -8,9 +8,10 @@ import numpy as np
 import pytest
 
 import symcheck as sc
-from symcheck.numeric import evaluator as numeric
-from symcheck.numeric.evaluator import (NumericError, bilinear_attention, evaluate, gated, mlp, parse_memory, prepare,
-                              query_mlp, rank1, rank_r)
+from symcheck.core.errors import NumericError, NumericOverflowError
+from symcheck.numeric.checks import prepare
+from symcheck.numeric.kernels import bilinear_attention, evaluate, gated, mlp, query_mlp, rank1, rank_r
+from symcheck.numeric.planner import parse_memory
 from symcheck.numeric.weights import WeightsError, load_inputs, load_layer
 from conftest import invoke_cli
 
@@ -178,4 +179,4 @@ def test_the_python_check_refuses_no_tokens_with_weights(tmp_path: Path) -> None
 
 def test_errors_here_share_the_root() -> None:
     assert issubclass(NumericError, sc.SymcheckError) and issubclass(WeightsError, sc.SymcheckError)
-    assert numeric.NumericOverflowError.__mro__[1:3] == (sc.SymcheckError, ArithmeticError)
+    assert NumericOverflowError.__mro__[1:3] == (sc.SymcheckError, ArithmeticError)

@@ -11,8 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import symcheck as sc
-from symcheck.numeric.evaluator import (NumericError, NumericOverflowError, bilinear_attention, check, evaluate,
-                              gated, mlp, query_mlp, rank1, rank_r)
+from symcheck.core.errors import NumericError, NumericOverflowError
+from symcheck.numeric.checks import check
+from symcheck.numeric.kernels import bilinear_attention, evaluate, gated, mlp, query_mlp, rank1, rank_r
+from symcheck.numeric.planner import bilinear_plan
 from conftest import invoke_cli
 
 RNG = np.random.default_rng(11)
@@ -104,8 +106,7 @@ def test_an_overflowing_computation_raises_instead_of_returning_inf(evaluator) -
 
 
 def test_an_overflow_on_a_worker_thread_reaches_the_caller() -> None:
-    from symcheck.numeric import evaluator as numeric
-    assert numeric._bilinear_setup(N, D, M, E, R, 3_000, np.dtype(float), False, 0, "factor", 2).workers == 2
+    assert bilinear_plan(N, D, M, E, R, 3_000, np.dtype(float), False, 0, "factor", 2).workers == 2
     with pytest.raises(NumericOverflowError, match=r"^overflow in float64: the pre-activations of units \d"):
         rank_r(X * 1e160, Q3 * 1e160, K3, V, "tanh", threads=2, memory=3_000)
 

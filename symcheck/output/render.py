@@ -12,6 +12,7 @@ from symcheck.paper.auditing import Audit
 from symcheck.paper.derivations import Derivation
 from symcheck.paper.targets import Catalogue, PaperResult
 from symcheck.core.verdict import Verdict
+from symcheck.numeric.report import IDENTITIES, NumericReport
 
 VERDICT_STYLE = {Verdict.HOLDS: "bold green", Verdict.BROKEN: "bold red",
                  Verdict.INCONCLUSIVE: "bold yellow"}
@@ -56,6 +57,26 @@ def rich_result(result: CheckResult) -> Panel:
     title = Text.assemble(verdict_text(result.verdict), ": ", result.title)
     return Panel(Group(*parts), title=title, title_align="left",
                  subtitle=f"σ(z) = {result.formula if len(result.formula) < 70 else result.formula[:67] + '…'}", subtitle_align="left")
+
+
+@renderer("rich", NumericReport)
+def rich_numeric_report(report: NumericReport) -> Panel:
+    """Two evaluations at size as a key/value panel; the outcome last, coloured by what it means."""
+    table = Table(show_header=False, box=None, padding=(0, 1))
+    table.add_column(style="bold", no_wrap=True)
+    table.add_column(overflow="fold")
+    for key, value in (("claim", report.claim), ("left", report.left), ("right", report.right),
+                       ("layer", f"{report.form} form, σ = {report.activation}, {report.dtype}"),
+                       ("sizes", ", ".join(f"{k} = {v}" for k, v in report.sizes.items())),
+                       ("data", report.source), ("routes", "; ".join(dict.fromkeys(report.routes))),
+                       ("time", f"{report.elapsed:.2f} s")):
+        table.add_row(key, value)
+    # an identity that fails is alarming; a symmetry that breaks is a finding
+    style = ("green" if report.within else "yellow" if report.no_evidence else
+             "bold red" if report.check in IDENTITIES else "bold yellow")
+    table.add_row("result", Text(report.summary, style=style))
+    return Panel(table, title=f"numeric {report.check}", title_align="left",
+                 subtitle="numeric evidence, not a symbolic verdict", subtitle_align="left")
 
 
 def catalogue_table(rows, columns: list[str]) -> Table:

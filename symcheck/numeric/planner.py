@@ -1,0 +1,236 @@
+"""How a layer evaluation is cut to fit a memory budget: the budget's parsing and the plans.
+
+A plan works through the hidden units in chunks whose size follows from the ``memory`` budget
+(bytes of working memory on top of the inputs, the output included), so the extra memory
+stays within it whatever ``m`` is; chunks are also kept near ``CHUNK_BYTES``, cache-sized,
+when the budget is larger. Bilinear attention may share its chunks among threads
+(:mod:`symcheck.numeric.parallel`), each planned within an equal share of the budget.
+
+Full bilinear attention ``Σ_j σ(x Q_j K_jᵀ xᵀ) v_j`` has two routes, chosen by flops for a
+chunk (every chunk has the same per-unit counts, so one comparison decides them all):
+
+* factor route, ``4·N·d·r`` per unit: ``X·[Q_1 … Q_c]`` and ``X·[K_1 … K_c]`` as two products,
+  multiplied elementwise and summed over the rank;
+* kernel route, ``2·d²·r + 2·N·d²`` per unit: ``M_j = Q_j K_jᵀ`` materialised (one batched
+  product), then ``X·[M_1 … M_c]`` as one product and each row contracted with x.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from symcheck.core.errors import NumericError
+from symcheck.exact.vectorize import as_dtype
+from symcheck.numeric import parallel
+
+__all__ = ["DEFAULT_MEMORY", "SIGMA_WORKSPACE", "CHUNK_BYTES", "parse_memory", "size_text", "Plan",
+           "plan", "bilinear_plan"]
+
+DEFAULT_MEMORY = 256 * 2**20
+#: arrays of σ's input size that evaluating σ may hold at once (temporaries, masks, subsets)
+SIGMA_WORKSPACE = 12
+#: a chunk's own arrays stay near this size even when the budget allows more: the products then
+#: stream from cache and a fresh workspace costs few page faults (at N=512, d=r=256 chunks of
+#: ~10 units ran up to 2× faster than chunks filling 256 MiB, and ~5% faster than 32 MiB ones)
+CHUNK_BYTES = 16 * 2**20
+
+
+_UNITS = {"": 1, "b": 1, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40,
+          "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40,
+          "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12}
+_MEMORY = re.compile(r"^\s*(\d+(?:\.\d*)?(?:e\d+)?)\s*([a-z]*)\s*$")
+
+
+def parse_memory(value: int | float | str) -> int:
+    """A budget in bytes: ``268435456``, ``"256MiB"``, ``"256M"`` (binary), ``"300MB"`` (decimal).
+
+    >>> parse_memory("1.5GiB"), parse_memory("256M"), parse_memory("10MB")
+    (1610612736, 268435456, 10000000)
+    """
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        number, unit = float(value), ""
+    else:
+        match = _MEMORY.match(str(value).lower())
+        if not match or match[2] not in _UNITS:
+            raise NumericError(f"memory budget {value!r} is not a size such as 268435456, 256MiB or 1GB")
+        number, unit = float(match[1]), match[2]
+    if not math.isfinite(number * _UNITS[unit]):
+        raise NumericError(f"memory budget {value!r} is not a size such as 268435456, 256MiB or 1GB")
+    size = int(number * _UNITS[unit])
+    if size <= 0:
+        raise NumericError(f"memory budget {value!r} must be positive")
+    return size
+
+
+def size_text(n: float) -> str:
+    """A byte count as people read it: ``size_text(3 * 2**30)`` is ``'3 GiB'``."""
+    for unit, size in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if n >= size:
+            return f"{n / size:.3g} {unit}"
+    return f"{int(n)} B"
+
+
+
+#: bytes per unit (independent of tokens) and per (token, unit), in items of the working dtype
+_PER_UNIT = {
+    "factor": lambda d, r, e: 2 * d * r,            # [Q_1 … Q_c] and [K_1 … K_c] side by side
+    "kernel": lambda d, r, e: d * d,                # M_1 … M_c, laid out for one product with X
+    "rank1": lambda d, r, e: 0, "gated": lambda d, r, e: 0, "mlp": lambda d, r, e: 0,
+}
+_PER_TOKEN_UNIT = {
+    "factor": lambda d, r: 2 * r,                   # X·[Q_j], X·[K_j]
+    "kernel": lambda d, r: d,                       # X·[M_j]
+    "rank1": lambda d, r: 2, "gated": lambda d, r: 2, "mlp": lambda d, r: 1,
+}
+#: the flops each route is counted at, per unit, for N tokens
+_FLOPS = {
+    "factor": lambda N, d, r: 4 * N * d * r,
+    "kernel": lambda N, d, r: 2 * d * d * r + 2 * N * d * d,
+    "rank1": lambda N, d, r: 4 * N * d, "gated": lambda N, d, r: 4 * N * d,
+    "mlp": lambda N, d, r: 2 * N * d,
+}
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How one evaluation is cut into chunks of ``units`` units and blocks of ``tokens`` rows.
+
+    ``bytes`` is the working memory the plan needs at most (within the budget); ``flops`` is
+    what the route is counted at for the whole call (σ and the product with V not included).
+    """
+
+    route: str
+    N: int
+    d: int
+    m: int
+    e: int
+    r: int
+    units: int
+    tokens: int
+    bytes: int
+    budget: int
+    flops: float
+    itemsize: int
+    cast_factors: bool = False
+    #: threads sharing the chunks, each with its own workspace and output (``bytes`` counts all)
+    workers: int = 1
+
+    @property
+    def chunks(self) -> int:
+        return -(-self.m // self.units)
+
+    @property
+    def blocks(self) -> int:
+        return -(-self.N // self.tokens)
+
+    @property
+    def steps(self) -> int:
+        """Progress steps: one per (chunk, token block)."""
+        return self.chunks * self.blocks
+
+    def describe(self) -> str:
+        threads = f" on {self.workers} threads" if self.workers > 1 else ""
+        return (f"{self.route} route, {self.chunks} chunk(s) of ≤ {self.units} units × "
+                f"{self.blocks} block(s) of ≤ {self.tokens} rows{threads}, ≈ {size_text(self.bytes)} of "
+                f"{size_text(self.budget)}")
+
+
+def _need(route: str, N: int, d: int, e: int, r: int, c: int, n: int, s: int,
+          fixed: int, cast_per_unit: int) -> int:
+    """Working bytes of a chunk of c units and n rows (the output and fixed arrays included)."""
+    per_unit = _PER_UNIT[route](d, r, e) + cast_per_unit
+    per_token_unit = _PER_TOKEN_UNIT[route](d, r) + 1 + SIGMA_WORKSPACE
+    return fixed + s * (c * per_unit + n * (e + c * per_token_unit))
+
+
+def plan(route: str, N: int, d: int, m: int, e: int = 1, r: int = 1, *,
+         memory: int | str = DEFAULT_MEMORY, dtype: object = "float64",
+         cast_factors: bool = False, extra: int = 0) -> Plan:
+    """The largest chunks that fit ``memory``: all rows at once if one unit fits with them,
+    else one unit at a time over blocks of rows. ``extra`` is fixed working memory (bytes)
+    beyond the output; ``cast_factors`` counts a per-chunk copy of the factors in the working
+    dtype. Raises :class:`NumericError` when not even one unit and one row fit."""
+    budget = parse_memory(memory)
+    s = as_dtype(dtype).itemsize
+    fixed = s * N * e + extra                      # the output, accumulated in place
+    # a chunk's factors and values cast to the working dtype (the factor route casts while
+    # copying them side by side, which its own per-unit memory already counts)
+    cast = ({"factor": 0, "kernel": 2 * d * r}.get(route, 2 * d) + e) if cast_factors else 0
+
+    def fits(c: int, n: int) -> bool:
+        return _need(route, N, d, e, r, c, n, s, fixed, cast) <= budget
+
+    if fits(1, N):
+        lo, hi = 1, m                              # the largest c with fits(c, N)
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            lo, hi = (mid, hi) if fits(mid, N) else (lo, mid - 1)
+        per_unit = _need(route, N, d, e, r, 2, N, s, 0, cast) - _need(route, N, d, e, r, 1, N, s, 0, cast)
+        # no rows (or d = e = 0) cost nothing per unit; blocks of at least one row keep the
+        # row loop well defined when there are none
+        units, tokens = max(1, min(lo, CHUNK_BYTES // max(per_unit, 1))), max(N, 1)
+    else:
+        lo, hi = 0, N
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            lo, hi = (mid, hi) if fits(1, mid) else (lo, mid - 1)
+        if lo == 0:
+            least = _need(route, N, d, e, r, 1, 1, s, fixed, cast)
+            raise NumericError(f"the memory budget {size_text(budget)} is too small for the {route} route "
+                               f"at these sizes: it needs at least {size_text(least)}")
+        units, tokens = 1, lo
+    used = _need(route, N, d, e, r, units, tokens, s, fixed, cast)
+    return Plan(route, N, d, m, e, r, units, tokens, used, budget,
+                float(m * _FLOPS[route](N, d, r)), s, cast_factors)
+
+
+def _workers(threads: Any) -> int:
+    """``threads`` validated: None for as many as the BLAS would use (:func:`parallel.available`)."""
+    if threads is None:
+        return parallel.available()
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise NumericError(f"threads must be a whole number ≥ 1, not {threads!r}", name="threads")
+    return threads
+
+
+def bilinear_plan(N: int, d: int, m: int, e: int, r: int, memory: int | str, dtype: object,
+                    cast: bool, extra: int, route: str | None, threads: Any = None) -> Plan:
+    """The plan of :func:`_cheaper_route`, shared by ``workers`` threads when there are chunks
+    enough for them: each plans within an equal share of the budget (its own workspace and
+    output), so the whole stays within it. Else, or when a share is too small, one thread."""
+    wanted, budget = _workers(threads), parse_memory(memory)
+    if wanted > 1:
+        try:
+            share = _cheaper_route(N, d, m, e, r, budget // wanted, dtype, cast, extra, route)
+        except NumericError:
+            share = None
+        if share is not None and share.chunks >= wanted:
+            # as many chunks for every thread: smaller chunks (still within the share) rather
+            # than one thread left with the last, odd chunk
+            units = -(-m // (-(-share.chunks // wanted) * wanted))
+            return dataclasses.replace(share, units=units, workers=wanted, bytes=share.bytes * wanted,
+                                       budget=budget)
+    return _cheaper_route(N, d, m, e, r, budget, dtype, cast, extra, route)
+
+
+def _cheaper_route(N: int, d: int, m: int, e: int, r: int, memory: int | str, dtype: object,
+                   cast: bool, extra: int, route: str | None) -> Plan:
+    """The cheaper of the factor and kernel routes (by flops) among those that fit."""
+    routes = [route] if route else ["factor", "kernel"]
+    options, errors = [], []
+    for name in routes:
+        if name not in ("factor", "kernel"):
+            raise NumericError(f"unknown route {name!r}; expected factor or kernel", name="route")
+        try:
+            options.append(plan(name, N, d, m, e, r, memory=memory, dtype=dtype,
+                                cast_factors=cast, extra=extra))
+        except NumericError as err:
+            errors.append(err)
+    if not options:
+        raise errors[-1]
+    # per unit the counts do not depend on the chunk, so the per-chunk choice is this one
+    return min(options, key=lambda p: (p.flops, p.route != "factor"))
+

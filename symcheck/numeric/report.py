@@ -1,0 +1,130 @@
+"""The result of a numeric check: two evaluations of a layer at size and how far apart they are."""
+from __future__ import annotations
+
+import shlex
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from symcheck.core.results import Renderable
+
+__all__ = ["CHECKS", "IDENTITIES", "NumericReport"]
+
+CHECKS = {
+    "rank1": "bilinear attention at r = 1 equals the rank-1 form σ((xQᵀ)⊙(xKᵀ))V",
+    "absorb": "a global query is absorbed into the keys: σ((xQ_g)Kᵀ)V = σ(x(KQ_gᵀ)ᵀ)V",
+    "exchange": "swapping query and key, (Q, K) → (K, Q), leaves the layer unchanged",
+    "scaling": "inverse scaling, (Q, K) → (αQ, K/α), leaves the layer unchanged",
+}
+IDENTITIES = ("rank1", "absorb")
+
+
+@dataclass(frozen=True)
+class NumericReport(Renderable):
+    """Two evaluations of a layer at size and their relative difference: numeric evidence only.
+
+    For ``rank1``/``absorb`` (identities) agreement within the tolerance is evidence for the
+    identity (its proof is ``symcheck derive``); for ``exchange``/``scaling`` a relative change
+    far above the tolerance is evidence that the map is not a symmetry at these weights, never
+    a symbolic verdict (those come from ``symcheck exchange``/``scaling``, with certified witnesses).
+    When float arithmetic cannot resolve the comparison (a value out of range, outputs in the
+    underflow range or all 0) the outcome is ``overflow``/``underflow``: no evidence either way.
+    """
+
+    check: str
+    claim: str
+    form: str
+    activation: str
+    left: str
+    right: str
+    dtype: str
+    sizes: Mapping[str, int]
+    #: None when there is no finite ratio: an overflow, or a left side of exact zeros
+    relative: float | None
+    tolerance: float
+    source: str
+    routes: tuple[str, ...]
+    memory: int
+    seed: int | None = None
+    alpha: str | None = None
+    elapsed: float = 0.0
+    evidence: str = "numeric"
+    #: "overflow" or "underflow" when float arithmetic could not resolve the comparison
+    no_evidence: str | None = None
+    #: why ``relative`` is None or why there is no evidence
+    reason: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "sizes", MappingProxyType(dict(self.sizes)))
+
+    @property
+    def within(self) -> bool:
+        return self.no_evidence is None and self.relative is not None and self.relative <= self.tolerance
+
+    @property
+    def outcome(self) -> str:
+        """``agree`` (within the tolerance), ``differ``, or ``overflow``/``underflow``: no
+        evidence either way."""
+        return self.no_evidence or ("agree" if self.within else "differ")
+
+    @property
+    def quantity(self) -> str:
+        return "relative error" if self.check in IDENTITIES else "relative change"
+
+    @property
+    def summary(self) -> str:
+        if self.no_evidence is not None:
+            return (f"{self.no_evidence}: no evidence either way — {self.reason}; the comparison "
+                    "says nothing about the claim at these weights")
+        if self.relative is None:
+            head = f"{self.quantity} unbounded ≫ tolerance {self.tolerance:.2g} ({self.reason})"
+        else:
+            compare = "≤" if self.within else ("≫" if self.relative > 100 * self.tolerance else ">")
+            head = f"{self.quantity} {self.relative:.3g} {compare} tolerance {self.tolerance:.2g}"
+        if self.check in IDENTITIES:
+            tail = ("the two sides agree: numeric evidence for the identity, not a proof "
+                    f"(the proof: symcheck derive {self.check})" if self.within else
+                    "the two sides differ by more than rounding explains: numeric evidence "
+                    "against the identity at these weights")
+        else:
+            name = "exchange" if self.check == "exchange" else f"scaling with α = {self.alpha}"
+            command = f"symcheck {self.check} --act {shlex.quote(self.activation)}" + (
+                f" --alpha {shlex.quote(self.alpha)}" if self.check == "scaling" else "") + (
+                f" --form {self.form}" if self.form != "gated" else "")
+            hint = "" if self.form == "bilinear" else f" (a certified one: {command})"
+            tail = (f"the layer changes under {name}: numeric evidence that it is not a symmetry "
+                    f"of the {self.form} layer with σ = {self.activation} — not a symbolic "
+                    f"verdict{hint}" if not self.within else
+                    "the layer is unchanged up to rounding: consistent with a symmetry at these "
+                    "weights — numeric evidence, not a proof")
+        return f"{head}: {tail}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "check": self.check, "claim": self.claim, "form": self.form,
+            "activation": self.activation, "compared": {"left": self.left, "right": self.right},
+            "dtype": self.dtype, "sizes": dict(self.sizes), "alpha": self.alpha,
+            "quantity": self.quantity.replace(" ", "_"), "relative": self.relative,
+            "tolerance": self.tolerance, "outcome": self.outcome, "reason": self.reason,
+            "evidence": self.evidence,
+            "verdict": None, "summary": self.summary, "source": self.source, "seed": self.seed,
+            "routes": list(self.routes), "memory_bytes": self.memory,
+            "elapsed_seconds": round(self.elapsed, 4),
+        }
+
+    def __str__(self) -> str:
+        sizes = ", ".join(f"{k}={v}" for k, v in self.sizes.items())
+        lines = [f"numeric {self.check}: {self.claim}",
+                 f"  left   {self.left}", f"  right  {self.right}",
+                 f"  σ = {self.activation}, {self.form} form, {self.dtype}, {sizes}",
+                 f"  data   {self.source}", f"  routes {'; '.join(dict.fromkeys(self.routes))}",
+                 f"  {self.summary}"]
+        return "\n".join(lines)
+
+    # numeric evidence has no LaTeX or HTML form: Jupyter shows the text of ``__str__``
+    _repr_latex_ = None
+    _repr_html_ = None
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(str(self))
