@@ -8,8 +8,9 @@ import sympy
 from sympy import S
 
 from symcheck.core.budget import Budget
-from symcheck.engine.plane import Case, decide_plane, scale_regions, whole_line
+from symcheck.engine.plane import Case, _cut, decide_plane, scale_regions, whole_line
 from symcheck.exact.regions import Region
+from symcheck.exact.signs import Undecided, certified_order
 from symcheck.language.symbols import A, ALPHA, B
 from symcheck.core.verdict import Verdict
 
@@ -120,3 +121,36 @@ def test_a_relation_whose_sides_agree_on_a_whole_case_is_decided_exactly(rel) ->
         left = sympy.Piecewise((B, rel(sympy.Abs(A), A)), (0, True))
     decision = decide_plane(left, ON_A_POSITIVE_HALF_LINE[rel] * B, SPACE, Budget(60))
     assert decision.verdict is Verdict.HOLDS
+
+
+def _certified_partition(region: Region, pieces: list[Region]) -> bool:
+    """Do the pieces tile the region: open intervals and the points between them, in order?"""
+    opens = [p for p in pieces if not p.is_point]
+    points = [p.lower for p in pieces if p.is_point]
+    ends = [opens[0].lower, *(p.upper for p in opens)]
+    return (ends[0] == region.lower and ends[-1] == region.upper
+            and all(certified_order(hi, lo) > 0 for lo, hi in zip(ends, ends[1:]))
+            and all(q.lower == p.upper for p, q in zip(opens, opens[1:]))
+            and sorted(points, key=lambda x: x.evalf(300)) == ends[1:-1])
+
+
+@pytest.mark.parametrize("points", [
+    [1 + sympy.exp(-200), S.One],  # 50 digits cannot tell them apart: the float sort keeps this order
+    [S.One, 1 + sympy.exp(-200)],
+    [sympy.log(4), 2 * sympy.log(2)],  # one value written twice: no interval between them
+    [S.Half, S(2), S.One],
+])
+def test_cut_points_the_float_sort_misplaces_are_refused_or_ordered(points) -> None:
+    """Cutting at points out of order would leave an interval (1, 1 + e^-200) no case covers."""
+    region = Region(S.Zero, S(3))
+    try:
+        pieces = _cut(region, points)
+    except Undecided:
+        return
+    assert _certified_partition(region, pieces), pieces
+
+
+def test_a_case_the_float_sort_cannot_split_is_not_proved() -> None:
+    """b·[1 < a < 1 + e^-200] is not 0: a split that loses that interval would prove it."""
+    left = sympy.Piecewise((B, (A - 1 - sympy.exp(-200)) / (A - 1) < 0), (0, True))
+    assert decide_plane(left, S.Zero, SPACE, Budget(60)).verdict is not Verdict.HOLDS

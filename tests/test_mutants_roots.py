@@ -35,3 +35,11 @@ def test_a_root_the_enclosures_cannot_place_is_refused_or_found(g, lower, upper,
 def test_simple_roots_of_a_transcendental_function_are_isolated_exactly() -> None:
     found = roots_in(sympy.sin(Z) - S.Half, Z, S.Zero, S(3))
     assert set(found.points) == {sympy.pi / 6, 5 * sympy.pi / 6}
+
+
+@pytest.mark.parametrize("proposal", [2 * sympy.pi * sympy.I, 1 + sympy.I, sympy.I * sympy.exp(-300)])
+def test_a_proposal_known_not_to_be_real_is_dropped_not_refused(proposal) -> None:
+    """exp(z) − 1 is increasing with its one real root 0; a complex proposal is no cut point
+    (and must not make the proved set of cuts a refusal)."""
+    found = roots_in(sympy.exp(Z) - 1, Z, -S.One, S.One, candidates=lambda g, var, interval: [proposal, S.Zero])
+    assert found.points == (S.Zero,)
