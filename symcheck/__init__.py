@@ -10,8 +10,9 @@ from symcheck.core import rendering
 from symcheck.core.budget import DEFAULT_TIMEOUT
 from symcheck.core.errors import (DomainError, EvaluationError, NumericError, ParseError, PlotError,
                                   SymcheckError, TargetError, UnknownNameError, WeightsError)
-from symcheck.core.results import CheckResult, Status, Step
+from symcheck.core.results import Status, Step
 from symcheck.core.verdict import Verdict
+from symcheck.engine.check_result import CheckResult, CrossCheck
 from symcheck.engine.symmetries import check, check_exchange, check_inverse_scaling
 from symcheck.language.activations import Activation, activation, catalogue
 from symcheck.language.forms import Form, form
@@ -28,7 +29,7 @@ _LAZY = {
 
 __all__ = [
     "Activation", "activation", "catalogue", "check_exchange", "check_inverse_scaling", "check",
-    "Form", "form", "Transformation", "domain", "CheckResult", "Step", "Status", "Verdict", "DEFAULT_TIMEOUT",
+    "Form", "form", "Transformation", "domain", "CheckResult", "CrossCheck", "Step", "Status", "Verdict", "DEFAULT_TIMEOUT",
     "SymcheckError", "ParseError", "DomainError", "UnknownNameError", "EvaluationError", "NumericError",
     "WeightsError", "PlotError", "TargetError", *_LAZY,
 ]

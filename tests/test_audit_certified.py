@@ -107,7 +107,7 @@ def test_degree_zero_holds_and_z3_agrees(form: str) -> None:
     t = Transformation(QV, domain("positive"), degree=sympy.Integer(0))
     result = check(POINT_AT_ZERO, t, form)
     assert result.verdict.value == "holds"
-    assert result.cross_check is not None and result.cross_check["agrees"] is True
+    assert result.cross_check is not None and result.cross_check.agrees is True
 
 
 # --- generated activations: the test computes which p work -------------------------------------
@@ -153,7 +153,7 @@ def test_query_value_truth_table(act: str, truth: set | None, form: str) -> None
     else:
         assert row.verdict.value == "holds" and row.degree == R(*next(iter(truth)).as_integer_ratio()), row.basis
     sigma = activation(act)
-    assert_broken_rows_certified(auditing.Audit(sigma.name, sigma.formula, (row,)))
+    assert_broken_rows_certified(auditing.Audit(sigma, (row,)))
 
 
 def test_an_uncertified_pinned_value_is_never_used_to_refute_every_p() -> None:

@@ -78,9 +78,9 @@ def test_cross_check_with_a_solver_that_says_unknown(monkeypatch) -> None:
     for engine in ("holds", "broken"):
         cross = smt.cross_check(activation("relu"), Transformation("inverse-scaling", domain("positive")),
                                 form("gated"), engine, {"a": "1", "b": "1", "alpha": "2"} if engine == "broken" else None)
-        assert cross["verdict"] == "unknown"
-        assert cross["agrees"] is None
-        assert cross["witness_confirmed"] is None
+        assert cross.verdict == "unknown"
+        assert cross.agrees is None
+        assert cross.witness_confirmed is None
 
 
 @pytest.mark.parametrize(("engine", "smt_says", "confirmed", "agrees"), [

@@ -77,8 +77,8 @@ def test_without_z3_a_covered_check_says_so(monkeypatch) -> None:
     monkeypatch.setattr(builtins, "__import__", no_z3)
     result = sc.check_inverse_scaling("relu")
     assert result.verdict is Verdict.HOLDS
-    assert result.cross_check["verdict"] == "unavailable" and result.cross_check["agrees"] is None
-    assert "pip install" in result.cross_check["reason"]
+    assert result.cross_check.verdict == "unavailable" and result.cross_check.agrees is None
+    assert "pip install" in result.cross_check.reason
 
 
 # --- agreement -----------------------------------------------------------------------------------
@@ -86,12 +86,12 @@ def test_without_z3_a_covered_check_says_so(monkeypatch) -> None:
 def _assert_agree(result: sc.CheckResult) -> None:
     cross = result.cross_check
     assert cross is not None, str(result)
-    assert cross["engine"] == "z3" and cross["symbolic_verdict"] == result.verdict.value
-    assert cross["verdict"] == result.verdict.value, str(result)
-    assert cross["agrees"] is True, str(result)
+    assert cross.engine == "z3" and cross.symbolic_verdict == result.verdict.value
+    assert cross.verdict == result.verdict.value, str(result)
+    assert cross.agrees is True, str(result)
     if result.verdict is Verdict.BROKEN:
-        assert cross["witness_confirmed"] is True
-        assert cross["model"] is not None
+        assert cross.witness_confirmed is True
+        assert cross.model is not None
 
 
 @requires_z3
@@ -171,16 +171,16 @@ def test_a_model_is_rechecked_exactly_and_an_irrational_one_is_not_a_verdict() -
     result = sc.check_exchange("Piecewise((1, Eq(z**2, 2)), (0, True))")
     assert result.verdict is Verdict.INCONCLUSIVE
     cross = result.cross_check
-    assert cross["verdict"] == "unknown" and cross["agrees"] is None
-    assert "re-evaluated exactly" in cross["reason"]
+    assert cross.verdict == "unknown" and cross.agrees is None
+    assert "re-evaluated exactly" in cross.reason
 
 
 @requires_z3
 def test_an_out_of_time_cross_check_gives_no_verdict() -> None:
     cross = smt.cross_check(sc.activation("relu"), _t("exchange", None), form("gated"), "broken",
                             {"a": 1, "b": -1}, seconds=0.001)
-    assert cross["verdict"] == "unknown" and cross["agrees"] is None
-    assert "time" in cross["reason"]
+    assert cross.verdict == "unknown" and cross.agrees is None
+    assert "time" in cross.reason
 
 
 @requires_z3
@@ -193,8 +193,8 @@ def test_a_solver_failure_is_no_verdict_and_no_crash(monkeypatch) -> None:
     monkeypatch.setattr(smt, "_decide", fail)
     result = sc.check_inverse_scaling("relu")
     assert result.verdict is Verdict.HOLDS
-    assert result.cross_check["verdict"] == "unknown" and result.cross_check["agrees"] is None
-    assert "simulated solver failure" in result.cross_check["reason"]
+    assert result.cross_check.verdict == "unknown" and result.cross_check.agrees is None
+    assert "simulated solver failure" in result.cross_check.reason
 
 
 @requires_z3
@@ -202,7 +202,7 @@ def test_an_uncovered_piecewise_region_never_yields_a_proof() -> None:
     # Built by hand, bypassing the parser (which would refuse it): no branch for z <= 0.
     sigma = sc.Activation("partial", sympy.Piecewise((Z, Z > 0)), "Piecewise((z, z > 0))")
     cross = smt.cross_check(sigma, _t("exchange", None), form("gated"), "inconclusive", None)
-    assert cross["verdict"] != "holds"
+    assert cross.verdict != "holds"
 
 
 # --- disagreement -----------------------------------------------------------------------------
@@ -219,7 +219,7 @@ def test_engine_holds_but_z3_finds_a_model_is_inconclusive(monkeypatch) -> None:
     monkeypatch.setattr(symmetries, "counterexample", lambda *args, **kw: None)
     result = sc.check_inverse_scaling("relu2", alpha="positive")
     assert result.verdict is Verdict.INCONCLUSIVE and result.witness is None
-    assert result.cross_check["agrees"] is False and result.cross_check["verdict"] == "broken"
+    assert result.cross_check.agrees is False and result.cross_check.verdict == "broken"
     assert "engines disagree" in result.note
     assert "symbolic engine says holds" in result.note and "z3 says broken" in result.note
     data = result.to_dict()
@@ -232,7 +232,7 @@ def test_engine_broken_but_z3_proves_it_is_inconclusive(monkeypatch) -> None:
     monkeypatch.setattr(smt, "_decide", lambda *args: smt._Decision("holds", reason="forged unsat"))
     result = sc.check_exchange("relu")
     assert result.verdict is Verdict.INCONCLUSIVE and result.witness is None
-    assert result.cross_check["agrees"] is False
+    assert result.cross_check.agrees is False
     assert "symbolic engine says broken" in result.note and "z3 says holds" in result.note
 
 
@@ -247,7 +247,7 @@ def test_a_witness_z3_does_not_confirm_is_a_disagreement(monkeypatch) -> None:
     monkeypatch.setattr(symmetries, "_decide", wrong_witness)
     result = sc.check_exchange("relu")
     assert result.verdict is Verdict.INCONCLUSIVE
-    assert result.cross_check["witness_confirmed"] is False and result.cross_check["agrees"] is False
+    assert result.cross_check.witness_confirmed is False and result.cross_check.agrees is False
     assert "witness" in result.note
 
 

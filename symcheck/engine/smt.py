@@ -13,9 +13,9 @@ a timeout gives no verdict. Coverage is decided from the SymPy tree alone, never
 activation names; anything else (exp, erf, tanh, π, floats, division by the variable) is not
 covered and gets no cross-check.
 
-The cross-check is a mapping, JSON-ready, with ``engine``, ``verdict`` (holds, broken,
-unknown, or unavailable when z3 is not installed), ``agrees`` (True, False, or None when one
-side has no verdict) and the evidence. z3 is imported only when a statement is covered.
+The cross-check is a :class:`~symcheck.engine.check_result.CrossCheck` with ``engine``,
+``verdict`` (holds, broken, unknown, or unavailable when z3 is not installed), ``agrees``
+(True, False, or None when one side has no verdict) and the evidence. z3 is imported only when a statement is covered.
 
 >>> from symcheck.language.activations import activation
 >>> covers(activation("relu").expr), covers(activation("silu").expr)
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -33,9 +33,10 @@ import sympy
 from sympy.core.relational import Relational
 from sympy.logic.boolalg import And, BooleanFalse, BooleanTrue, Not, Or
 
+from symcheck.engine.check_result import CrossCheck
 from symcheck.language.symbols import A, B, Z
 
-__all__ = ["SMT_SECONDS", "covers", "cross_check", "summary", "z3_available"]
+__all__ = ["SMT_SECONDS", "covers", "cross_check", "z3_available"]
 
 SMT_SECONDS = 5.0  #: z3's own time limit per query (capped by what is left of the check's budget)
 ENGINE = "z3"
@@ -212,7 +213,7 @@ class _Decision:
 
 
 def cross_check(sigma: Any, t: Any, unit: Any, verdict: str, witness: Mapping[str, Any] | None,
-                seconds: float = SMT_SECONDS) -> dict[str, Any] | None:
+                seconds: float = SMT_SECONDS) -> CrossCheck | None:
     """Decide ``t`` on ``unit`` for ``sigma`` with z3 and compare with the engine's answer.
 
     ``verdict`` and ``witness`` are the symbolic engine's (its verdict value and its witness by
@@ -229,18 +230,15 @@ def cross_check(sigma: Any, t: Any, unit: Any, verdict: str, witness: Mapping[st
     if not (covers(lhs, variables, nonzero) and covers(rhs, variables, nonzero)):
         return None
     started = time.perf_counter()
-    base = {"engine": ENGINE, "version": None, "verdict": "unknown", "agrees": None,
-            "symbolic_verdict": verdict, "model": None, "witness_confirmed": None, "reason": "",
-            "timeout_seconds": round(max(seconds, 0.0), 3)}
+    base = CrossCheck(ENGINE, verdict, timeout_seconds=round(max(seconds, 0.0), 3))
     try:
         import z3
     except ImportError:
-        return {**base, "verdict": "unavailable",
-                "reason": "z3-solver is not installed (pip install 'symcheck[smt]')"}
-    base["version"] = z3.get_version_string()
+        return replace(base, verdict="unavailable",
+                       reason="z3-solver is not installed (pip install 'symcheck[smt]')")
+    base = replace(base, version=z3.get_version_string())
     if seconds < 0.05:
-        return {**base, "reason": "the time budget ran out before the cross-check",
-                "elapsed_seconds": 0.0}
+        return replace(base, reason="the time budget ran out before the cross-check", elapsed_seconds=0.0)
     try:
         ctx = z3.Context()
         symbols = sorted(variables, key=str)
@@ -254,13 +252,12 @@ def cross_check(sigma: Any, t: Any, unit: Any, verdict: str, witness: Mapping[st
             confirmed = _witness_confirmed(z3, ctx, [domain, differ], reals, witness, seconds)
     except (z3.Z3Exception, _NotCovered, RecursionError, MemoryError) as err:
         # the solver failing is no verdict, never a crash of the check it cross-checks
-        return {**base, "reason": f"z3 failed: {type(err).__name__}: {' '.join(str(err).split())[:120]}",
-                "elapsed_seconds": round(time.perf_counter() - started, 4)}
-    agrees = _agrees(verdict, decision.verdict, confirmed)
-    return {**base, "verdict": decision.verdict, "agrees": agrees,
-            "model": None if decision.model is None else {s.name: str(v) for s, v in decision.model.items()},
-            "witness_confirmed": confirmed, "reason": decision.reason,
-            "elapsed_seconds": round(time.perf_counter() - started, 4)}
+        return replace(base, reason=f"z3 failed: {type(err).__name__}: {' '.join(str(err).split())[:120]}",
+                       elapsed_seconds=round(time.perf_counter() - started, 4))
+    return replace(base, verdict=decision.verdict, agrees=_agrees(verdict, decision.verdict, confirmed),
+                   model=None if decision.model is None else {s.name: str(v) for s, v in decision.model.items()},
+                   witness_confirmed=confirmed, reason=decision.reason,
+                   elapsed_seconds=round(time.perf_counter() - started, 4))
 
 
 def _domain_constraint(z3: Any, translate: _Translator, t: Any, reals: Mapping) -> Any:

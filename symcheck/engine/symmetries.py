@@ -30,7 +30,8 @@ from symcheck.exact.signs import EXACT_SIGN_BITS, Undecided, at_values
 from symcheck.engine.plane import PlaneDecision, decide_plane, scale_regions, whole_line
 from symcheck.exact.regions import Region
 from symcheck.core.printing import text
-from symcheck.core.results import CheckResult, Step
+from symcheck.core.results import Step
+from symcheck.engine.check_result import CheckResult, CrossCheck
 from symcheck.language.symbols import A, B, SIGMA, Z, substitute_sigma
 from symcheck.engine.theorems import ANY, EXCHANGE, NEGATIVE, POSITIVE, Reduction, fixed_scale
 from symcheck.language.transformations import Transformation, domain as _domain
@@ -86,13 +87,12 @@ def check(act: str | Activation, transformation: Transformation, form: str | For
     if decision.verdict is Verdict.HOLDS:
         decision = _guard(statement, decision, budget, time.perf_counter() - started)
     cross, decision = _cross_check(statement, decision, budget)
-    domain = transformation.domain
     return CheckResult(
-        symmetry=transformation.name, form=unit.name,
-        domain=None if domain is None else (domain.name if domain.value is None else str(domain.value)),
-        activation=sigma.name, formula=sigma.formula, verdict=decision.verdict, witness=decision.witness,
+        transformation=transformation, form=unit, activation=sigma, verdict=decision.verdict,
+        witness=decision.witness,
         steps=decision.steps, residual=decision.residual, evidence=decision.evidence, note=decision.note,
-        elapsed=time.perf_counter() - started, cross_check=cross)
+        elapsed=time.perf_counter() - started, cross_check=cross,
+        every_sigma=decision.every_sigma and decision.verdict is Verdict.HOLDS)
 
 
 @dataclass(frozen=True)
@@ -132,6 +132,7 @@ class Decision:
     witness: Mapping[str, sympy.Rational] | None = None
     evidence: Mapping[str, Any] = field(default_factory=dict)
     note: str = ""
+    every_sigma: bool = False  # holds with σ left opaque: no property of σ was used
 
 
 def failed_outside(err: BaseException) -> str:
@@ -177,7 +178,8 @@ def _guard(statement: _Statement, decision: Decision, budget: Budget, elapsed: f
 
 # --- the second engine: z3 on piecewise-polynomial statements --------------------------------
 
-def _cross_check(statement: _Statement, decision: Decision, budget: Budget) -> tuple[Any, Decision]:
+def _cross_check(statement: _Statement, decision: Decision,
+                 budget: Budget) -> tuple[CrossCheck | None, Decision]:
     """Decide the statement again with z3 where it is covered; a disagreement is inconclusive.
 
     The second engine shares no decision code with this module (see :mod:`symcheck.engine.smt`); it
@@ -186,12 +188,12 @@ def _cross_check(statement: _Statement, decision: Decision, budget: Budget) -> t
     verdict, note = decision.verdict, decision.note
     cross = smt.cross_check(statement.sigma, statement.t, statement.unit, verdict.value, decision.witness,
                             seconds=min(smt.SMT_SECONDS, budget.remaining()))
-    if cross is None or cross["agrees"] is not False:
+    if cross is None or cross.agrees is not False:
         return cross, decision
-    smt_says = ("holds (z3 finds no counterexample: unsat)" if cross["verdict"] == "holds" else
-                "broken (z3 model " + ", ".join(f"{k} = {v}" for k, v in (cross["model"] or {}).items())
-                + ", re-evaluated exactly)" if cross["verdict"] == "broken" else cross["verdict"])
-    if verdict is Verdict.BROKEN and cross["witness_confirmed"] is False:
+    smt_says = ("holds (z3 finds no counterexample: unsat)" if cross.verdict == "holds" else
+                "broken (z3 model " + ", ".join(f"{k} = {v}" for k, v in (cross.model or {}).items())
+                + ", re-evaluated exactly)" if cross.verdict == "broken" else cross.verdict)
+    if verdict is Verdict.BROKEN and cross.witness_confirmed is False:
         smt_says += "; z3 evaluates left = right at the symbolic engine's witness"
     disagreement = (f"the engines disagree: the symbolic engine says {verdict.value}, z3 says {smt_says}; "
                     "reported as inconclusive")
@@ -210,7 +212,7 @@ def _decide(statement: _Statement, budget: Budget) -> Decision:
                           "with σ left opaque the two sides expand to the same expression "
                           "(e.g. a·b = b·a, (αa)(b/α) = ab), so no property of σ is needed",
                           "verified"))
-        return Decision(Verdict.HOLDS, tuple(steps))
+        return Decision(Verdict.HOLDS, tuple(steps), every_sigma=True)
     if not _has_reduction(unit, t):
         return _decide_plane(statement, budget, steps)
     reduction = _reduction(unit, t)
@@ -380,7 +382,7 @@ def _piece_steps(decision: ZeroDecision) -> list[Step]:
                           + (" = 0" if piece.status == "proved" and piece.expr != 0 else ""),
                           piece.method or {"timeout": "the time budget ran out",
                                            "unknown": "neither proved zero nor certified non-zero"}
-                          .get(piece.status, ""), status))
+                          .get(piece.status, ""), status, case=True))
     if decision.verdict is Verdict.HOLDS and len(decision.pieces) > 1:
         complete = ("; every root of a branch condition is a cut point (" + "; ".join(decision.cut_proofs) + ")"
                     if decision.cut_proofs else "")
@@ -476,7 +478,7 @@ def _case_steps(decision: PlaneDecision, space) -> list[Step]:
                      + rf" \quad (\text{{left}} = {sympy.latex(left)},\ \text{{right}} = {sympy.latex(right)})")
         status = {"proved": "verified", "timeout": "timeout"}.get(outcome.status, "unknown")
         steps.append(Step(f"Case {case.describe()}", statement, rf"{case.latex()}:\ {name} = {latex}",
-                          outcome.method, status))
+                          outcome.method, status, case=True))
     if decision.verdict is Verdict.HOLDS and product is not None:
         x, u = text(product.x), text(product.u)
         rest = [text(v) for v in space if v not in (product.x, product.y) and v in decision.difference.free_symbols]

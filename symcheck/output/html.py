@@ -9,9 +9,10 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from symcheck.core.rendering import render, renderer
-from symcheck.core.results import CheckResult, Step
-from symcheck.output.latex import (_KIND, _activation_definition, _domain, _sigma_is, _symmetry_name,
-                                   _unit, math)
+from symcheck.core.results import Step
+from symcheck.engine.check_result import CheckResult
+from symcheck.output.latex import (_KIND, _activation_definition, _domain, _scale, _sigma_is,
+                                   _symmetry_name, _unit, math)
 from symcheck.paper.auditing import Audit
 from symcheck.paper.derivations import Derivation
 from symcheck.paper.targets import Catalogue, PaperResult
@@ -44,8 +45,8 @@ def _steps_html(steps: Sequence["Step"]) -> list[list[str]]:
 
 def _title_html(result: "CheckResult") -> str:
     """The title with the user's activation and form as the formulas they parse to."""
-    where = _domain(result.symmetry, result.domain)
-    form = (f"the {result.form} form" if result.form in ("gated", "rank1")
+    where = _scale(result.transformation)
+    form = (f"the {result.form.name} form" if result.form.name in ("gated", "rank1")
             else f"the unit {_math_html('u(a, b) = ' + _unit(result.form))}")
     return (f"{_symmetry_name(result.symmetry)}{', ' + _math_html(where) if where else ''} on {form}, "
             f"{_math_html(_sigma_is(result.activation))}")
@@ -86,8 +87,8 @@ def audit_html(audit: "Audit") -> str:
 @renderer("html", Catalogue)
 def catalogue_html(catalogue: Any) -> str:
     head = ["activation"] + [_KIND.get(s, s) + (f" ({d})" if d else "") for s, d in catalogue.columns]
-    rows = [[_math_html(_activation_definition(name))] + [_html.escape(r.verdict.value) for r in results]
-            for name, results in catalogue.rows]
+    rows = [[_math_html(_activation_definition(results[0].activation))]
+            + [_html.escape(r.verdict.value) for r in results] for _, results in catalogue.rows]
     return _table(head, rows, f"<b>The catalogue on the {_html.escape(catalogue.form)} form</b>")
 
 

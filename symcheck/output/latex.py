@@ -31,7 +31,11 @@ import sympy
 from sympy.printing.latex import LatexPrinter
 
 from symcheck.core.rendering import find, renderer
-from symcheck.core.results import CheckResult, Step
+from symcheck.core.results import Step
+from symcheck.engine.check_result import CheckResult
+from symcheck.language.activations import Activation
+from symcheck.language.forms import Form
+from symcheck.language.transformations import Transformation, domain as parse_domain
 from symcheck.paper.auditing import Audit, AuditRow
 from symcheck.paper.derivations import Derivation
 from symcheck.paper.targets import Catalogue, PaperResult
@@ -202,27 +206,19 @@ def _operator(name: str) -> str:
     return rf"\operatorname{{{escape_text(name)}}}"
 
 
-def _activation_symbol(name: str) -> str:
+def _activation_symbol(act: Activation) -> str:
     """σ's name in formulas: an operator for a catalogue activation, σ for the user's own."""
-    from symcheck.language.activations import canonical
-    return _operator(canonical(name)) if canonical(name) else r"\sigma"
+    return _operator(act.name) if act.builtin else r"\sigma"
 
 
-def _activation_definition(name: str) -> str:
+def _activation_definition(act: Activation) -> str:
     r"""``\operatorname{silu}(z) = \frac{z}{1 + e^{-z}}`` (math, no delimiters)."""
-    from symcheck.language.activations import activation
-    from symcheck.core.errors import SymcheckError
-    try:
-        act = activation(name)
-    except SymcheckError:  # cannot happen for a name a result carries; never print raw text
-        return r"\sigma(z)"
-    return rf"{_activation_symbol(name)}(z) = {math(act.expr)}"
+    return rf"{_activation_symbol(act)}(z) = {math(act.expr)}"
 
 
-def _sigma_is(name: str) -> str:
+def _sigma_is(act: Activation) -> str:
     """``\\sigma = \\operatorname{silu}``, or ``\\sigma(z) = …`` for the user's own σ (math)."""
-    symbol = _activation_symbol(name)
-    return rf"\sigma = {symbol}" if symbol != r"\sigma" else _activation_definition(name)
+    return rf"\sigma = {_activation_symbol(act)}" if act.builtin else _activation_definition(act)
 
 
 # ---- unit forms, layers and transformations ----------------------------------------------------
@@ -239,37 +235,32 @@ _SYMMETRY = {
 }
 
 
-def _unit(form: str) -> str:
-    """The unit u(a, b) as math: the built-in forms by name, a custom form as it parses."""
-    if form in _FORM_UNIT:
-        return _FORM_UNIT[form]
-    from symcheck.core.errors import SymcheckError
-    from symcheck.language.forms import form as lookup
-    try:
-        parsed = lookup(form)
-    except SymcheckError:
-        return r"u(a, b)"
-    return math(parsed.expr) if parsed.expr is not None else r"u(a, b)"
+def _unit(form: Form | str) -> str:
+    """The unit u(a, b) as math: a built-in form by its name, a custom form as it parsed."""
+    name = form if isinstance(form, str) else form.name
+    if name in _FORM_UNIT:
+        return _FORM_UNIT[name]
+    return math(form.expr) if isinstance(form, Form) and form.expr is not None else r"u(a, b)"
 
 
-def _form_phrase(form: str) -> str:
+def _form_phrase(form: Form | str) -> str:
     """'the gated form' / 'the unit $u(a, b) = …$' (text)."""
-    if form in ("gated", "rank1"):
-        return f"the {form} form"
+    name = form if isinstance(form, str) else form.name
+    if name in ("gated", "rank1"):
+        return f"the {name} form"
     return rf"the unit $u(a, b) = {_unit(form)}$"
 
 
+def _scale(t: Transformation) -> str:
+    """``\alpha > 0`` for where a transformation's scale ranges, or '' (math)."""
+    return "" if t.domain is None else t.domain.latex(sympy.latex(t.scale))
+
+
 def _domain(symmetry: str, domain: str | None) -> str:
-    """``\\alpha > 0`` for a result's domain, or '' (math)."""
+    """``\alpha > 0`` for a table column or audit row named by kind and domain, or '' (math)."""
     if domain is None:
         return ""
-    from symcheck.core.errors import SymcheckError
-    from symcheck.language.transformations import domain as parse
-    symbol = r"\beta" if symmetry == "key-value-rescaling" else r"\alpha"
-    try:
-        return parse(domain).latex(symbol)
-    except SymcheckError:
-        return rf"{symbol} \in \text{{{escape_text(domain)}}}"
+    return _scale(Transformation(symmetry, parse_domain(domain)))
 
 
 def _symmetry_name(symmetry: str) -> str:
@@ -314,7 +305,7 @@ def _steps(steps: Sequence["Step"]) -> list[str]:
 
 def result_title(result: "CheckResult") -> str:
     """'Exchange on the gated form, $\\sigma = \\operatorname{silu}$' (text)."""
-    where = _domain(result.symmetry, result.domain)
+    where = _scale(result.transformation)
     return (f"{_symmetry_name(result.symmetry)}{f', ${where}$,' if where else ''} on "
             f"{_form_phrase(result.form)}, ${_sigma_is(result.activation)}$")
 
@@ -324,11 +315,11 @@ def _result_setting(result: "CheckResult") -> list[str]:
     from symcheck.language.formulations import FORMULATIONS
     lines = [rf"\textbf{{Activation.}} ${_activation_definition(result.activation)}$."]
     unit = rf"$u(a, b) = {_unit(result.form)}$ with $a = x\cdot q_j$, $b = x\cdot k_j$"
-    layer = FORMULATIONS.get(_FORM_LAYER.get(result.form, ""))
+    layer = FORMULATIONS.get(_FORM_LAYER.get(result.form.name, ""))
     if layer is not None:
         unit += rf": the {escape_text(layer.name)} layer ${layer.latex}$"
     lines.append(rf"\textbf{{Formulation.}} Unit {unit}.")
-    where = _domain(result.symmetry, result.domain)
+    where = _scale(result.transformation)
     lines.append(rf"\textbf{{Transformation.}} {_symmetry_name(result.symmetry)} "
                  rf"${_symmetry_map(result.symmetry)}$" + (rf", for ${where}$" if where else "") + ".")
     return lines
@@ -342,9 +333,8 @@ def _conclusion(result: "CheckResult") -> list[str]:
                 r"exact or interval arithmetic, and an independent evaluator agrees. The symmetry is "
                 r"\textbf{broken}."]
     if verdict == "holds":
-        cases = sum(1 for s in result.steps if s.title.startswith("Case"))
-        how = (f"the residual is 0 on each of the {cases} cases, and the cases cover the whole domain"
-               if cases else "the steps above reduce the statement to an identity")
+        how = (f"the residual is 0 on each of the {result.cases} cases, and the cases cover the whole domain"
+               if result.cases else "the steps above reduce the statement to an identity")
         return [rf"\textbf{{Proof.}} Every step is verified or given: {how}. "
                 r"The symmetry \textbf{holds}. $\blacksquare$"]
     lines = [r"\textbf{Inconclusive.} Neither a proof nor a certified witness was found"
@@ -566,8 +556,8 @@ def catalogue_fragment(catalogue: Any, notebook: bool = False, level: int = 1) -
     if notebook:
         head = r"\text{activation} & " + " & ".join(
             rf"\text{{{_mathjax_text(_KIND.get(s, s))}}}" + (rf"\ {_domain(s, d)}" if d else "") for s, d in columns)
-        rows = [rf"{_activation_symbol(name)} & " + " & ".join(rf"\text{{{r.verdict.value}}}" for r in results)
-                for name, results in catalogue.rows]
+        rows = [rf"{_activation_symbol(results[0].activation)} & "
+                + " & ".join(rf"\text{{{r.verdict.value}}}" for r in results) for _, results in catalogue.rows]
         return (rf"$$\begin{{array}}{{l{'c' * len(columns)}}} {head} \\ \hline "
                 + r" \\ ".join(rows) + r" \end{array}$$")
     lines = [_heading(level, rf"The catalogue: symmetries of {_form_phrase(catalogue.form)} for every "
@@ -578,23 +568,21 @@ def catalogue_fragment(catalogue: Any, notebook: bool = False, level: int = 1) -
              r"\begin{center}\small", rf"\begin{{tabular}}{{l{'c' * len(columns)}}}",
              "activation & " + " & ".join(_column(s, None) for s, d in columns) + r" \\",
              " & " + " & ".join(f"${_domain(s, d)}$" if d else "" for s, d in columns) + r" \\ \hline"]
-    for name, results in catalogue.rows:
-        lines.append(rf"${_activation_symbol(name)}$ & "
+    for _, results in catalogue.rows:
+        lines.append(rf"${_activation_symbol(results[0].activation)}$ & "
                      + " & ".join(escape_text(r.verdict.value) for r in results) + r" \\")
     lines += [r"\end{tabular}", r"\end{center}", r"\textbf{Definitions, witnesses and proofs.}",
               r"\begin{itemize}"]
-    for name, results in catalogue.rows:
+    for _, results in catalogue.rows:
         parts = []
         for (s, d), r in zip(columns, results):
             basis = (rf"broken at ${_assignment(r.witness)}$" if r.verdict.value == "broken" and r.witness
                      else escape_text(r.verdict.value))
             if r.verdict.value == "holds":
-                cases = sum(1 for step in r.steps if step.title.startswith("Case"))
-                every = any("every σ" in step.statement for step in r.steps if step.title == "Proof")
-                basis += (f" (proof by {cases} cases)" if cases else r" (for every $\sigma$)" if every
-                          else " (direct proof)")
+                basis += (f" (proof by {r.cases} cases)" if r.cases else
+                          r" (for every $\sigma$)" if r.every_sigma else " (direct proof)")
             parts.append(f"{_column(s, d)}: {basis}")
-        lines.append(rf"\item ${_activation_definition(name)}$.\\ {'; '.join(parts)}.")
+        lines.append(rf"\item ${_activation_definition(results[0].activation)}$.\\ {'; '.join(parts)}.")
     lines.append(r"\end{itemize}")
     return "\n".join(lines) + "\n"
 

@@ -7,7 +7,7 @@ from rich.table import Table
 from rich.text import Text
 
 from symcheck.core.rendering import renderer
-from symcheck.core.results import CheckResult, cross_check_summary
+from symcheck.engine.check_result import CheckResult
 from symcheck.paper.auditing import Audit
 from symcheck.paper.derivations import Derivation
 from symcheck.paper.targets import Catalogue, PaperResult
@@ -45,8 +45,8 @@ def rich_result(result: CheckResult) -> Panel:
     if result.note:
         parts.append(Text(f"note: {result.note}", style="yellow"))
     if result.cross_check is not None:  # the second engine (symcheck.engine.smt)
-        agrees = result.cross_check.get("agrees")
-        parts.append(Text(f"cross-check: {cross_check_summary(result.cross_check)}",
+        agrees = result.cross_check.agrees
+        parts.append(Text(f"cross-check: {result.cross_check.summary()}",
                           style={True: "green", False: "bold red"}.get(agrees, "yellow")))
     if result.verdict is Verdict.INCONCLUSIVE and result.evidence.get("points"):
         parts.append(Text(f"numeric evidence (not a proof): {result.evidence['points']} points, "
@@ -116,7 +116,7 @@ def _transformation(row) -> str:
 @renderer("rich", Audit)
 def rich_audit(audit: Audit) -> Table:
     """The audit as one table: form, transformation and domain, verdict, degree p, basis."""
-    table = Table(title=f"Symmetry audit, σ = {audit.activation}", header_style="bold")
+    table = Table(title=f"Symmetry audit, σ = {audit.activation.name}", header_style="bold")
     for column in ("form", "transformation", "verdict", "p"):
         table.add_column(column, no_wrap=True)
     table.add_column("basis", overflow="fold", min_width=20)

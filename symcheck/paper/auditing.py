@@ -27,7 +27,8 @@ from symcheck.language.forms import Form, form as _form
 from symcheck.engine.homogeneity import (SCALE, Degree, Excludes, Refutation, Unsettled, Vanishing, certified_sign,
                           homogeneity_degree)
 from symcheck.core.printing import text
-from symcheck.core.results import CheckResult, Renderable, Step
+from symcheck.core.results import Renderable, Step
+from symcheck.engine.check_result import CheckResult
 from symcheck.language.symbols import A, ALPHA, B, BETA, SIGMA, substitute_sigma
 from symcheck.engine.symmetries import check
 from symcheck.language.transformations import Transformation, domain
@@ -112,13 +113,16 @@ class Audit(Renderable):
     """Every row of one activation's audit; renders as a table."""
 
 
-    activation: str
-    formula: str
+    activation: Activation
     rows: tuple[AuditRow, ...]
     elapsed: float = 0.0
 
+    @property
+    def formula(self) -> str:
+        return self.activation.formula
+
     def to_dict(self) -> dict[str, Any]:
-        return {"activation": self.activation, "formula": self.formula,
+        return {"activation": self.activation.name, "formula": self.formula,
                 "rows": [r.to_dict() for r in self.rows], "elapsed_seconds": round(self.elapsed, 3)}
 
     def row(self, form: str, transformation: str, domain: str | None = None) -> AuditRow:
@@ -128,7 +132,7 @@ class Audit(Renderable):
         raise KeyError((form, transformation, domain))
 
     def __str__(self) -> str:
-        lines = [f"symmetry audit, σ = {self.activation}: {self.formula}"]
+        lines = [f"symmetry audit, σ = {self.activation.name}: {self.formula}"]
         for r in self.rows:
             where = f" ({r.domain})" if r.domain else ""
             p = f", p = {text(r.degree)}" if r.degree is not None else ""
@@ -178,10 +182,9 @@ def _row(sigma: Activation, form: str, unit: str, t: Transformation, run: Checke
     base = AuditRow(form, result.symmetry, result.domain, result.verdict, result.steps, unit=unit)
     if result.verdict is Verdict.HOLDS:
         lhs, rhs = t.statement(_form(unit), SIGMA)
-        cases = sum(1 for s in result.steps if s.title.startswith("Case"))
         ground = (Ground.EVERY_SIGMA if sympy.expand(lhs - rhs) == 0 else
-                  Ground.CASES if cases else Ground.CANCELS)
-        return replace(base, ground=ground, cases=cases)
+                  Ground.CASES if result.cases else Ground.CANCELS)
+        return replace(base, ground=ground, cases=result.cases)
     if result.verdict is Verdict.INCONCLUSIVE:
         return replace(base, reason=result.note or "see steps")
     step = certify_witness(sigma, _form(unit), t, result.witness)
@@ -456,4 +459,4 @@ def audit(act: str | Activation, *, timeout: float = DEFAULT_TIMEOUT,
         rows.extend(_structural_rows(form))
         if progress:
             progress(form)
-    return Audit(sigma.name, sigma.formula, tuple(rows), time.perf_counter() - started)
+    return Audit(sigma, tuple(rows), time.perf_counter() - started)

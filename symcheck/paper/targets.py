@@ -30,7 +30,8 @@ from typing import Any
 from symcheck.core.budget import DEFAULT_TIMEOUT
 from symcheck.core.errors import TargetError, UnknownNameError
 from symcheck.core.names import closest
-from symcheck.core.results import CheckResult, Renderable
+from symcheck.core.results import Renderable
+from symcheck.engine.check_result import CheckResult
 from symcheck.engine.symmetries import check, check_exchange, check_inverse_scaling
 from symcheck.language.activations import catalogue
 from symcheck.language.transformations import Transformation, domain
