@@ -287,7 +287,11 @@ def _write(text: str, output: str | None) -> None:
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random data.")
 @click.option("--dtype", type=click.Choice(["float64", "float32"]), default="float64", show_default=True)
 @click.option("--memory", default="256MiB", show_default=True, metavar="BYTES",
-              help="Working-memory budget: bytes, or e.g. 512MiB, 1GB.")
+              help="Working-memory budget, bytes or e.g. 512MiB, 1GB: it bounds the memory the "
+                   "evaluation uses on top of its inputs (chunk products, σ's temporaries, the "
+                   "output). The inputs (X, Q, K, V and the copies a check makes) are not in it; "
+                   "they are estimated, with the budget, before anything is allocated, and a check "
+                   "that would not fit in the memory available is refused (exit 2).")
 @click.option("--alpha", default=None, metavar="NUMBER",
               help="scaling only: the α of (αQ, K/α), e.g. 3, -1 or 1/2 [default: 2].")
 @click.option("--weights", multiple=True, type=click.Path(dir_okay=False), metavar="FILE",

@@ -81,6 +81,19 @@ class NumericOverflowError(SymcheckError, ArithmeticError):
         self.dtype = dtype
 
 
+class InsufficientMemoryError(NumericError, MemoryError):
+    """A numeric check whose inputs (with the working-memory budget on top) need more memory than
+    the machine has available, refused before anything is allocated. ``needed`` and
+    ``available`` are in bytes; ``parts`` names each array counted and its size."""
+
+    def __init__(self, message: str, *, needed: int = 0, available: int = 0,
+                 parts: tuple[tuple[str, int], ...] = ()) -> None:
+        super().__init__(message, name="memory")
+        self.needed = needed
+        self.available = available
+        self.parts = parts
+
+
 class PlotError(SymcheckError, ImportError):
     """A figure cannot be drawn: matplotlib is missing, or the file type or request is not supported."""
 

@@ -19,7 +19,7 @@ from symcheck.core.errors import NumericError, NumericOverflowError
 from symcheck.exact.vectorize import as_dtype
 from symcheck.numeric.arrays import all_finite, index_text, refuse_non_finite
 from symcheck.numeric.kernels import Progress, bilinear_attention, gated, mlp, query_mlp, rank1
-from symcheck.numeric.planner import DEFAULT_MEMORY, Plan, bilinear_plan, parse_memory, plan
+from symcheck.numeric.planner import DEFAULT_MEMORY, Plan, bilinear_plan, parse_memory, plan, require_memory
 from symcheck.numeric.report import CHECKS, NumericReport
 
 __all__ = ["FORMS", "NumericCheck", "prepare", "check", "tolerance"]
@@ -205,11 +205,12 @@ def prepare(check_name: str, *, act: Any = "silu", form: str | None = None, d: i
         raise UnknownNameError("numeric form", form, closest(form, FORMS), FORMS)
     rng = np.random.default_rng(seed)
     if weights:
-        data = _weights_data(check_name, form, weights, layer, d, m, r, tokens, inputs, rng, seed, kind)
+        data = _weights_data(check_name, form, weights, layer, d, m, r, tokens, inputs, rng, seed, kind,
+                            budget)
     else:
         if inputs is not None:
             raise NumericError("inputs (X) need weights too; give the weight files", name="inputs")
-        data = _random_data(check_name, form or "gated", d, m, r, tokens, rng, seed, kind)
+        data = _random_data(check_name, form or "gated", d, m, r, tokens, rng, seed, kind, budget)
     sizes, arrays, form_used, source = data
     options = {"memory": budget, "dtype": kind}
     left, right, terms, alpha_text = _sides(check_name, form_used, sizes, arrays, sigma, options, alpha)
@@ -229,8 +230,35 @@ def check(check_name: str, **options: Any) -> NumericReport:
     return prepare(check_name, **options).run(progress)
 
 
+def _footprint(check_name: str, form: str, N: int, d: int, m: int, e: int, r: int, kind: np.dtype,
+               drawn: bool, inputs_drawn: bool) -> list[tuple[str, int]]:
+    """The arrays a check allocates besides its working memory, by name, in bytes: the random
+    data (``drawn``: the factors; ``inputs_drawn``: X), the copies one side computes (α·Q and
+    K/α, or the absorbed keys), and the two outputs with the comparison's float64 copies."""
+    s = kind.itemsize
+    factor = m * d * (r if form == "bilinear" and check_name != "rank1" else 1) * s
+    parts: list[tuple[str, int]] = []
+    if inputs_drawn:
+        parts.append(("X", N * d * s))
+    if drawn:
+        parts += [("Q_g", d * d * s)] if check_name == "absorb" else [("Q", factor)]
+        parts += [("K", m * d * s if check_name == "absorb" else factor), ("V", m * e * s)]
+    if drawn:                                       # a draw is scaled in a temporary of its size
+        parts.append(("a temporary while drawing", max(size for _, size in parts)))
+    if check_name == "scaling":
+        parts += [("α·Q", factor), ("K/α", factor)]
+    elif check_name == "absorb":                    # the product in float64, then cast
+        parts.append(("K·Q_gᵀ", m * d * (16 + s) + d * d * 8))
+    parts.append(("the outputs and their comparison", N * e * (2 * s + 5 * 8)))
+    return parts
+
+
+def _advice(kind: np.dtype) -> str:
+    return "choose smaller sizes d, m, tokens" + (" or float32" if kind.itemsize > 4 else "")
+
+
 def _random_data(check_name: str, form: str, d: int | None, m: int | None, r: int | None,
-                 tokens: int | None, rng: np.random.Generator, seed: int, kind: np.dtype):
+                 tokens: int | None, rng: np.random.Generator, seed: int, kind: np.dtype, budget: int):
     d = _DEFAULTS["d"] if d is None else d
     m = _DEFAULTS["m"] if m is None else m
     N = _DEFAULTS["tokens"] if tokens is None else tokens
@@ -241,6 +269,10 @@ def _random_data(check_name: str, form: str, d: int | None, m: int | None, r: in
     elif form != "bilinear" and r not in (None, 1):
         raise NumericError(f"r applies to the bilinear form, not {form}; add form='bilinear'", name="r")
     r = r or (_DEFAULTS["r"] if form == "bilinear" and check_name != "rank1" else 1)
+
+    used = "query-mlp" if check_name == "absorb" else "rank1" if check_name == "rank1" else form
+    require_memory(_footprint(check_name, used, N, d, m, d, r, kind, True, True), budget,
+                   advice=_advice(kind))
 
     def normal(shape, std):
         return (rng.standard_normal(shape, dtype=kind) * kind.type(std)).astype(kind, copy=False)
@@ -263,7 +295,7 @@ def _random_data(check_name: str, form: str, d: int | None, m: int | None, r: in
 
 def _weights_data(check_name: str, form: str | None, weights: Sequence[str], layer: str | None,
                   d: int | None, m: int | None, r: int | None, tokens: int | None,
-                  inputs: str | None, rng: np.random.Generator, seed: int, kind: np.dtype):
+                  inputs: str | None, rng: np.random.Generator, seed: int, kind: np.dtype, budget: int):
     from symcheck.numeric.weights import load_inputs, load_layer
     given = [name for name, value in (("d", d), ("m", m), ("r", r)) if value is not None]
     if given:
@@ -288,21 +320,25 @@ def _weights_data(check_name: str, form: str | None, weights: Sequence[str], lay
                 array, label = array.T, label[: -len(" transposed")]
             refuse_non_finite(label, array, kind)
     d = w.d
+    used = "rank1" if check_name == "rank1" else w.form
     if inputs is not None:
         X, where = load_inputs(inputs, d)
         refuse_non_finite(where, X, kind)
+        require_memory(_footprint(check_name, used, int(X.shape[0]), d, w.m, w.e, w.r, kind, False, False),
+                       budget, advice=_advice(kind).replace("sizes d, m, tokens", "inputs"))
         source = f"weights {w.describe()}; inputs {where}"
     else:
-        X = rng.standard_normal((_DEFAULTS["tokens"] if tokens is None else tokens, d), dtype=kind)
+        N = _DEFAULTS["tokens"] if tokens is None else tokens
+        require_memory(_footprint(check_name, used, N, d, w.m, w.e, w.r, kind, False, True), budget,
+                       advice=_advice(kind).replace("sizes d, m, tokens", "tokens"))
+        X = rng.standard_normal((N, d), dtype=kind)
         source = f"weights {w.describe()}; random normal inputs, seed {seed}"
     arrays = {"X": X, "K": w.K, "V": w.V}
     if w.form == "query-mlp":
         arrays["Q_g"] = w.Q_g
     else:
         arrays["Q"] = w.Q
-    used = w.form
     if check_name == "rank1":
-        used = "rank1"
         if w.Q.ndim == 3:
             arrays["Q"], arrays["K"] = w.Q[:, :, 0], w.K[:, :, 0]
     sizes = {"d": d, "m": w.m, "e": w.e, "r": w.r, "tokens": int(X.shape[0])}

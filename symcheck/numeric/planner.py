@@ -18,16 +18,18 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from symcheck.core.errors import NumericError
+from symcheck.core.errors import InsufficientMemoryError, NumericError
 from symcheck.exact.vectorize import as_dtype
 from symcheck.numeric import parallel
 
 __all__ = ["DEFAULT_MEMORY", "SIGMA_WORKSPACE", "CHUNK_BYTES", "parse_memory", "size_text", "Plan",
-           "plan", "bilinear_plan"]
+           "plan", "bilinear_plan", "available_memory", "require_memory"]
 
 DEFAULT_MEMORY = 256 * 2**20
 #: arrays of σ's input size that evaluating σ may hold at once (temporaries, masks, subsets)
@@ -67,7 +69,7 @@ def parse_memory(value: int | float | str) -> int:
 
 def size_text(n: float) -> str:
     """A byte count as people read it: ``size_text(3 * 2**30)`` is ``'3 GiB'``."""
-    for unit, size in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+    for unit, size in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
         if n >= size:
             return f"{n / size:.3g} {unit}"
     return f"{int(n)} B"
@@ -234,3 +236,69 @@ def _cheaper_route(N: int, d: int, m: int, e: int, r: int, memory: int | str, dt
     # per unit the counts do not depend on the chunk, so the per-chunk choice is this one
     return min(options, key=lambda p: (p.flops, p.route != "factor"))
 
+
+# --------------------------------------------------------------------------- what the machine has
+
+
+def _read_int(path: str) -> int | None:
+    try:
+        with open(path, encoding="ascii") as handle:
+            text = handle.read().strip()
+    except OSError:
+        return None
+    return int(text) if text.isdigit() else None     # cgroup v2 writes "max" for no limit
+
+
+def _meminfo_available() -> int | None:
+    try:
+        with open("/proc/meminfo", encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def available_memory() -> int | None:
+    """Bytes this process may still allocate without swapping: the memory the kernel reports
+    available, or less when a cgroup (a container) limits the process; None when unknown."""
+    known = [n for n in (_meminfo_available(),) if n is not None]
+    for limit, usage in (("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
+                         ("/sys/fs/cgroup/memory/memory.limit_in_bytes",
+                          "/sys/fs/cgroup/memory/memory.usage_in_bytes")):
+        cap, used = _read_int(limit), _read_int(usage)
+        if cap is not None and used is not None and cap < 2**60:   # v1 writes a huge number for none
+            known.append(max(cap - used, 0))
+    return min(known) if known else None
+
+
+def require_memory(parts: Sequence[tuple[str, int]], working: int, available: int | None = None,
+                   advice: str = "choose smaller sizes") -> int:
+    """Refuse, before anything is allocated, a computation whose arrays ``parts`` (name, bytes)
+    and working-memory budget ``working`` need more than ``available`` bytes (default: what
+    :func:`available_memory` reports; nothing is refused when that is unknown). Returns the total;
+    ``advice`` ends the refusal.
+
+    >>> require_memory([("X", 2**20), ("Q", 2**30)], 2**28, available=2**31)
+    1343225856
+    >>> require_memory([("Q", 2**40)], 2**28, available=2**34)
+    Traceback (most recent call last):
+    ...
+    symcheck.core.errors.InsufficientMemoryError: the check needs ≈ 1 TiB of memory before it starts (Q 1 TiB, and a working-memory budget of 256 MiB on top), but only 16 GiB is available: choose smaller sizes
+    """
+    inputs = sum(size for _, size in parts)
+    total = inputs + working
+    if available is None:
+        available = available_memory()
+    if available is None or total <= available:
+        return total
+    shown = ", ".join(f"{name} {size_text(size)}" for name, size in parts if size > 0)
+    raise InsufficientMemoryError(
+        f"the check needs ≈ {size_text(total)} of memory before it starts ({shown}, and a working-memory "
+        f"budget of {size_text(working)} on top), but only {size_text(available)} is available: "
+        f"{advice}",
+        needed=total, available=available, parts=tuple(parts))
