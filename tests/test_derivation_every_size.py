@@ -64,7 +64,7 @@ def _derive_with(monkeypatch: pytest.MonkeyPatch, derivation: str, formulation: 
     """Check a derivation from scratch (no cache) with one formulation's builder replaced."""
     monkeypatch.setitem(FORMULATIONS, formulation, _replaced(formulation, entry))
     title, statement, statement_latex, claims = dv._CATALOGUE[derivation]
-    return Derivation.check(derivation, title, statement, claims(), statement_latex)
+    return Derivation.from_claims(derivation, title, statement, claims(), statement_latex)
 
 
 @pytest.mark.parametrize("formulation, entry", [("rank-r", _rank_r_entry()), ("bilinear", _bilinear_entry())],
@@ -162,11 +162,11 @@ def test_a_step_checked_only_at_explicit_sizes_is_explicit_only_and_blocks_the_d
                        explicit=lambda sz: (input_row(sz.d) * input_row(sz.d).T,
                                             sympy.Matrix([[sum(v**2 for v in input_row(sz.d))]])),
                        dims="d", no_symbolic="a test of the status")
-    step = only_small.check()
+    step = only_small.verify()
     assert step.status == EXPLICIT_ONLY and not step.verified
     assert step.checks[0].status == "not-applicable"
     assert step.checks[0].detail == "no check for every size: a test of the status"
-    derivation = Derivation.check("small", "only small sizes", "x·x = Σ x_i²", [only_small])
+    derivation = Derivation.from_claims("small", "only small sizes", "x·x = Σ x_i²", [only_small])
     assert not derivation.verified and derivation.status == "not verified"
     assert derivation.to_dict()["steps"][0]["status"] == EXPLICIT_ONLY
     assert "[explicit-only]" in str(derivation)

@@ -81,56 +81,56 @@ def _absorbed_with(keys) -> Claim:
 
 
 def test_sigma_of_a_product_is_not_sigma_times_factor() -> None:
-    step = WRONG_GATED.check()
+    step = WRONG_GATED.verify()
     assert step.status == "failed" and not step.verified
     kinds = {r.kind: r.status for r in step.checks}
     assert kinds["explicit"] == "failed" and kinds["matrix-expression"] == "unknown"
-    assert "residual expands to" in step.check
+    assert "residual expands to" in step.checks_run
 
 
 def test_a_wrong_step_makes_the_derivation_not_verified() -> None:
     claims = dv._gated()[:2] + [WRONG_GATED]
-    derivation = Derivation.check("broken", "a wrong derivation", "σ(ab) = σ(a)b", claims)
+    derivation = Derivation.from_claims("broken", "a wrong derivation", "σ(ab) = σ(a)b", claims)
     assert [s.status for s in derivation.steps] == ["verified", "verified", "failed"]
     assert not derivation.verified and derivation.to_dict()["verified"] is False
     assert "not verified" in str(derivation)
 
 
 def test_absorbing_the_query_on_the_wrong_side_is_caught() -> None:
-    swapped = _absorbed_with(lambda G, Kmat: G * Kmat).check()       # K' = Q_g K: does not even conform
+    swapped = _absorbed_with(lambda G, Kmat: G * Kmat).verify()       # K' = Q_g K: does not even conform
     assert swapped.status == "failed"
     assert any(r.kind == "matrix-expression" and r.status == "failed" for r in swapped.checks)
-    untransposed = _absorbed_with(lambda G, Kmat: Kmat * G).check()  # K' = K Q_g: conforms, wrong
+    untransposed = _absorbed_with(lambda G, Kmat: Kmat * G).verify()  # K' = K Q_g: conforms, wrong
     assert untransposed.status == "failed"
-    right = _absorbed_with(lambda G, Kmat: Kmat * G.T).check()
+    right = _absorbed_with(lambda G, Kmat: Kmat * G.T).verify()
     assert right.status == "verified"
 
 
 def test_a_symbolic_check_that_does_not_reduce_is_unknown_not_verified() -> None:
-    step = Claim("σ(2a) = 2σ(a)", "", "wrong", symbolic=lambda: (SIGMA(2 * A), 2 * SIGMA(A))).check()
+    step = Claim("σ(2a) = 2σ(a)", "", "wrong", symbolic=lambda: (SIGMA(2 * A), 2 * SIGMA(A))).verify()
     assert step.status == "unknown" and not step.verified
     step = Claim("σ(a)b = σ(b)a", "", "wrong", symbolic=lambda: (SIGMA(A) * B, SIGMA(B) * A),
-                 explicit=lambda sz: (sympy.Matrix([[SIGMA(A) * B]]), sympy.Matrix([[SIGMA(B) * A]])), dims="").check()
+                 explicit=lambda sz: (sympy.Matrix([[SIGMA(A) * B]]), sympy.Matrix([[SIGMA(B) * A]])), dims="").verify()
     assert step.status == "failed"
 
 
 def test_a_step_needs_the_explicit_check_to_be_verified() -> None:
-    assert Claim("1 = 1", "1 = 1", "nothing ran").check().status == "unknown"
-    symbolic_only = Claim("Q_gKᵀ = (KQ_gᵀ)ᵀ", "", "", symbolic=lambda: (Q_G * K.T, sympy.Transpose(K * Q_G.T))).check()
+    assert Claim("1 = 1", "1 = 1", "nothing ran").verify().status == "unknown"
+    symbolic_only = Claim("Q_gKᵀ = (KQ_gᵀ)ᵀ", "", "", symbolic=lambda: (Q_G * K.T, sympy.Transpose(K * Q_G.T))).verify()
     assert symbolic_only.checks[0].status == "verified" and symbolic_only.status == "unknown"
-    assert not Derivation.check("empty", "", "", []).verified
+    assert not Derivation.from_claims("empty", "", "", []).verified
 
 
 def test_shape_mismatch_at_an_explicit_size_fails() -> None:
-    step = Claim("x = xᵀ", "", "wrong", explicit=lambda sz: (input_row(sz.d), input_row(sz.d).T), dims="d").check()
-    assert step.status == "failed" and "shapes differ" in step.check
+    step = Claim("x = xᵀ", "", "wrong", explicit=lambda sz: (input_row(sz.d), input_row(sz.d).T), dims="d").verify()
+    assert step.status == "failed" and "shapes differ" in step.checks_run
 
 
 def test_a_step_that_runs_out_of_time_is_timeout() -> None:
     def slow(sz):
         time.sleep(2)
         return sympy.Matrix([[1]]), sympy.Matrix([[1]])
-    step = Claim("slow", "", "", explicit=slow, dims="").check(timeout=0.2)
+    step = Claim("slow", "", "", explicit=slow, dims="").verify(timeout=0.2)
     assert step.status == "timeout" and not step.verified
 
 

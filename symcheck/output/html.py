@@ -66,7 +66,7 @@ def derivation_html(derivation: "Derivation") -> str:
                f"{_html.escape(derivation.status)}</b><br>{_math_html(derivation.statement_latex)}")
     rows = [[str(n) + (" (definition)" if s.kind == "definition" else ""), _math_html(s.latex),
              _html.escape(s.status),
-             f"<i>{_html.escape(s.justification)}</i><br><small>{_html.escape(s.check)}</small>"]
+             f"<i>{_html.escape(s.justification)}</i><br><small>{_html.escape(s.checks_run)}</small>"]
             for n, s in enumerate(derivation.steps, 1)]
     return _table(("#", "step", "status", "why, and the checks run"), rows, caption)
 

@@ -446,7 +446,8 @@ class Claim:
     builders: tuple[str, ...] = ()  # formulations whose explicit builders the explicit check uses
     sigma: str = "σ opaque"  # the σ the explicit check uses, for its description
 
-    def check(self, timeout: float = STEP_TIMEOUT) -> "DerivationStep":
+    def verify(self, timeout: float = STEP_TIMEOUT) -> "DerivationStep":
+        """Run the claim's checks (every size, then explicit sizes) into a step with its status."""
         records: list[CheckRecord] = []
         try:
             with alarm(timeout):
@@ -517,13 +518,13 @@ class DerivationStep:
         return self.status == "verified"
 
     @property
-    def check(self) -> str:
+    def checks_run(self) -> str:
         """The checks that were run, one line."""
         return "; ".join(f"{r.kind}: {r.detail}" for r in self.checks)
 
     def to_dict(self) -> dict[str, Any]:
         return {"latex": self.latex, "text": self.text, "justification": self.justification,
-                "status": self.status, "kind": self.kind, "check": self.check,
+                "status": self.status, "kind": self.kind, "check": self.checks_run,
                 "checks": [r.to_dict() for r in self.checks]}
 
 
@@ -540,11 +541,11 @@ class Derivation(Renderable):
     elapsed: float = 0.0
 
     @classmethod
-    def check(cls, name: str, title: str, statement: str, claims: Sequence[Claim],
-              statement_latex: str = "", timeout: float = STEP_TIMEOUT) -> "Derivation":
-        """Check every claim and collect the steps."""
+    def from_claims(cls, name: str, title: str, statement: str, claims: Sequence[Claim],
+                    statement_latex: str = "", timeout: float = STEP_TIMEOUT) -> "Derivation":
+        """Verify every claim and collect the steps."""
         started = time.perf_counter()
-        steps = tuple(claim.check(timeout) for claim in claims)
+        steps = tuple(claim.verify(timeout) for claim in claims)
         return cls(name, title, statement, statement_latex, steps, time.perf_counter() - started)
 
     @property
@@ -1000,4 +1001,4 @@ def derive(name: str) -> Derivation:
     if key not in _CATALOGUE:
         raise UnknownNameError("derivation", str(name), closest(str(key), DERIVATIONS), DERIVATIONS)
     title, statement, statement_latex, claims = _CATALOGUE[key]
-    return Derivation.check(key, title, statement, claims(), statement_latex)
+    return Derivation.from_claims(key, title, statement, claims(), statement_latex)
