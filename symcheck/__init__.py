@@ -25,6 +25,7 @@ _LAZY = {
     "derive": "symcheck.paper.derivations",
     "FORMULATIONS": "symcheck.language.formulations", "Formulation": "symcheck.language.formulations",
     "Sizes": "symcheck.language.formulations", "formulation": "symcheck.language.formulations",
+    "symmetry_group": "symcheck.engine.group", "SymmetryGroup": "symcheck.engine.group",
 }
 
 __all__ = [

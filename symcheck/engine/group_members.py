@@ -1,0 +1,165 @@
+"""Proofs that pairs (a, c) belong to the symmetry group of σ, and certified refutations.
+
+A member needs the engine's own proof that σ(a·z) − c·σ(z) ≡ 0 for every real z: for one pair
+the one-variable decider (:func:`symcheck.engine.zero.decide_zero`), for a family over a
+half-line the two-variable one (:func:`symcheck.engine.plane.decide_plane`, a and z both
+split into cases). Each proof passes the guard (a certified counterexample search) before it
+counts. A non-member needs a certified witness z, re-checked by the independent mpmath
+interval arithmetic, exactly as a ``broken`` check does.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sympy
+from sympy import S
+
+from symcheck.core.budget import Budget, BudgetExceeded
+from symcheck.core.errors import EvaluationError, Undecided
+from symcheck.core.printing import text
+from symcheck.core.results import Status, Step
+from symcheck.core.verdict import Verdict
+from symcheck.engine.guard import counterexample
+from symcheck.engine.plane import decide_plane, scale_regions, whole_line
+from symcheck.engine.symmetries import _case_steps, _fallback, _piece_steps, failed_outside
+from symcheck.engine.zero import decide_zero
+from symcheck.exact.evaluate import certify_nonzero, recheck_sign
+from symcheck.exact.signs import EXACT_SIGN_BITS, at_point
+from symcheck.language.activations import Activation
+from symcheck.language.symbols import A, Z
+
+__all__ = ["Proof", "prove_pair", "prove_family", "pair_witness", "WITNESS_GRID"]
+
+#: the points z tried, simplest first, when a pair is refuted by a witness
+WITNESS_GRID: tuple[sympy.Rational, ...] = tuple(sympy.Rational(v) for v in (
+    "1", "-1", "2", "-2", "1/2", "-1/2", "3", "-3", "1/3", "-1/3", "5/7", "-5/7", "10", "-10", "7", "-7"))
+
+
+@dataclass(frozen=True)
+class Proof:
+    """What deciding ∀z: σ(a·z) = c·σ(z) produced: holds with steps, broken with a witness, or neither."""
+
+    verdict: Verdict
+    steps: tuple[Step, ...]
+    witness: dict[str, sympy.Expr] | None = None
+    note: str = ""
+
+
+def residual(sigma: Activation, a: sympy.Expr, c: sympy.Expr) -> sympy.Expr:
+    """σ(a·z) − c·σ(z) with σ substituted."""
+    return sigma(a * Z) - c * sigma.expr
+
+
+def pair_witness(sigma: Activation, a: sympy.Expr, c: sympy.Expr,
+                 grid: tuple[sympy.Rational, ...] = WITNESS_GRID) -> tuple[sympy.Rational, str] | None:
+    """A rational z where σ(a·z) − c·σ(z) is certified non-zero and re-checked, with the enclosure."""
+    for z0 in grid:
+        try:
+            value = at_point(sigma.expr, Z, a * z0) - c * at_point(sigma.expr, Z, z0)
+            certificate = certify_nonzero(value, {}, max_prec=EXACT_SIGN_BITS)
+            if certificate is None or recheck_sign(value, {}) != certificate.sign:
+                continue
+        except (EvaluationError, Undecided, TypeError, ValueError):
+            continue
+        shown = (f"exactly {certificate.lower}" if certificate.exact else
+                 f"in [{certificate.lower}, {certificate.upper}] (Arb, {certificate.prec} bits)")
+        return z0, shown
+    return None
+
+
+def prove_pair(sigma: Activation, a: sympy.Expr, c: sympy.Expr, budget: Budget) -> Proof:
+    """Decide ∀z ∈ R: σ(a·z) = c·σ(z) for one pair: a proof by cases, a certified witness, or neither."""
+    r = residual(sigma, a, c)
+    statement = Step("Statement", f"for all z ∈ R: σ({text(a * Z)}) = {text(c)}·σ(z)",
+                     rf"\forall z \in \mathbb{{R}}:\ \sigma({sympy.latex(a * Z)}) = {sympy.latex(c)}\,\sigma(z)",
+                     f"(a, c) = ({text(a)}, {text(c)}) is in the group iff this holds", Status.GIVEN)
+    try:
+        decision = decide_zero(r, Z, budget)
+    except BudgetExceeded:
+        return Proof(Verdict.INCONCLUSIVE, (statement,), note="the time budget ran out")
+    except Exception as err:
+        if not failed_outside(err):
+            raise
+        return Proof(Verdict.INCONCLUSIVE, (statement,), note=f"{failed_outside(err)} failed ({type(err).__name__})")
+    if decision.verdict is Verdict.HOLDS:
+        found = _guarded(r, {Z: whole_line()}, budget)
+        if found is None:
+            return Proof(Verdict.HOLDS, (statement, *_piece_steps(decision)))
+        return _refuted(statement, {Z: found}, r, "found by the guard; the proof above is withdrawn")
+    if decision.verdict is Verdict.BROKEN:
+        return _refuted(statement, {Z: decision.point}, r, "found by the one-variable decider")
+    found, _ = _fallback(r, {Z: None}, budget, {})
+    if found is not None:
+        return _refuted(statement, {Z: found.witness[Z]}, r, "found by the numeric fallback")
+    return Proof(Verdict.INCONCLUSIVE, (statement, *_piece_steps(decision)),
+                 note=decision.note or "neither proved nor refuted")
+
+
+def prove_family(sigma: Activation, sign: int, c: sympy.Expr, budget: Budget) -> Proof:
+    """Decide ∀a (a > 0, a < 0, or a ≠ 0 for ``sign`` 1, −1, 0) ∀z ∈ R: σ(a·z) = c(a)·σ(z)."""
+    domain = {1: "positive", -1: "negative", 0: "any"}[sign]
+    where = {1: "a > 0", -1: "a < 0", 0: "a ≠ 0"}[sign]
+    where_latex = {1: "a > 0", -1: "a < 0", 0: r"a \neq 0"}[sign]
+    lhs, rhs = sigma(A * Z), c * sigma.expr
+    statement = Step("Statement", f"for all {where}, z ∈ R: σ(a·z) = {text(c)}·σ(z)",
+                     rf"\forall {where_latex},\ z \in \mathbb{{R}}:\ \sigma(a z) = {sympy.latex(c)}\,\sigma(z)",
+                     f"every (a, {text(c)}) with {where} is in the group iff this holds", Status.GIVEN)
+    space = {A: scale_regions(domain), Z: whole_line()}
+    try:
+        decision = decide_plane(lhs, rhs, space, budget)
+    except BudgetExceeded:
+        return Proof(Verdict.INCONCLUSIVE, (statement,), note="the time budget ran out")
+    except Exception as err:
+        if not failed_outside(err):
+            raise
+        return Proof(Verdict.INCONCLUSIVE, (statement,), note=f"{failed_outside(err)} failed ({type(err).__name__})")
+    difference = lhs - rhs
+    if decision.verdict is Verdict.HOLDS:
+        present = {v: r for v, r in space.items() if v in difference.free_symbols}
+        found = _guarded_point(difference, present, budget) if present else None
+        if found is None:
+            return Proof(Verdict.HOLDS, (statement, *_case_steps(decision, space)))
+        return _refuted(statement, {A: found.get(A, S.One), Z: found.get(Z, S.One)}, difference,
+                        "found by the guard; the proof above is withdrawn")
+    if decision.verdict is Verdict.BROKEN:
+        return _refuted(statement, dict(decision.witness), difference, f"found on {decision.found}")
+    found, _ = _fallback(difference, space, budget, {})
+    if found is not None:
+        return _refuted(statement, dict(found.witness), difference, "found by the numeric fallback")
+    return Proof(Verdict.INCONCLUSIVE, (statement, *_case_steps(decision, space)),
+                 note=decision.note or "neither proved nor refuted")
+
+
+def _guarded(r: sympy.Expr, space, budget: Budget) -> sympy.Rational | None:
+    found = _guarded_point(r, space, budget)
+    return None if found is None else found[Z]
+
+
+def _guarded_point(difference: sympy.Expr, space, budget: Budget):
+    if not difference.free_symbols:
+        return None
+    try:
+        found = counterexample(difference, space, budget)
+    except BudgetExceeded:
+        return None
+    return None if found is None else dict(found.point)
+
+
+def _refuted(statement: Step, point: dict, difference: sympy.Expr, origin: str) -> Proof:
+    """Certify ``difference`` ≠ 0 at ``point`` and re-check it independently: broken, or not decided."""
+    values = {v: point[v] for v in difference.free_symbols if v in point}
+    certificate = certify_nonzero(difference, values, max_prec=EXACT_SIGN_BITS)
+    shown = ", ".join(f"{text(v)} = {text(q)}" for v, q in point.items())
+    witness_step = Step("Witness", shown, ", ".join(rf"{sympy.latex(v)} = {sympy.latex(q)}" for v, q in point.items()),
+                        origin, Status.GIVEN)
+    if certificate is None or recheck_sign(difference, values) != certificate.sign:
+        return Proof(Verdict.INCONCLUSIVE, (statement, witness_step,
+                                            Step("Certificate", "not certified at the witness", r"\text{not certified}",
+                                                 "", Status.FAILED)), note="a candidate witness was not certified")
+    described = (f"exactly {certificate.lower}" if certificate.exact else
+                 f"in [{certificate.lower}, {certificate.upper}] (Arb, {certificate.prec} bits)")
+    steps = (statement, witness_step,
+             Step("Certificate", f"σ(a·z) − c·σ(z) ≠ 0: {described}", rf"\sigma(a z) - c\,\sigma(z) \neq 0",
+                  "exact or ball arithmetic on the statement itself; mpmath interval arithmetic agrees on the sign",
+                  Status.CERTIFIED))
+    return Proof(Verdict.BROKEN, steps, {text(v): q for v, q in point.items()})
