@@ -100,3 +100,38 @@ def paper_html(result: Any) -> str:
 def html(item: Any) -> str:
     """A result, derivation, audit or table as HTML for Jupyter (formulas typeset by MathJax)."""
     return render(item, "html")
+
+
+# ---- symmetry groups (symcheck.engine.group) ------------------------------------------------------
+
+from symcheck.engine.group import FormulationSymmetries, SymmetryGroup  # noqa: E402  (kept with its renderers)
+
+
+@renderer("html", SymmetryGroup)
+def group_html(group: "SymmetryGroup") -> str:
+    state = "complete" if group.complete else "partial"
+    caption = (f"<b>Symmetry group: {state}</b> &nbsp; "
+               f"{_math_html(_activation_definition(group.activation))}")
+    members = [[_math_html(c.aset.latex()), _math_html("c" if c.c is None else sympy_latex(c.c)),
+                f"{len(c.steps)} steps, " + ("verified" if c.proved else "not verified")]
+               for c in group.components]
+    out = [_table(("a", "c", "proof"), members, caption),
+           _table(("argument", "formula", "status", "why"), _steps_html(group.maximality),
+                  "<b>Maximality</b>" if group.complete else "<b>What is known about the others</b>")]
+    if group.complete:
+        out.append(f"<p>inverse scaling: {_html.escape(group.inverse_scaling_text())}</p>")
+    if group.note:
+        out.append(f"<p>note: {_html.escape(group.note)}</p>")
+    return "\n".join(out)
+
+
+@renderer("html", FormulationSymmetries)
+def formulation_symmetries_html(symmetries: "FormulationSymmetries") -> str:
+    items = "".join(f"<li>{_html.escape(f)}</li>" for f in symmetries.families())
+    return (f"<p><b>{_html.escape(symmetries.form)}</b>: (q, k, v) → (λq, μk, νv) is a symmetry iff "
+            f"{_math_html(symmetries.condition_latex)}</p><ul>{items}</ul>")
+
+
+def sympy_latex(expr: Any) -> str:
+    from symcheck.output.latex import math
+    return math(expr)

@@ -60,7 +60,7 @@ _SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": 
 #: characters written in math mode (each becomes its own $…$)
 _MATH = {
     "σ": r"\sigma", "α": r"\alpha", "β": r"\beta", "γ": r"\gamma", "δ": r"\delta", "ε": r"\varepsilon",
-    "λ": r"\lambda", "μ": r"\mu", "π": r"\pi", "τ": r"\tau", "φ": r"\varphi", "θ": r"\theta",
+    "λ": r"\lambda", "μ": r"\mu", "ν": r"\nu", "ω": r"\omega", "π": r"\pi", "τ": r"\tau", "φ": r"\varphi", "θ": r"\theta",
     "Σ": r"\Sigma", "Π": r"\Pi", "Δ": r"\Delta",
     "⇒": r"\Rightarrow", "⇐": r"\Leftarrow", "⇔": r"\Leftrightarrow", "→": r"\to", "←": r"\leftarrow",
     "↦": r"\mapsto", "≠": r"\neq", "≈": r"\approx", "≡": r"\equiv", "≤": r"\le", "≥": r"\ge",
@@ -626,3 +626,60 @@ def _mathjax_text(text: str) -> str:
 _PLAIN = {"σ": "sigma", "α": "alpha", "β": "beta", "·": "*", "≠": "!=", "≤": "<=", "≥": ">=",
           "−": "-", "…": "...", "ᵀ": "^T", "⊙": "(.)", "→": "->", "⇒": "=>", "⇔": "<=>", "∈": "in",
           "×": "x", "—": "--", "–": "-", "≈": "~"}
+
+
+# ---- symmetry groups (symcheck.engine.group) ------------------------------------------------------
+
+from symcheck.engine.group import FormulationSymmetries, SymmetryGroup  # noqa: E402  (kept with its renderers)
+
+
+def _group_heading(group: "SymmetryGroup") -> str:
+    return (rf"The symmetry group of ${_sigma_is(group.activation)}$: "
+            + _verdict("complete" if group.complete else "partial"))
+
+
+@renderer("latex", SymmetryGroup)
+def group_fragment(group: "SymmetryGroup", notebook: bool = False, level: int = 1) -> str:
+    """The members with their proofs, the maximality argument, the inverse-scaling set."""
+    if notebook:  # MathJax: the components and the argument as one array of math
+        rows = [rf"\text{{member}} & {c.latex()} & \text{{proved}}" for c in group.components]
+        rows += [rf"\text{{{_mathjax_text(s.title)}}} & {s.latex} & \text{{{s.status}}}" for s in group.maximality]
+        state = "complete" if group.complete else "partial"
+        return (rf"$$\begin{{array}}{{lll}} \multicolumn{{3}}{{l}}{{\textbf{{{state}}}:\ G_\sigma,\ "
+                rf"{_sigma_is(group.activation)}}}\\ " + r"\\ ".join(rows) + r"\end{array}$$")
+    lines = [_heading(level, _group_heading(group)), "",
+             rf"\textbf{{Activation.}} ${_activation_definition(group.activation)}$.", "",
+             r"\textbf{Group.} $G_\sigma = \{(a, c) : a \neq 0,\ \sigma(a z) = c\,\sigma(z)$ for every "
+             r"real $z\}$, a group under $(a, c)(a', c') = (a a', c c')$.", "",
+             r"\textbf{Members.} Each component is proved by the engine: $\sigma(a z) - c\,\sigma(z) = 0$ "
+             r"for every $z$ and every $a$ of the component.", r"\begin{itemize}"]
+    for component in group.components:
+        lines.append(rf"\item ${component.latex()}$.")
+        lines += _steps(component.steps)
+    lines.append(r"\end{itemize}")
+    lines.append(r"\textbf{Maximality.}" if group.complete else r"\textbf{What is known about the other pairs.}")
+    lines += _steps(group.maximality)
+    for excluded in group.excluded:
+        lines.append(rf"Refuted: $(a, c) = ({math(excluded.a)}, {math(excluded.c)})$, certified at "
+                     rf"${_assignment(excluded.witness)}$.")
+        lines.append("")
+    if group.complete:
+        alphas = group.inverse_scaling_alphas()
+        lines.append(rf"\textbf{{Inverse scaling.}} $\{{\alpha : (\alpha, \alpha) \in G_\sigma\}} = {math(alphas)}$.")
+    if group.note:
+        lines.append(rf"\textbf{{Note.}} {prose(group.note)}")
+    return "\n".join(lines) + "\n"
+
+
+@renderer("latex", FormulationSymmetries)
+def formulation_symmetries_fragment(symmetries: "FormulationSymmetries", notebook: bool = False,
+                                    level: int = 1) -> str:
+    """(q, k, v) -> (lambda q, mu k, nu v) on one unit: the condition and the families."""
+    if notebook:
+        return rf"$$\text{{{_mathjax_text(symmetries.form)}: }} {symmetries.condition_latex}$$"
+    lines = [_heading(level, rf"Diagonal symmetries of the {escape_text(symmetries.form)} unit"), "",
+             rf"$(q, k, v) \mapsto (\lambda q, \mu k, \nu v)$ is a symmetry iff ${symmetries.condition_latex}$.",
+             r"\begin{itemize}"]
+    lines += [rf"\item {prose(family)}" for family in symmetries.families()]
+    lines.append(r"\end{itemize}")
+    return "\n".join(lines) + "\n"
