@@ -111,8 +111,7 @@ def exchange(act: str, form: str, timeout: float, as_json: bool, expect: str | N
     Example:  symcheck exchange --act silu
               symcheck exchange --act relu --form rank1 --json
     """
-    from symcheck.engine.symmetries import check_exchange
-    _finish(check_exchange(act, form, timeout=timeout), as_json, expect)
+    _finish(_exchange_result(act=act, form=form, timeout=timeout), as_json, expect)
 
 
 @cli.command()
@@ -126,8 +125,38 @@ def scaling(act: str, form: str, timeout: float, as_json: bool, expect: str | No
     Example:  symcheck scaling --act relu
               symcheck scaling --act tanh --alpha -1
     """
-    from symcheck.engine.symmetries import check_inverse_scaling
-    _finish(check_inverse_scaling(act, alpha, form, timeout=timeout), as_json, expect)
+    _finish(_scaling_result(act=act, form=form, timeout=timeout, alpha=alpha), as_json, expect)
+
+
+@cli.command()
+@_act()
+@click.option("--form", default=None, metavar="FORM",
+              help="Also give the unit's diagonal symmetries (q, k, v) -> (λq, μk, νv): gated, rank1, mlp, "
+                   "bilinear or rank-r.")
+@_timeout("Time budget in seconds; what is not decided in time is left open (a partial group).")
+@_JSON
+def group(act: str, form: str | None, timeout: float, as_json: bool) -> None:
+    """The symmetry group G = {(a, c) : σ(a·z) = c·σ(z) for every z} of an activation.
+
+    \b
+    Every member comes with the engine's proof, and the group is 'complete' only with a
+    proof that there are no others; otherwise it is 'partial' and says which argument is missing.
+    Example:  symcheck group --act relu
+              symcheck group --act tanh --form gated --json
+    """
+    from symcheck.engine.group import symmetry_group, symmetry_forms
+    key = symmetry_forms(form) if form is not None else None  # a bad --form fails before the work
+    result = symmetry_group(act, timeout=timeout)
+    formulation = None if key is None else result.formulation_symmetries(key)
+    if as_json:
+        payload = result.to_dict()
+        if formulation is not None:
+            payload["formulation"] = formulation.to_dict()
+        _emit(payload, True)
+        return
+    _emit(result, False)
+    if formulation is not None:
+        _emit(formulation, False)
 
 
 @cli.command()
@@ -236,7 +265,7 @@ def latex(target: tuple[str, ...], output: str | None, fragment: bool) -> None:
                                f"{os.path.splitext(output)[1]}; name the file .tex and compile it "
                                "with pdflatex (it needs amsmath and amssymb)")
     from symcheck.output.documents import latex_document
-    _write(latex_document(target, fragment=fragment), output)
+    _write(latex_document(target_result(target), fragment=fragment), output)
 
 
 #: file types that are not LaTeX source: writing .tex text into them would only mislead
@@ -260,6 +289,76 @@ def plot(kind: str, act: str, alpha: str, output: str) -> None:
     """
     from symcheck.output.plots import plot as draw
     click.echo(f"wrote {draw(kind, act, output, alpha=alpha)}", err=True)
+
+
+# ---- what the check commands compute, shared with `symcheck latex TARGET` -----------------------
+
+def _exchange_result(*, act: str, form: str, timeout: float, **_: Any) -> Any:
+    from symcheck.engine.symmetries import check_exchange
+    return check_exchange(act, form, timeout=timeout)
+
+
+def _scaling_result(*, act: str, form: str, timeout: float, alpha: str, **_: Any) -> Any:
+    from symcheck.engine.symmetries import check_inverse_scaling
+    return check_inverse_scaling(act, alpha, form, timeout=timeout)
+
+
+def _audit_result(*, act: str, timeout: float, **_: Any) -> Any:
+    from symcheck.paper.auditing import audit as run_audit
+    return run_audit(act, timeout=timeout)
+
+
+def _catalogue_result(*, timeout: float, **_: Any) -> Any:
+    from symcheck.paper.targets import catalogue_audit
+    return catalogue_audit("gated", timeout=timeout)  # every column the sweep has, for the document
+
+
+#: TARGET commands that take options: their options are read by the command's own click parser
+_TARGET_COMMANDS: dict[str, tuple[str, Callable[..., Any]]] = {
+    "exchange": ("exchange", _exchange_result), "scaling": ("scaling", _scaling_result),
+    "audit": ("audit", _audit_result), "catalog": ("catalog", _catalogue_result),
+    "catalogue": ("catalog", _catalogue_result),
+}
+
+
+def target_result(target: str | tuple[str, ...] | list[str]) -> Any:
+    """The result a TARGET names, written as on the command line (one string, or its words).
+
+    ``exchange --act silu``, ``scaling --act relu --alpha -1``, ``audit --act relu`` and
+    ``catalogue --timeout 5`` are read by those commands' own options (the same checks, errors
+    and defaults); a bare name is a derivation, a paper result, ``catalogue`` or ``all``
+    (:func:`symcheck.paper.targets.resolve`).
+    """
+    import shlex
+    from symcheck.core.errors import TargetError
+    from symcheck.paper.targets import resolve
+    words = [target] if isinstance(target, str) else list(target)
+    if len(words) == 1:  # the target quoted as one string
+        try:
+            words = shlex.split(words[0])
+        except ValueError as err:
+            raise TargetError(f"cannot read the target {words[0]!r}: {err}") from None
+    if not words:
+        raise TargetError("no target given; expected a derivation name, a check, 'audit --act NAME' or 'all'")
+    head, rest = words[0].strip().lower().replace("_", "-"), words[1:]
+    if head == "derive" and len(rest) == 1:  # as in `symcheck derive NAME`
+        head, rest = rest[0], []
+    if not rest:
+        return resolve(head)
+    if head not in _TARGET_COMMANDS:
+        from symcheck.paper.targets import NAMES
+        if head in NAMES:
+            raise TargetError(f"the {head} target takes no options")
+        return resolve(head)  # an unknown name: the error names the closest
+    name, compute = _TARGET_COMMANDS[head]
+    command = cli.commands[name]
+    try:
+        context = command.make_context(f"latex {head}", list(rest), resilient_parsing=False)
+    except click.UsageError as err:
+        raise TargetError(f"the {head} target: {_one_line(err.format_message())}") from None
+    if context.params.get("as_json") or context.params.get("expect"):
+        raise TargetError(f"the {head} target: --json and --expect have no meaning in a LaTeX document")
+    return compute(**context.params)
 
 
 def _write(text: str, output: str | None) -> None:

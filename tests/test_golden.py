@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from symcheck.output.documents import latex_document
+from symcheck.cli import target_result
 from symcheck.paper.targets import PAPER
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,7 +51,7 @@ def _compare(path: Path, actual: str, how_to_update: str) -> None:
 @pytest.mark.parametrize("name", CASES)
 def test_golden(name: str) -> None:
     target, fragment = CASES[name]
-    actual = latex_document(target, fragment=fragment)
+    actual = latex_document(target_result(target), fragment=fragment)
     path = GOLDEN / name
     if UPDATE:
         GOLDEN.mkdir(exist_ok=True)
@@ -74,4 +75,4 @@ def test_generation_is_deterministic() -> None:
     from symcheck.output import latex
     from symcheck.engine.symmetries import check_inverse_scaling
     fresh = latex.document(latex.fragment(check_inverse_scaling("relu", "positive")))
-    assert fresh == latex_document("scaling --act relu --alpha positive")
+    assert fresh == latex_document(target_result("scaling --act relu --alpha positive"))

@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 import symcheck as sc
 from symcheck.output import latex
 from symcheck.output.documents import latex_document
-from symcheck.paper.targets import PAPER, resolve
+from symcheck.cli import target_result
+from symcheck.paper.targets import PAPER
 
 PDFLATEX = shutil.which("pdflatex")
 needs_pdflatex = pytest.mark.skipif(
@@ -63,7 +64,7 @@ def compile_pdf(tmp_path: Path, text: str, name: str = "doc") -> Path:
 @needs_pdflatex
 @pytest.mark.parametrize("kind", DOCUMENTS)
 def test_every_kind_of_document_compiles(tmp_path: Path, kind: str) -> None:
-    compile_pdf(tmp_path, latex_document(DOCUMENTS[kind]), kind)
+    compile_pdf(tmp_path, latex_document(target_result(DOCUMENTS[kind])), kind)
 
 
 @needs_pdflatex
@@ -81,7 +82,7 @@ def test_fragments_input_into_a_paper_that_loads_only_amsmath_and_amssymb(tmp_pa
     names = []
     for index, target in enumerate(["rank1", "scaling --act relu", "exchange --act silu --form rank1",
                                     "audit --act identity", "scaling"]):
-        (tmp_path / f"part{index}.tex").write_text(latex_document(target, fragment=True), encoding="ascii")
+        (tmp_path / f"part{index}.tex").write_text(latex_document(target_result(target), fragment=True), encoding="ascii")
         names.append(rf"\input{{part{index}}}")
     paper = ("\\documentclass{article}\n\\usepackage{amsmath,amssymb}\n\\begin{document}\n"
              + "\n".join(names) + "\n\\end{document}\n")
@@ -130,7 +131,7 @@ def test_escape_text_examples() -> None:
 
 
 def test_user_text_appears_only_as_the_formula_it_parses_to() -> None:
-    text = latex_document("scaling --act 'Max(z, z/5)' --form 'sigma(a)*sigma(b)' --alpha any")
+    text = latex_document(target_result("scaling --act 'Max(z, z/5)' --form 'sigma(a)*sigma(b)' --alpha any"))
     assert "Max(z" not in text and "sigma(a)*sigma(b)" not in text
     assert r"\sigma(z) = \max\left(\frac{z}{5}, z\right)" in text
     assert r"u(a, b) = \sigma{\left(a \right)} \sigma{\left(b \right)}" in text
@@ -141,9 +142,9 @@ def test_user_text_appears_only_as_the_formula_it_parses_to() -> None:
 @pytest.mark.parametrize("kind", DOCUMENTS)
 def test_no_sympy_internals_and_pure_ascii(kind: str) -> None:
     target = DOCUMENTS[kind]
-    item = resolve(target)
+    item = target_result(target)
     items = item if isinstance(item, tuple) else (item,)
-    outputs = [latex_document(target), latex_document(target, fragment=True)]
+    outputs = [latex_document(target_result(target)), latex_document(target_result(target), fragment=True)]
     outputs += [i._repr_latex_() for i in items] + [i._repr_html_() for i in items]
     for text in outputs:
         found = REPRS.search(text)
@@ -153,8 +154,8 @@ def test_no_sympy_internals_and_pure_ascii(kind: str) -> None:
 
 
 def test_standalone_document_and_fragment() -> None:
-    document = latex_document("exchange --act silu")
-    fragment = latex_document("exchange --act silu", fragment=True)
+    document = latex_document(target_result("exchange --act silu"))
+    fragment = latex_document(target_result("exchange --act silu"), fragment=True)
     assert document.startswith("\\documentclass") and r"\usepackage{amsmath,amssymb}" in document
     assert document.rstrip().endswith(r"\end{document}")
     assert "\\documentclass" not in fragment and "\\begin{document}" not in fragment
@@ -162,7 +163,7 @@ def test_standalone_document_and_fragment() -> None:
 
 
 def test_a_broken_check_states_everything_and_its_witness() -> None:
-    text = latex_document("exchange --act silu")
+    text = latex_document(target_result("exchange --act silu"))
     assert r"\operatorname{silu}(z) = \frac{z}{1 + e^{- z}}" in text          # the activation
     assert r"\big(\sigma(xQ^\top) \odot (xK^\top)\big) V" in text              # the formulation
     assert r"(q, k) \mapsto (k, q)" in text                                     # the transformation
@@ -173,7 +174,7 @@ def test_a_broken_check_states_everything_and_its_witness() -> None:
 
 
 def test_a_proof_by_cases_shows_every_case_and_the_cover() -> None:
-    text = latex_document("scaling --act relu")
+    text = latex_document(target_result("scaling --act relu"))
     assert text.count(r"\textbf{Case ") == 3 and r"\textbf{Cover}" in text
     assert r"\textbf{Proof.}" in text and "3 cases" in text and r"\alpha > 0" in text
 
@@ -211,7 +212,7 @@ def test_documents_have_no_timings() -> None:
 
 def test_every_paper_result_is_a_target_and_all_holds_them_in_order() -> None:
     text = latex_document("all")
-    positions = [text.index(latex.fragment(resolve(name)).splitlines()[0]) for name in PAPER]
+    positions = [text.index(latex.fragment(target_result(name)).splitlines()[0]) for name in PAPER]
     assert positions == sorted(positions)
 
 
@@ -220,7 +221,7 @@ def test_every_paper_result_is_a_target_and_all_holds_them_in_order() -> None:
 @pytest.mark.parametrize("target", ["exchange --act silu", "absorb", "audit --act identity", "catalogue",
                                     "exchange"])
 def test_notebook_renderings(target: str) -> None:
-    item = resolve(target)
+    item = target_result(target)
     assert item._repr_latex_().startswith("$$")
     html = item._repr_html_()
     assert "<table>" in html and "\\(" in html
@@ -238,16 +239,18 @@ def test_cli_writes_a_file_or_prints(tmp_path: Path) -> None:
     out = tmp_path / "x.tex"
     code, stdout, err = invoke_cli("latex", "scaling", "--act", "tanh", "--alpha", "-1", "-o", str(out))
     assert code == 0 and not stdout and str(out) in err
-    assert out.read_text() == latex_document("scaling --act tanh --alpha -1")
+    assert out.read_text() == latex_document(target_result("scaling --act tanh --alpha -1"))
     code, stdout, _ = invoke_cli("latex", "scaling --act tanh --alpha=-1", "--fragment")
-    assert code == 0 and stdout == latex_document(["scaling", "--act", "tanh", "--alpha", "-1"], fragment=True)
+    assert code == 0 and stdout == latex_document(target_result(["scaling", "--act", "tanh", "--alpha", "-1"]), fragment=True)
 
 
 @pytest.mark.parametrize("args, message", [
     (("latex", "frobnicate"), "unknown target 'frobnicate'"),
     (("latex", "rank2"), "did you mean 'rank1'"),
-    (("latex", "exchange", "--act"), "option --act needs a value"),
-    (("latex", "exchange", "--act", "silu", "--alpha", "1"), "no option --alpha for the exchange target"),
+    (("latex", "exchange", "--act"), "the exchange target: Option '--act' requires an argument"),
+    (("latex", "exchange", "--act", "silu", "--alpha", "1"), "the exchange target: No such option '--alpha'"),
+    (("latex", "exchange", "--act", "silu", "--json"), "--json and --expect have no meaning"),
+    (("latex", "scaling", "--act", "relu", "--form", "sigma(c)"), "Error:"),
     (("latex", "audit", "--act", "log(z)"), "Error:"),
     (("latex", "absorb", "extra"), "takes no options"),
     (("latex", "exchange", "--act", "silu", "--timeout", "nan"), "between 0.01 and 86400 seconds"),

@@ -1,34 +1,29 @@
-"""What a TARGET names: a check, a derivation, an audit, the catalogue sweep, or a paper result.
+"""The paper's results by name: derivations, the theorems with the checks that show them, the
+catalogue sweep, the audit.
 
-A TARGET is written as on the command line:
+A name here is a plain identifier — a derivation (``absorb``, ``rank1``, ``mlp``, ``gated``,
+``rank-r``), a paper result (``exchange``, ``scaling``, ``audit``: the theorem and the checks
+that show it), ``catalogue`` (every catalogue activation × the transformations of the gated
+unit), or ``all`` (every paper result, in the order of :data:`PAPER` — the files in
+``proofs/``). A check with options (``exchange --act silu``) is read by the command line's own
+option parsing (``symcheck latex``), not here: each paper result lists its checks as calls.
 
-* a derivation: ``absorb``, ``rank1``, ``mlp``, ``gated``, ``rank-r``;
-* a check: ``exchange --act silu [--form F]``, ``scaling --act relu [--alpha D] [--form F]``
-  (``--timeout S`` too);
-* an audit: ``audit --act relu``; the catalogue sweep: ``catalogue`` (every catalogue
-  activation × exchange and the scalings on the gated form);
-* one of the paper's results as a whole: ``exchange`` and ``scaling`` without ``--act`` (the
-  theorem and the checks that show it), ``audit`` without ``--act`` (the audit over the whole
-  catalogue), or a derivation name;
-* ``all``: every paper result, in the order of :data:`PAPER` — the files in ``proofs/``.
+Results are immutable and checking again gives the same answer, so resolved names are cached.
 
-Results are immutable and checking again gives the same answer, so resolved targets are cached.
-
->>> resolve("exchange --act silu").verdict.value
+>>> resolve("exchange").items[0].verdict.value
 'broken'
 >>> [name for name in PAPER]
 ['absorb', 'rank1', 'mlp', 'gated', 'exchange', 'scaling', 'rank-r', 'audit']
 """
 from __future__ import annotations
 
-import shlex
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from symcheck.core.budget import DEFAULT_TIMEOUT
-from symcheck.core.errors import TargetError, UnknownNameError
+from symcheck.core.errors import UnknownNameError
 from symcheck.core.names import closest
 from symcheck.core.results import Renderable
 from symcheck.engine.check_result import CheckResult
@@ -38,7 +33,7 @@ from symcheck.language.transformations import Transformation, domain
 from symcheck.paper.auditing import audit
 from symcheck.paper.derivations import derive
 
-__all__ = ["PAPER", "CATALOGUE_COLUMNS", "Catalogue", "PaperResult", "catalogue_audit", "resolve",
+__all__ = ["PAPER", "NAMES", "CATALOGUE_COLUMNS", "Catalogue", "PaperResult", "catalogue_audit", "resolve",
            "paper_result"]
 
 
@@ -109,20 +104,20 @@ class PaperResult(Renderable):
         return {"name": self.name, "title": self.title, "items": [i.to_dict() for i in self.items]}
 
 
-#: name -> (title, statement in LaTeX, the targets that show it); a derivation stands for itself
-PAPER: dict[str, tuple[str, str, tuple[str, ...]]] = {
-    "absorb": ("Query absorption", "", ("absorb",)),
-    "rank1": ("The rank-1 reduction", "", ("rank1",)),
-    "mlp": ("The MLP as a special case", "", ("mlp",)),
-    "gated": ("The gated form", "", ("gated",)),
+#: name -> (title, statement in LaTeX, the calls whose results show it); a derivation stands for itself
+PAPER: dict[str, tuple[str, str, tuple[Callable[[], Any], ...]]] = {
+    "absorb": ("Query absorption", "", (partial(derive, "absorb"),)),
+    "rank1": ("The rank-1 reduction", "", (partial(derive, "rank1"),)),
+    "mlp": ("The MLP as a special case", "", (partial(derive, "mlp"),)),
+    "gated": ("The gated form", "", (partial(derive, "gated"),)),
     "exchange": (
         "The exchange theorem",
         r"For the gated unit $g(a, b) = \sigma(a)\,b$ the exchange $(q, k) \mapsto (k, q)$ is a symmetry "
         r"if and only if $\sigma(z) = \sigma(1)\,z$ for every real $z$: every nonlinear $\sigma$ breaks it, "
         r"an affine one ($z + 1$) included. For the symmetric rank-1 unit $\sigma(a\,b)$ it is a symmetry "
         r"for every $\sigma$.",
-        ("exchange --act silu", "exchange --act 'z + 1'", "exchange --act identity",
-         "exchange --act silu --form rank1")),
+        (partial(check_exchange, "silu"), partial(check_exchange, "z + 1"), partial(check_exchange, "identity"),
+         partial(check_exchange, "silu", "rank1"))),
     "scaling": (
         "The inverse-scaling theorem",
         r"For the gated unit $g(a, b) = \sigma(a)\,b$ the inverse scaling $(q, k) \mapsto (\alpha q, k/\alpha)$ "
@@ -130,10 +125,10 @@ PAPER: dict[str, tuple[str, str, tuple[str, ...]]] = {
         r"(ReLU keeps it, GELU breaks it); for $\alpha = -1$ if and only if $\sigma$ is odd (tanh); for every "
         r"$\alpha \neq 0$ if and only if $\sigma$ is linear. For the rank-1 unit $\sigma(a\,b)$ it is a "
         r"symmetry for every $\sigma$ and every $\alpha \neq 0$.",
-        ("scaling --act relu --alpha positive", "scaling --act gelu --alpha positive",
-         "scaling --act tanh --alpha -1", "scaling --act relu --alpha any",
-         "scaling --act silu --alpha any --form rank1")),
-    "rank-r": ("Rank r", "", ("rank-r",)),
+        (partial(check_inverse_scaling, "relu", "positive"), partial(check_inverse_scaling, "gelu", "positive"),
+         partial(check_inverse_scaling, "tanh", "-1"), partial(check_inverse_scaling, "relu", "any"),
+         partial(check_inverse_scaling, "silu", "any", "rank1"))),
+    "rank-r": ("Rank r", "", (partial(derive, "rank-r"),)),
     "audit": (
         "The symmetry audit over the catalogue",
         r"Every activation of the catalogue against exchange, inverse scaling ($\alpha > 0$, $\alpha < 0$, "
@@ -141,7 +136,7 @@ PAPER: dict[str, tuple[str, str, tuple[str, ...]]] = {
         r"the identity, inverse scaling for every $\alpha > 0$ only for the positively homogeneous "
         r"activations, for $\alpha = -1$ exactly for the odd ones, and key-value rescaling for all. Then the "
         r"full audit of ReLU: every formulation against every transformation.",
-        ("catalogue", "audit --act relu")),
+        (catalogue_audit, partial(audit, "relu"))),
 }
 #: the paper results that are one derivation
 _DERIVATIONS = ("absorb", "rank1", "mlp", "gated", "rank-r")
@@ -151,98 +146,38 @@ def paper_result(name: str) -> Any:
     """A paper result: the Derivation itself for a derivation, else a :class:`PaperResult`."""
     if name not in PAPER:
         raise UnknownNameError("paper result", name, closest(name, PAPER), tuple(PAPER))
-    title, statement, targets = PAPER[name]
-    if name in _DERIVATIONS:
-        return resolve(targets[0])
-    return PaperResult(name, title, statement, tuple(resolve(t) for t in targets))
-
-
-# ---- targets ------------------------------------------------------------------------------------
-
-_OPTIONS = {"exchange": ("act", "form", "timeout"), "scaling": ("act", "form", "alpha", "timeout"),
-            "audit": ("act", "timeout"), "catalogue": ("form", "timeout")}
-_ALIASES = {"catalog": "catalogue"}
-
-
-def _tokens(target: str | Sequence[str]) -> tuple[str, ...]:
-    parts = [target] if isinstance(target, str) else list(target)
-    if len(parts) == 1:  # one argument: the target quoted as one string
-        try:
-            parts = shlex.split(parts[0])
-        except ValueError as err:
-            raise TargetError(f"cannot read the target {parts[0]!r}: {err}") from None
-    if not parts:
-        raise TargetError("no target given; expected a derivation name, a check, 'audit --act NAME' or 'all'")
-    return tuple(parts)
-
-
-def _options(command: str, words: Sequence[str]) -> dict[str, str]:
-    allowed, found = _OPTIONS[command], {}
-    i = 0
-    while i < len(words):
-        word = words[i]
-        if not word.startswith("--"):
-            raise TargetError(f"unexpected argument {word!r} in the {command} target")
-        key, eq, value = word[2:].partition("=")
-        if key not in allowed:
-            hint = closest(key, allowed)
-            raise TargetError(f"no option --{key} for the {command} target"
-                              + (f"; did you mean --{hint[0]}?" if hint else
-                                 f"; options: {', '.join('--' + a for a in allowed)}"))
-        if not eq:
-            i += 1
-            if i >= len(words):
-                raise TargetError(f"option --{key} needs a value")
-            value = words[i]
-        found[key] = value
-        i += 1
-    return found
-
-
-def _timeout(options: dict[str, str]) -> float:
-    try:
-        value = float(options.get("timeout", DEFAULT_TIMEOUT))
-    except ValueError:
-        raise TargetError(f"--timeout must be a number of seconds, not {options['timeout']!r}") from None
-    if not 0.01 <= value <= 86400:  # also false for NaN; as the commands' --timeout
-        raise TargetError(f"--timeout must be between 0.01 and 86400 seconds, not {options['timeout']!r}")
-    return value
-
-
-def resolve(target: str | Sequence[str]) -> Any:
-    """The result a TARGET names (a check, derivation, audit, catalogue or paper result).
-
-    ``all`` gives a tuple of every paper result.
-    """
-    return _resolve(_tokens(target))
+    return _paper_result(name)
 
 
 @lru_cache(maxsize=None)
-def _resolve(tokens: tuple[str, ...]) -> Any:
-    head, rest = tokens[0].strip().lower().replace("_", "-"), tokens[1:]
-    if head == "derive" and len(rest) == 1:  # as in `symcheck derive NAME`
-        head, rest = rest[0].strip().lower().replace("_", "-"), ()
-    head = _ALIASES.get(head, head)
-    if head == "all" and not rest:
-        return tuple(paper_result(name) for name in PAPER)
-    if head in _DERIVATIONS and not rest:
-        return derive(head)
-    if head in PAPER and not rest:
-        return paper_result(head)
-    if head in _OPTIONS:
-        options = _options(head, rest)
-        timeout = _timeout(options)
-        if head == "catalogue":
-            return catalogue_audit(options.get("form", "gated"), timeout=timeout)
-        if "act" not in options:
-            raise TargetError(f"the {head} target needs --act NAME")
-        if head == "audit":
-            return audit(options["act"], timeout=timeout)
-        if head == "exchange":
-            return check_exchange(options["act"], options.get("form", "gated"), timeout=timeout)
-        return check_inverse_scaling(options["act"], options.get("alpha", "positive"),
-                                     options.get("form", "gated"), timeout=timeout)
-    known = tuple(dict.fromkeys((*PAPER, "exchange", "scaling", "audit", "catalogue", "all")))
-    if head in known:
-        raise TargetError(f"the {head} target takes no options")
-    raise UnknownNameError("target", tokens[0], closest(head, known), known)
+def _paper_result(name: str) -> Any:
+    title, statement, calls = PAPER[name]
+    if name in _DERIVATIONS:
+        return calls[0]()
+    return PaperResult(name, title, statement, tuple(call() for call in calls))
+
+
+# ---- names ------------------------------------------------------------------------------------
+
+#: what ``resolve`` knows besides the paper results
+NAMES = (*PAPER, "catalogue", "all")
+_ALIASES = {"catalog": "catalogue"}
+
+
+def resolve(name: str) -> Any:
+    """The result a name stands for: a derivation, a paper result, ``catalogue`` (the sweep on
+    the gated form) or ``all`` (a tuple of every paper result)."""
+    key = name.strip().lower().replace("_", "-")
+    key = _ALIASES.get(key, key)
+    if key == "all":
+        return tuple(paper_result(n) for n in PAPER)
+    if key == "catalogue":
+        return _catalogue()
+    if key in PAPER:
+        return paper_result(key)
+    raise UnknownNameError("target", name, closest(key, NAMES), NAMES)
+
+
+@lru_cache(maxsize=None)
+def _catalogue() -> Catalogue:
+    return catalogue_audit()
