@@ -15,6 +15,7 @@ import sympy
 
 from symcheck.core.errors import UnknownNameError
 from symcheck.core.names import closest
+from symcheck.core.results import Renderable
 from symcheck.exact.signs import at_point
 from symcheck.language.symbols import Z
 
@@ -181,3 +182,37 @@ def catalogue_functions() -> Mapping[str, Activation]:
 def catalogue() -> tuple[Activation, ...]:
     """Every catalogue activation, in catalogue order."""
     return tuple(_builtin(name) for name in CATALOGUE)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One catalogue activation as listed: its formula as written, shortened, and its aliases."""
+
+    name: str
+    formula: str
+    short: str
+    description: str
+    aliases: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        return {"name": self.name, "formula": self.formula, "short": self.short,
+                "description": self.description, "aliases": list(self.aliases)}
+
+
+@dataclass(frozen=True)
+class Listing(Renderable):
+    """The catalogue as ``symcheck activations`` lists it (nothing is parsed to list it)."""
+
+    entries: tuple[Entry, ...]
+
+    def to_dict(self) -> list[dict[str, object]]:
+        return [entry.to_dict() for entry in self.entries]
+
+
+def listing() -> Listing:
+    """Every catalogue activation with its formula, description and aliases, in catalogue order."""
+    aliases: dict[str, list[str]] = {}
+    for alias, name in ALIASES.items():
+        aliases.setdefault(name, []).append(alias)
+    return Listing(tuple(Entry(n, f, SHORT.get(n, f), d, tuple(aliases.get(n, ())))
+                         for n, (f, d) in CATALOGUE.items()))
