@@ -76,7 +76,7 @@ CORE: dict[str, tuple[str, ...]] = {
     "evaluate": ("test_mutants_evaluate.py", "test_mutants_undecided.py", "test_evaluate.py", "test_arb_enclose_range.py", "test_intervals.py"),
     "balls": ("test_mutants_refusals.py", "test_mutants_hulls.py", "test_mutants_evaluate.py", "test_arb_enclose_range.py", "test_evaluate.py", "test_intervals.py"),
     "intervals": ("test_mutants_refusals.py", "test_mutants_hulls.py", "test_mutants_intervals.py", "test_intervals.py", "test_arb_enclose_range.py"),
-    "symmetries": ("test_mutants_symmetries.py", "test_mutants_degree_domain.py", "test_symmetries.py", "test_guard.py", "test_custom_forms.py"),
+    "symmetries": ("test_mutants_symmetries.py", "test_mutants_steps.py", "test_mutants_degree_domain.py", "test_symmetries.py", "test_guard.py", "test_custom_forms.py"),
     "theorems": ("test_mutants_symmetries.py", "test_symmetries.py"),
     "domain": ("test_mutants_domain.py", "test_domain.py"),
     "guard": ("test_mutants_guard.py", "test_guard.py"),
@@ -118,6 +118,14 @@ RANKING_FUNCTIONS = re.compile(r"^(_order_key|_by_simplicity|approximate|_Approx
 # Proposal only: functions that propose a rational point whose membership the caller then
 # certifies (``Region._contains``); a worse proposal is refused by that check, never used.
 PROPOSAL_FUNCTIONS = re.compile(r"^(_candidates|_rational_between|_rational_below|_rational_above)$")
+
+# A Step's text: the title, statement, LaTeX and justification of a ``Step(...)`` (positional
+# 0-3 or by keyword), and a local name used only there. Read only by the renderers, ``to_dict``
+# and ``__str__``: every verdict is the ``verdict`` field of the decision a function returns,
+# never parsed back from a step, and the one count over steps (``CheckResult.cases``) reads
+# ``case``. A step's ``status`` and ``case`` are still mutated.
+_STEP_CALLS = {"Step"}
+_STEP_TEXT_KEYWORDS = ("title", "statement", "latex", "justification")
 
 # Calls that only display or only sort: what is inside a ``text(...)`` or ``", ".join(...)``
 # is a message, and a ``key=`` of ``sorted``/``sort``/``min``/``max`` is a ranking.
@@ -274,6 +282,7 @@ class _Collector(ast.NodeVisitor):
         self.function: list[ast.AST] = []
         self.quiet_numbers = 0  # > 0 inside a precision argument: its numbers are not mutated
         self.limit_raises: set[int] = set()  # the raises that enforce a named limit (visit_If)
+        self.step_text_names: frozenset[str] = frozenset()  # locals only a Step's text reads
 
     # context ------------------------------------------------------------------------------
     def _skipped(self) -> bool:
@@ -293,11 +302,16 @@ class _Collector(ast.NodeVisitor):
         if name in _DISPLAY_CALLS:
             return  # a message: see _DISPLAY_CALLS
         self.visit(node.func)
-        for arg in node.args:
+        step = name in _STEP_CALLS
+        for i, arg in enumerate(node.args):
+            if step and i < len(_STEP_TEXT_KEYWORDS):
+                continue  # a Step's text: see _STEP_CALLS
             (self._quietly if name in _PRECISION_CALLS else self.visit)(arg)
         for keyword in node.keywords:
             if name in _ORDERING_CALLS and keyword.arg == "key":
                 continue  # a ranking: see _ORDERING_CALLS
+            if step and keyword.arg in _STEP_TEXT_KEYWORDS:
+                continue
             quiet = name in _PRECISION_CALLS or keyword.arg in _PRECISION_NAMES
             (self._quietly if quiet else self.visit)(keyword.value)
 
@@ -322,9 +336,11 @@ class _Collector(ast.NodeVisitor):
 
     def _visit_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         self.function.append(node)
+        saved, self.step_text_names = self.step_text_names, _step_text_names(node)
         # annotations and default values are not behaviour worth mutating here
         for stmt in node.body:
             self.visit(stmt)
+        self.step_text_names = saved
         self.function.pop()
 
     visit_FunctionDef = _visit_function
@@ -352,6 +368,8 @@ class _Collector(ast.NodeVisitor):
         # decisions (`_SIGN_TEST = {Gt: lambda s: s > 0}`) is no number and is mutated.
         if not self.function and names and all(_is_limit_name(n) for n in names):
             return
+        if _binds_only(node, self.step_text_names):
+            return  # text only a Step shows: see _STEP_CALLS
         if names and all(n in _PRECISION_NAMES for n in names):
             self._quietly(node.value)  # `prec = 4 * digits + 64`: a working precision
             return
@@ -491,6 +509,58 @@ class _Collector(ast.NodeVisitor):
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
         self.visit(node.value)  # indices are not bounds: `x[0]` → `x[1]` is not a soundness edit
+
+
+def _binds_only(node: ast.Assign, names: frozenset[str]) -> bool:
+    """Does the assignment bind nothing but ``names``?"""
+    bound = [t for target in node.targets
+             for t in (target.elts if isinstance(target, ast.Tuple) else [target])]
+    return bool(bound) and all(isinstance(t, ast.Name) and t.id in names for t in bound)
+
+
+def _step_text_nodes(call: ast.Call) -> list[ast.AST]:
+    """The arguments of a ``Step(...)`` that are its text (see _STEP_CALLS)."""
+    return [*call.args[:len(_STEP_TEXT_KEYWORDS)],
+            *(k.value for k in call.keywords if k.arg in _STEP_TEXT_KEYWORDS)]
+
+
+def _step_text_names(function: ast.AST) -> frozenset[str]:
+    """Local names bound only by plain assignments (``n = ...``, ``n, m = ..., ...``) and read
+    only inside a Step's text (directly, or through the value of another such name)."""
+    values: dict[str, list[ast.AST]] = {}
+    plain: set[int] = set()  # the Name nodes those assignments store to
+    for node in ast.walk(function):
+        if not isinstance(node, ast.Assign):
+            continue
+        for target in node.targets:
+            if isinstance(target, ast.Name):
+                values.setdefault(target.id, []).append(node.value)
+                plain.add(id(target))
+            elif (isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple)
+                  and len(target.elts) == len(node.value.elts)
+                  and all(isinstance(t, ast.Name) for t in target.elts)):
+                for t, v in zip(target.elts, node.value.elts):
+                    values.setdefault(t.id, []).append(v)
+                    plain.add(id(t))
+    loads = [n for n in ast.walk(function) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+    # any other binding (a for target, with, +=, :=, an unpacked call) disqualifies the name
+    other = {n.id for n in ast.walk(function)
+             if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load) and id(n) not in plain}
+    in_steps = {id(n) for call in ast.walk(function)
+                if isinstance(call, ast.Call) and _call_name(call) in _STEP_CALLS
+                for arg in _step_text_nodes(call) for n in ast.walk(arg)}
+    names = {n for n in values if n not in other}
+    while True:
+        inside = set(in_steps)
+        for name in names:
+            for value in values[name]:
+                inside.update(id(n) for n in ast.walk(value))
+        keep = {name for name in names
+                if all(id(load) in inside for load in loads if load.id == name)
+                and any(load.id == name for load in loads)}
+        if keep == names:
+            return frozenset(names)
+        names = keep
 
 
 def _is_number(node: ast.AST) -> bool:

@@ -188,3 +188,21 @@ def test_a_real_power_over_a_box_from_zero_encloses_both_ends(expr, box, inside)
     ball = enclose_range(expr, {Z: box}, 64)
     for v in inside:  # 0 at the lower end, and the largest value at the upper end
         assert ball.lower() <= v <= ball.upper()
+
+
+@pytest.mark.parametrize(("expr", "z"), [
+    (sympy.log(Z), -S.One),          # undefined on the real line there
+    (1 / Z, S.Zero),
+    (sympy.sqrt(Z), -S(2)),
+    (sympy.tanh(Z) - sympy.tanh(3) + sympy.exp(-10**6), S(3)),  # no enclosure of 256 bits decides it
+])
+def test_a_sign_the_re_check_cannot_decide_is_none_not_zero(expr, z) -> None:
+    """0 means "exactly 0 by exact arithmetic"; undefined or undecided is None."""
+    assert recheck_sign(expr, {Z: z}, max_prec=256) is None
+    assert certify_nonzero(expr, {Z: z}, max_prec=256) is None
+
+
+def test_the_re_check_says_zero_only_for_an_exact_zero() -> None:
+    assert recheck_sign(Z**2 - 4, {Z: S(2)}) == 0
+    assert recheck_sign(Z**2 - 4, {Z: S(3)}) == 1
+    assert recheck_sign(sympy.exp(Z) - 1, {Z: -S.One}) == -1

@@ -130,3 +130,20 @@ def test_two_cut_points_that_arrive_together_split_into_all_their_cases(cuts: tu
         assert p.expr.subs(Z, q) == (0 if q**2 < 1 else q), p.region.describe()
     described = [p.region.describe() for p in pieces]
     assert {"z = -1", "z = 1"} <= set(described)
+
+
+@pytest.mark.parametrize(("region", "condition"), [
+    (Region(S.One, S.One), sympy.Eq(Z, 1)),
+    (Region(-S.Infinity, S.Infinity), S.true),
+    (Region(S.One, S.Infinity), sympy.StrictGreaterThan(Z, 1)),
+    (Region(-S.Infinity, S(2)), sympy.StrictLessThan(Z, 2)),
+    (Region(S.One, S(2)), sympy.And(sympy.StrictGreaterThan(Z, 1), sympy.StrictLessThan(Z, 2))),
+])
+def test_a_region_as_a_condition_is_exactly_the_open_interval(region, condition) -> None:
+    """Strict at both ends: the end points are regions of their own."""
+    assert region.condition(Z) == condition
+    for q in (S.Zero, S.One, S(3) / 2, S(2), S(5)):
+        inside = region.is_point and q == region.lower or (
+            not region.is_point and (region.lower == -S.Infinity or bool(q > region.lower))
+            and (region.upper == S.Infinity or bool(q < region.upper)))
+        assert bool(region.condition(Z).subs(Z, q)) is inside
