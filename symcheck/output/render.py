@@ -1,7 +1,12 @@
 """Rich renderings of results (imported lazily: rich costs import time the JSON path avoids)."""
 from __future__ import annotations
 
-from rich.console import Group
+from collections.abc import Callable, Sequence
+
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
+from rich.padding import Padding
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -33,15 +38,88 @@ def _steps_table(first: str, body: str, **first_style: object) -> Table:
     return table
 
 
+# Nothing is cropped at any width: a table wraps only its last column (so a folded cell reads
+# on, line after line), and when its other columns cannot fit whole it becomes a list; a panel
+# title or subtitle that does not fit moves into the panel's body, where it wraps.
+
+#: the narrowest the wrapping last column of a table may get before the table becomes a list
+LAST_COLUMN_MIN = 24
+
+
+def _fits(console: Console, options: ConsoleOptions, table: Table, last_min: int) -> bool:
+    """Every column but the last at its full width, and the last at ``last_min``, fit the width."""
+    left, right = table.padding[3], table.padding[1]
+    widths = []
+    for column in table.columns[:-1]:
+        cells = [column.header, *column.cells]
+        widths.append(max(Measurement.get(console, options, cell).maximum for cell in cells) + left + right)
+    borders = len(table.columns) + 1 if table.box is not None else 0
+    return sum(widths) + last_min + left + right + borders <= options.max_width
+
+
+class Fitted:
+    """``table`` where it fits (:func:`_fits`), else the list ``narrow()`` builds."""
+
+    def __init__(self, table: Table, narrow: Callable[[], RenderableType], last_min: int = LAST_COLUMN_MIN) -> None:
+        self.table, self.narrow, self.last_min = table, narrow, last_min
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self.table if _fits(console, options, self.table, self.last_min) else self.narrow()
+
+
+class TitledPanel:
+    """A panel whose title and subtitle are never cut: one that does not fit the width is shown
+    as the body's first (title) or last (subtitle) line instead, and ``short`` (the verdict, say)
+    stays in the border."""
+
+    def __init__(self, parts: Sequence[RenderableType], title: Text, short: Text | None = None,
+                 subtitle: str | Text | None = None) -> None:
+        self.parts, self.title, self.short, self.subtitle = list(parts), title, short, subtitle
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        room = options.max_width - 6          # the corners, the rule's first dash, a space each side
+        parts, title, subtitle = list(self.parts), self.title, self.subtitle
+        if cell_len(title.plain) > room:
+            parts.insert(0, Text.assemble(title, style="bold"))
+            title = self.short if self.short is not None and cell_len(self.short.plain) <= room else None
+        if subtitle is not None and cell_len(Text(subtitle).plain if isinstance(subtitle, str) else subtitle.plain) > room:
+            parts.append(Text(subtitle, style="dim") if isinstance(subtitle, str) else subtitle)
+            subtitle = None
+        yield Panel(Group(*parts), title=title, title_align="left", subtitle=subtitle, subtitle_align="left")
+
+
+def _proof(rows: Sequence[tuple[str, Text, Text]], first: str, body: str, **first_style: object) -> Fitted:
+    """A proof's steps: label, status, then the step with its reasons last (it wraps); as a list
+    of labelled paragraphs where that does not fit."""
+    table = Table(show_header=True, header_style="bold", box=None, expand=False, padding=(0, 1))
+    table.add_column(first, no_wrap=True, **first_style)
+    table.add_column("status", no_wrap=True)
+    table.add_column(body, overflow="fold")
+    for label, body_text, status in rows:
+        table.add_row(label, status, body_text)
+
+    def narrow() -> Group:
+        items: list[RenderableType] = []
+        for label, body_text, status in rows:
+            items.append(Text.assemble((label, "bold"), "  ", status))
+            items.append(Padding(body_text, (0, 0, 0, 2)))
+        return Group(*items)
+    return Fitted(table, narrow)
+
+
+def _status(status: str) -> Text:
+    return Text(status, style=STATUS_STYLE.get(status, ""))
+
+
 @renderer("rich", CheckResult)
-def rich_result(result: CheckResult) -> Panel:
-    table = _steps_table("step", "statement", style="bold")
+def rich_result(result: CheckResult) -> TitledPanel:
+    rows = []
     for step in result.steps:
         body = Text(step.statement)
         if step.justification:
             body.append("\n" + step.justification, style="dim italic")
-        table.add_row(step.title, body, Text(step.status, style=STATUS_STYLE.get(step.status, "")))
-    parts: list = [table]
+        rows.append((step.title, body, _status(step.status)))
+    parts: list = [_proof(rows, "step", "statement", style="bold")]
     if result.note:
         parts.append(Text(f"note: {result.note}", style="yellow"))
     if result.cross_check is not None:  # the second engine (symcheck.engine.smt)
@@ -53,42 +131,61 @@ def rich_result(result: CheckResult) -> Panel:
                           f"largest |r| ≈ {result.evidence.get('largest', '0')}", style="dim"))
     elif result.verdict is Verdict.INCONCLUSIVE:  # "0 points, |r| ≈ 0" would read like evidence of 0
         parts.append(Text("no numeric evidence was gathered", style="dim"))
-    # the verdict first: a panel title that does not fit is cut at its end, never the verdict
-    title = Text.assemble(verdict_text(result.verdict), ": ", result.title)
-    return Panel(Group(*parts), title=title, title_align="left",
-                 subtitle=f"σ(z) = {result.formula if len(result.formula) < 70 else result.formula[:67] + '…'}", subtitle_align="left")
+    # the verdict first, and alone in the border when the whole title does not fit
+    verdict = verdict_text(result.verdict)
+    return TitledPanel(parts, Text.assemble(verdict, ": ", result.title), verdict,
+                       subtitle=f"σ(z) = {result.formula}")
 
 
 @renderer("rich", NumericReport)
-def rich_numeric_report(report: NumericReport) -> Panel:
+def rich_numeric_report(report: NumericReport) -> TitledPanel:
     """Two evaluations at size as a key/value panel; the outcome last, coloured by what it means."""
     table = Table(show_header=False, box=None, padding=(0, 1))
     table.add_column(style="bold", no_wrap=True)
     table.add_column(overflow="fold")
+    rows: list[tuple[str, str | Text]] = []
     for key, value in (("claim", report.claim), ("left", report.left), ("right", report.right),
                        ("layer", f"{report.form} form, σ = {report.activation}, {report.dtype}"),
                        ("sizes", ", ".join(f"{k} = {v}" for k, v in report.sizes.items())),
                        ("data", report.source), ("routes", "; ".join(dict.fromkeys(report.routes))),
                        ("time", f"{report.elapsed:.2f} s")):
-        table.add_row(key, value)
+        rows.append((key, value))
     # an identity that fails is alarming; a symmetry that breaks is a finding
     style = ("green" if report.within else "yellow" if report.no_evidence else
              "bold red" if report.check in IDENTITIES else "bold yellow")
-    table.add_row("result", Text(report.summary, style=style))
-    return Panel(table, title=f"numeric {report.check}", title_align="left",
-                 subtitle="numeric evidence, not a symbolic verdict", subtitle_align="left")
+    rows.append(("result", Text(report.summary, style=style)))
+    for key, value in rows:
+        table.add_row(key, value)
+
+    def narrow() -> Group:
+        return Group(*(item for key, value in rows
+                       for item in (Text(key, style="bold"), Padding(value, (0, 0, 0, 2)))))
+    return TitledPanel([Fitted(table, narrow)], Text(f"numeric {report.check}"),
+                       subtitle="numeric evidence, not a symbolic verdict")
 
 
-def catalogue_table(rows, columns: list[str]) -> Table:
-    """rows: (activation name, formula, [CheckResult per column])."""
-    table = Table(title="Symmetries of the gated unit σ(a)·b", header_style="bold")
-    table.add_column("activation", style="bold")
-    table.add_column("σ(z)", overflow="fold", max_width=42)
+def catalogue_table(rows, columns: list[str]) -> Fitted:
+    """rows: (activation name, formula, [CheckResult per column]). The formula comes last (it
+    wraps); where the verdict columns cannot fit, one paragraph per activation."""
+    title = "Symmetries of the gated unit σ(a)·b"
+    table = Table(title=title, header_style="bold")
+    table.add_column("activation", style="bold", no_wrap=True)
     for column in columns:
-        table.add_column(column, justify="center")
+        table.add_column(column, justify="center", no_wrap=True)
+    table.add_column("σ(z)", overflow="fold")
     for name, formula, results in rows:
-        table.add_row(name, formula, *(verdict_text(r.verdict) for r in results))
-    return table
+        table.add_row(name, *(verdict_text(r.verdict) for r in results), formula)
+
+    def narrow() -> Group:
+        items: list[RenderableType] = [Text(title, style="bold")]
+        for name, formula, results in rows:
+            items.append(Text.assemble((name, "bold"), f"  σ(z) = {formula}"))
+            verdicts = Text("  ")
+            for i, (column, result) in enumerate(zip(columns, results)):
+                verdicts.append_text(Text.assemble(", " if i else "", f"{column}: ", verdict_text(result.verdict)))
+            items.append(verdicts)
+        return Group(*items)
+    return Fitted(table, narrow, last_min=16)
 
 
 def _degree(p) -> str:
@@ -114,24 +211,39 @@ def _transformation(row) -> str:
 
 
 @renderer("rich", Audit)
-def rich_audit(audit: Audit) -> Table:
-    """The audit as one table: form, transformation and domain, verdict, degree p, basis."""
-    table = Table(title=f"Symmetry audit, σ = {audit.activation.name}", header_style="bold")
+def rich_audit(audit: Audit) -> Fitted:
+    """The audit as one table: form, transformation and domain, verdict, degree p, basis (last:
+    it wraps); where that cannot fit, a list grouped by form."""
+    title = f"Symmetry audit, σ = {audit.activation.name}"
+    table = Table(title=title, header_style="bold")
     for column in ("form", "transformation", "verdict", "p"):
         table.add_column(column, no_wrap=True)
-    table.add_column("basis", overflow="fold", min_width=20)
+    table.add_column("basis", overflow="fold")
     previous = None
     for row in audit.rows:
         table.add_row(row.form if row.form != previous else "", _transformation(row),
                       verdict_text(row.verdict), _degree(row.degree), row.basis)
         previous = row.form
-    return table
+
+    def narrow() -> Group:
+        items: list[RenderableType] = [Text(title, style="bold")]
+        previous = None
+        for row in audit.rows:
+            if row.form != previous:
+                items.append(Text(row.form, style="bold underline"))
+                previous = row.form
+            degree = _degree(row.degree)
+            items.append(Padding(Text.assemble(_transformation(row), ": ", verdict_text(row.verdict),
+                                               f", p = {degree}" if degree else ""), (0, 0, 0, 2)))
+            items.append(Padding(Text(row.basis, style="dim"), (0, 0, 0, 4)))
+        return Group(*items)
+    return Fitted(table, narrow)
 
 
 @renderer("rich", Derivation)
-def rich_derivation(derivation: Derivation) -> Panel:
-    """A derivation as a numbered table: each step, why it holds, the checks run, its status."""
-    table = _steps_table("#", "step", justify="right")
+def rich_derivation(derivation: Derivation) -> TitledPanel:
+    """A derivation as a numbered table: each step, its status, why it holds, the checks run."""
+    rows = []
     for number, step in enumerate(derivation.steps, 1):
         body = Text(step.text)
         if step.kind == "definition":
@@ -140,15 +252,16 @@ def rich_derivation(derivation: Derivation) -> Panel:
         for record in step.checks:
             body.append(f"\n{record.kind}: {record.detail}",
                         style="dim" if record.status in ("verified", "not-applicable") else STATUS_STYLE.get(record.status, ""))
-        table.add_row(str(number), body, Text(step.status, style=STATUS_STYLE.get(step.status, "")))
+        rows.append((str(number), body, _status(step.status)))
     status = Text(derivation.status, style="bold green" if derivation.verified else "bold red")
     title = Text.assemble(f"{derivation.name}: {derivation.title}: ", status)
-    return Panel(Group(Text(derivation.statement, style="bold"), table), title=title, title_align="left",
-                 subtitle=f"{len(derivation.steps)} steps, checked in {derivation.elapsed:.2f} s", subtitle_align="left")
+    return TitledPanel([Text(derivation.statement, style="bold"), _proof(rows, "#", "step", justify="right")],
+                       title, Text.assemble(f"{derivation.name}: ", status),
+                       subtitle=f"{len(derivation.steps)} steps, checked in {derivation.elapsed:.2f} s")
 
 
 @renderer("rich", Catalogue)
-def rich_catalogue(catalogue: Catalogue) -> Table:
+def rich_catalogue(catalogue: Catalogue) -> Fitted:
     labels = [s if d is None else f"{s} ({d})" for s, d in catalogue.columns]
     return catalogue_table([(name, results[0].formula, list(results)) for name, results in catalogue.rows],
                            labels)

@@ -1,0 +1,125 @@
+"""No text is lost at any terminal width: at 40, 80 and 120 columns every command's text output
+holds everything its JSON says (witness values, verdicts, formulas, steps, notes).
+
+The check: the text with all whitespace and box-drawing characters removed must contain each
+piece of content, also squashed, *contiguously*. A cell cropped with "…" (rich's default for a
+column that does not fit), a title cut at the border, or a formula truncated in a subtitle
+breaks the piece and fails. Layouts are built for this: a table wraps only its last column and
+becomes a list when the rest cannot fit whole, so a wrapped cell still reads on line after line.
+
+Adding a command is one line in ``COMMANDS``: its arguments and the function that lists, from
+its JSON, the content its text must show.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from conftest import invoke_cli
+
+WIDTHS = (40, 80, 120)
+_NOISE = re.compile(r"[\s\u2500-\u259f]")     # whitespace, box drawing and block elements
+_VERDICT = re.compile(r"holds|broken|inconclusive")
+_GREEK = {"alpha": "α", "beta": "β"}
+
+
+def squash(text: str) -> str:
+    return _NOISE.sub("", text)
+
+
+def _check_result(data: dict[str, Any]) -> list[str]:
+    pieces = [f"σ(z) = {data['formula']}"]
+    for step in data["steps"]:     # label, status, statement and reasons read on as one piece
+        pieces.append(" ".join(filter(None, (step["title"], step["status"], step["statement"],
+                                             step["justification"]))))
+    pieces += [f"{_GREEK.get(k, k)} = {v}" for k, v in (data["witness"] or {}).items()]
+    if data["note"]:
+        pieces.append(f"note: {data['note']}")
+    return pieces
+
+
+def _audit(data: dict[str, Any]) -> list[str]:
+    return [f"σ = {data['activation']}", *(row["basis"] for row in data["rows"])]
+
+
+def _catalog(data: dict[str, Any]) -> list[str]:
+    return [piece for row in data["rows"] for piece in (row["activation"], row["formula"])]
+
+
+def _numeric(data: dict[str, Any]) -> list[str]:
+    sizes = ", ".join(f"{k} = {v}" for k, v in data["sizes"].items())
+    return [data["claim"], data["compared"]["left"], data["compared"]["right"], data["summary"],
+            data["source"], sizes, *data["routes"], "numeric evidence, not a symbolic verdict"]
+
+
+def _verdicts(data: dict[str, Any]) -> list[str]:
+    """Every verdict the JSON has, in the order the text shows them."""
+    if "rows" in data and data["rows"] and "basis" in data["rows"][0]:
+        return [row["verdict"] for row in data["rows"]]
+    if "rows" in data:
+        return [r["verdict"] for row in data["rows"] for r in row["results"]]
+    return [data["verdict"]] if data.get("verdict") else []
+
+
+#: (arguments, the content its text must show); the JSON run adds --json
+COMMANDS: dict[str, tuple[list[str], Callable[[dict[str, Any]], list[str]]]] = {
+    "exchange": (["exchange", "--act", "silu"], _check_result),
+    "exchange-long-formula": (["exchange", "--act", "z*tanh(log(1+exp(z)))+z**3/(1+z**2+z**4)-sin(z)/7"],
+                              _check_result),
+    "scaling-holds": (["scaling", "--act", "relu"], _check_result),
+    "scaling-broken": (["scaling", "--act", "gelu", "--alpha", "positive"], _check_result),
+    "audit": (["audit", "--act", "silu"], _audit),
+    "catalog": (["catalog"], _catalog),
+    "numeric": (["numeric", "exchange", "--d", "8", "--m", "16", "--tokens", "4"], _numeric),
+    "numeric-bilinear": (["numeric", "scaling", "--form", "bilinear", "--d", "6", "--m", "5", "--r", "2",
+                          "--tokens", "3", "--alpha", "1/3"], _numeric),
+}
+
+
+@functools.cache
+def _json(name: str) -> dict[str, Any]:
+    code, out, err = invoke_cli(*COMMANDS[name][0], "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+def _text(name: str, width: int, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setenv("COLUMNS", str(width))
+    code, out, err = invoke_cli(*COMMANDS[name][0])
+    assert code == 0, err
+    assert max(len(line) for line in out.splitlines()) <= width, "a line is wider than the terminal"
+    return out
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_no_text_is_lost(name: str, width: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    data = _json(name)
+    text = squash(_text(name, width, monkeypatch))
+    missing = [piece for piece in COMMANDS[name][1](data) if squash(piece) not in text]
+    assert not missing, f"{name} at {width} columns loses: {missing}"
+    # verdicts in order (a cropped "br…" drops one from the sequence)
+    shown = iter(_VERDICT.findall(text))
+    assert all(any(v == s for s in shown) for v in _verdicts(data)), f"{name} at {width}: a verdict is lost"
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("name", [n for n in COMMANDS if COMMANDS[n][1] is _check_result])
+def test_the_verdict_comes_first(name: str, width: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert squash(_text(name, width, monkeypatch)).startswith(_json(name)["verdict"])
+
+
+def test_the_check_fails_on_a_cropped_cell() -> None:
+    """The squashed comparison itself: a cell rich cut with an ellipsis does not pass."""
+    from rich.console import Console
+    from rich.table import Table
+    table = Table("transformation", "basis")
+    table.add_row("inverse scaling, α > 0", "witness a = 1, b = 1, α = 2")
+    console = Console(width=30, record=True, file=open("/dev/null", "w"))
+    console.print(table)
+    assert squash("witness a = 1, b = 1, α = 2") not in squash(console.export_text())
