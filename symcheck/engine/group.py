@@ -400,6 +400,9 @@ class FormulationSymmetries(Renderable):
     group: SymmetryGroup
     form: str
 
+    def __repr__(self) -> str:
+        return f"<FormulationSymmetries {self.form}, σ = {self.group.activation.name}: {self.condition}>"
+
     @property
     def condition(self) -> str:
         return FORMS[self.form][0]

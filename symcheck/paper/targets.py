@@ -2,8 +2,8 @@
 catalogue sweep, the audit.
 
 A name here is a plain identifier — a derivation (``absorb``, ``rank1``, ``mlp``, ``gated``,
-``rank-r``), a paper result (``exchange``, ``scaling``, ``audit``: the theorem and the checks
-that show it), ``catalogue`` (every catalogue activation × the transformations of the gated
+``rank-r``), a paper result (``exchange``, ``scaling``, ``audit``, ``group``: the theorem and the
+checks that show it), ``catalogue`` (every catalogue activation × the transformations of the gated
 unit), or ``all`` (every paper result, in the order of :data:`PAPER` — the files in
 ``proofs/``). A check with options (``exchange --act silu``) is read by the command line's own
 option parsing (``symcheck latex``), not here: each paper result lists its checks as calls.
@@ -13,7 +13,7 @@ Results are immutable and checking again gives the same answer, so resolved name
 >>> resolve("exchange").items[0].verdict.value
 'broken'
 >>> [name for name in PAPER]
-['absorb', 'rank1', 'mlp', 'gated', 'exchange', 'scaling', 'rank-r', 'audit']
+['absorb', 'rank1', 'mlp', 'gated', 'exchange', 'scaling', 'rank-r', 'audit', 'group']
 """
 from __future__ import annotations
 
@@ -28,7 +28,8 @@ from symcheck.core.names import closest
 from symcheck.core.results import Renderable
 from symcheck.engine.check_result import CheckResult
 from symcheck.engine.symmetries import check, check_exchange, check_inverse_scaling
-from symcheck.language.activations import catalogue
+from symcheck.engine.group import symmetry_group
+from symcheck.language.activations import CATALOGUE, catalogue
 from symcheck.language.transformations import Transformation, domain
 from symcheck.paper.auditing import audit
 from symcheck.paper.derivations import derive
@@ -137,6 +138,14 @@ PAPER: dict[str, tuple[str, str, tuple[Callable[[], Any], ...]]] = {
         r"activations, for $\alpha = -1$ exactly for the odd ones, and key-value rescaling for all. Then the "
         r"full audit of ReLU: every formulation against every transformation.",
         (catalogue_audit, partial(audit, "relu"))),
+    "group": (
+        "The symmetry groups of the catalogue",
+        r"For every activation of the catalogue, the group $G_\sigma = \{(a, c) : a \neq 0,\ \sigma(a z) = "
+        r"c\,\sigma(z)\ \forall z\}$, each member proved and every other pair excluded: the identity keeps "
+        r"every $(a, a)$, ReLU and leaky ReLU every $(a, a)$ with $a > 0$, squared ReLU $(a, a^2)$ with "
+        r"$a > 0$, the odd activations (tanh, sin, softsign, hardtanh, \dots) only $(\pm 1, \pm 1)$, and "
+        r"GELU, SiLU, sigmoid and the rest only $(1, 1)$ (Godfrey et al.\ 2022).",
+        tuple(partial(symmetry_group, name) for name in CATALOGUE)),
 }
 #: the paper results that are one derivation
 _DERIVATIONS = ("absorb", "rank1", "mlp", "gated", "rank-r")
