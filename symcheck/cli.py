@@ -279,16 +279,19 @@ _NOT_LATEX = (".pdf", ".dvi", ".ps", ".png", ".svg", ".html", ".json")
               help="scaling only: the α range drawn, positive, negative or any.")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
               help="The figure file: .png, .svg or .pdf.")
-def plot(kind: str, act: str, alpha: str, output: str) -> None:
+@_timeout("Time budget of the symbolic check that decides whether there is a defect to draw.")
+def plot(kind: str, act: str, alpha: str, output: str, timeout: float) -> None:
     """Draw a symmetry's defect (needs matplotlib: pip install 'symcheck[plot]').
 
     \b
     KIND: exchange — σ(a)·b − σ(b)·a over (a, b), its zero set marked;
           scaling  — σ(αa)/α − σ(a) over (α, a), its zero set marked.
+    Where the symbolic check proves the symmetry, the figure says the defect is
+    identically 0 instead of drawing float round-off.
     Example:  symcheck plot exchange --act silu -o exchange-silu.png
     """
     from symcheck.output.plots import plot as draw
-    click.echo(f"wrote {draw(kind, act, output, alpha=alpha)}", err=True)
+    click.echo(f"wrote {draw(kind, act, output, alpha=alpha, timeout=timeout)}", err=True)
 
 
 # ---- what the check commands compute, shared with `symcheck latex TARGET` -----------------------
