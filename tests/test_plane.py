@@ -28,10 +28,10 @@ PLANE = {A: whole_line(), B: whole_line()}
 
 def by_hand(result: sc.CheckResult, degree: int = 1) -> sympy.Float:
     """left − right at the witness, for the built-in forms, rebuilt by hand at 50 digits."""
-    expr = sc.activation(result.activation).expr
+    expr = result.activation.expr
     s = lambda u: expr.subs(Z, u)
     unit = {"gated": lambda a, b: s(a) * b, "rank1": lambda a, b: s(a * b),
-            "sigma(a)*sigma(b)": lambda a, b: s(a) * s(b)}[result.form]
+            "sigma(a)*sigma(b)": lambda a, b: s(a) * s(b)}[result.form.name]
     w = {k: sympy.Rational(v) for k, v in result.witness.items()}
     a, b = w["a"], w["b"]
     if result.symmetry == "key-value-rescaling":

@@ -55,12 +55,12 @@ def test_disguised_and_perturbed(expr: str, column: str, expected: str) -> None:
 
 def _independent_residual(result: sc.CheckResult) -> sympy.Float:
     """Re-evaluate the unit statement at the witness from scratch, at 50 digits."""
-    sigma = sc.activation(result.formula if result.activation == result.formula else result.activation)
+    sigma = result.activation
     w = {k: sympy.Rational(v) for k, v in result.witness.items()}
     s = lambda u: sigma.expr.subs(Z, u)
     a, b = w["a"], w["b"]
     if result.symmetry == "exchange":
-        lhs, rhs = (s(b) * a, s(a) * b) if result.form == "gated" else (s(b * a), s(a * b))
+        lhs, rhs = (s(b) * a, s(a) * b) if result.form.name == "gated" else (s(b * a), s(a * b))
     else:
         alpha = w["alpha"]
         lhs, rhs = s(alpha * a) * (b / alpha), s(a) * b
