@@ -355,3 +355,17 @@ def test_a_tiny_budget_gives_a_partial_group_not_a_hang() -> None:
     assert g.contains(1, 1) is True
     if not g.complete:
         assert g.note
+
+
+def test_membership_takes_exact_numbers_and_refuses_the_rest() -> None:
+    from symcheck.core.errors import ParseError
+    g = group(LOG_PERIODIC)
+    assert g.contains("4*sqrt(2)", "-4*sqrt(2)") is True and g.contains(0.125, "1/8") is True
+    assert g.contains("2**(1/3)", "2**(1/3)") is False  # strictly between two powers of √2, certified
+    with pytest.raises(ParseError, match=r"^name '__import__' is not allowed"):
+        g.contains("__import__('os')", 1)
+    for bad, shown in ((True, "True is not a real number"), ("sqrt(-1)", "'sqrt(-1)' is not an exact real number"),
+                       (float("inf"), "inf is not an exact real number")):
+        with pytest.raises(ParseError) as info:
+            g.contains(bad, 1)
+        assert str(info.value) == shown

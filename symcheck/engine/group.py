@@ -19,8 +19,10 @@ note that names the missing argument. Knows no activation names.
 """
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Mapping
+from fractions import Fraction
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,7 +30,7 @@ import sympy
 from sympy import S
 
 from symcheck.core.budget import DEFAULT_TIMEOUT, Budget, BudgetExceeded
-from symcheck.core.errors import UnknownNameError
+from symcheck.core.errors import ParseError, UnknownNameError
 from symcheck.core.names import closest
 from symcheck.core.printing import text
 from symcheck.core.results import Renderable, Status, Step
@@ -38,10 +40,11 @@ from symcheck.engine.group_members import WITNESS_GRID, Proof, pair_witness, pro
 from symcheck.engine.zero import decide_zero
 from symcheck.exact.signs import at_point
 from symcheck.language.activations import Activation, activation as _lookup
+from symcheck.language.parsing import parse_expression
 from symcheck.language.symbols import A, Z
 
 __all__ = ["symmetry_group", "SymmetryGroup", "Component", "ASet", "Exclusion", "Membership",
-           "FormulationSymmetries", "FORMS", "J", "set_text", "symmetry_forms"]
+           "FormulationSymmetries", "FORMS", "J", "set_text", "symmetry_forms", "exact_number"]
 
 #: the integer index of a discrete a-set, a = ±base^j
 J = sympy.Symbol("j", integer=True)
@@ -73,7 +76,8 @@ class ASet:
             return True if 0 in known else None if None in known else False
         if sign == -1 and not self.negatives:
             return False
-        return _power_index(abs(a) if a.is_number else sympy.Abs(a), self.base) is not None
+        index = _power_index(sympy.Abs(a), self.base)
+        return None if index is None else index is not False
 
     def describe(self) -> str:
         if self.kind == "finite":
@@ -101,13 +105,24 @@ def _power_text(base: sympy.Expr) -> str:
     return f"({shown})^j" if not (base.is_Integer or base.is_Symbol) else f"{shown}^j"
 
 
-def _power_index(modulus: sympy.Expr, base: sympy.Expr) -> int | None:
-    """The integer j with modulus = base^j, decided exactly, or None (no such j, or undecided)."""
+def _power_index(modulus: sympy.Expr, base: sympy.Expr) -> int | bool | None:
+    """The integer j with modulus = base^j; False when there is provably none (modulus lies
+    strictly between two consecutive powers, certified); None when undecided."""
     try:
-        guess = round(float(sympy.log(modulus) / sympy.log(base)))
+        guess = int(round(float(sympy.log(modulus) / sympy.log(base))))
     except (TypeError, ValueError, OverflowError):
         return None
-    return guess if _sign_of(modulus - base**guess) == 0 else None
+    if _sign_of(modulus - base**guess) == 0:
+        return guess
+    growing = _sign_of(base - 1)
+    if growing not in (1, -1):
+        return None
+    # certified: base^(j) < modulus < base^(j+1) for one j, so no power equals it
+    for low, high in ((guess - 1, guess), (guess, guess + 1)):
+        below, above = (low, high) if growing == 1 else (high, low)
+        if _sign_of(modulus - base**below) == 1 and _sign_of(base**above - modulus) == 1:
+            return False
+    return None
 
 
 @dataclass(frozen=True)
@@ -136,7 +151,7 @@ class Component:
         if self.aset.kind == "finite":
             return next(c for p, c in self.pairs if _sign_of(a - p) == 0)
         if self.aset.kind == "discrete":
-            j = _power_index(abs(a), self.aset.base)
+            j = _power_index(sympy.Abs(a), self.aset.base)
             return (self.unit_c if _sign_of(a) == -1 else S.One) * self.base_c**j
         sign = _sign_of(a)
         law = dict(self.laws)[sign]
@@ -220,7 +235,7 @@ class SymmetryGroup(Renderable):
     def membership(self, a: Any, c: Any) -> Membership:
         """(a, c) ∈ G with its reason: True only with a proof, False only with a certified witness z
         or the proved maximality, None otherwise."""
-        a, c = sympy.sympify(a), sympy.sympify(c)
+        a, c = exact_number(a), exact_number(c)
         if _sign_of(a) == 0:
             return Membership(False, "a = 0 is not in the group by definition")
         for component in self.components:
@@ -296,6 +311,26 @@ class SymmetryGroup(Renderable):
                 "excluded": [e.to_dict() for e in self.excluded],
                 "inverse_scaling_alphas": None if alphas is None else sympy.sstr(alphas),
                 "note": self.note, "elapsed_seconds": round(self.elapsed, 4)}
+
+
+def exact_number(value: Any) -> sympy.Expr:
+    """A real number as an exact SymPy number: ints, fractions and SymPy numbers as they are, a
+    float as its printed decimal, text through the safe parser (never ``sympify``, which evaluates)."""
+    if isinstance(value, bool):
+        raise ParseError(f"{value!r} is not a real number")
+    if isinstance(value, float):
+        number = sympy.Rational(repr(value)) if math.isfinite(value) else None
+    elif isinstance(value, (int, Fraction)):
+        number = sympy.Rational(value)
+    elif isinstance(value, sympy.Basic):
+        number = value
+    elif isinstance(value, str):
+        number = parse_expression(value, symbols={}).expr
+    else:
+        number = None
+    if not isinstance(number, sympy.Expr) or not number.is_number or number.is_real is not True:
+        raise ParseError(f"{value!r} is not an exact real number")
+    return number
 
 
 def set_text(values: sympy.Set, name: str = "α") -> str:
@@ -413,7 +448,7 @@ class FormulationSymmetries(Renderable):
 
     def pair(self, lam: Any, mu: Any, nu: Any) -> tuple[sympy.Expr, sympy.Expr]:
         """The (a, c) that must lie in G for (λ, μ, ν)."""
-        lam, mu, nu = (sympy.sympify(x) for x in (lam, mu, nu))
+        lam, mu, nu = (exact_number(x) for x in (lam, mu, nu))
         if self.form == "gated":
             return lam, 1 / (mu * nu)
         if self.form == "mlp":
@@ -422,7 +457,7 @@ class FormulationSymmetries(Renderable):
 
     def holds(self, lam: Any, mu: Any, nu: Any) -> bool | None:
         """Is (q, k, v) → (λq, μk, νv) a symmetry of the unit? Three-valued, as membership."""
-        if any(_sign_of(sympy.sympify(x)) == 0 for x in (lam, mu, nu)):
+        if any(_sign_of(exact_number(x)) == 0 for x in (lam, mu, nu)):
             return False
         return self.group.contains(*self.pair(lam, mu, nu))
 
