@@ -369,3 +369,34 @@ def test_membership_takes_exact_numbers_and_refuses_the_rest() -> None:
         with pytest.raises(ParseError) as info:
             g.contains(bad, 1)
         assert str(info.value) == shown
+
+
+def polynomial_truth(coefficients: dict[int, sympy.Rational], a: sympy.Rational, c: sympy.Rational) -> bool:
+    """G of Σ c_k z^k by comparing coefficients: c_k·a^k = c·c_k for every k."""
+    return all(ck * a**k == c * ck for k, ck in coefficients.items())
+
+
+@settings(max_examples=25, deadline=None)
+@given(coefficients=st.dictionaries(st.integers(0, 5),
+                                    st.fractions(min_value=-3, max_value=3, max_denominator=5).filter(bool),
+                                    max_size=3))
+def test_polynomial_groups_are_complete_and_right(coefficients) -> None:
+    """Every polynomial of degree ≤ 5 gets a complete group, equal to the one read off its coefficients."""
+    exact = {k: R(v.numerator, v.denominator) for k, v in coefficients.items()}
+    z = sympy.Symbol("z")
+    g = symmetry_group(sum((v * z**k for k, v in exact.items()), sympy.Integer(0)), timeout=60)
+    assert g.complete, (exact, g.note)
+    for a in (R(1), R(-1), R(2), R(-1, 2)):
+        for c in dict.fromkeys((R(1), R(-1), a, a**2, a**3, R(2))):
+            assert g.contains(a, c) is polynomial_truth(exact, a, c), (exact, a, c)
+
+
+@settings(max_examples=15, deadline=None)
+@given(digits=st.integers(20, 100), power=st.integers(2, 6), sign=st.sampled_from([1, -1]),
+       base=st.sampled_from(["z", "Max(z, 0)", "z/2"]))
+def test_a_tiny_term_never_gives_the_unperturbed_group(digits: int, power: int, sign: int, base: str) -> None:
+    """σ + ε·z^p with |ε| = 10^-digits: float arithmetic cannot tell it from σ, the group can."""
+    g = symmetry_group(f"{base} + {sign}*z**{power}/10**{digits}", timeout=60)
+    assert g.complete
+    assert g.contains(2, 2) is False and g.contains(R(1, 2), R(1, 2)) is False
+    assert all(c.aset.kind == "finite" for c in g.components)

@@ -491,7 +491,8 @@ def symmetry_group(act: Any, *, timeout: float = DEFAULT_TIMEOUT) -> SymmetryGro
                               r"G = \{(a, c) : a \neq 0,\ \sigma(a z) = c\,\sigma(z)\ \forall z \in \mathbb{R}\}",
                               "a group under (a, c)·(a′, c′) = (aa′, cc′) when σ is not identically 0", Status.GIVEN)]
     try:
-        return _build(sigma, budget, steps, started)
+        with budget.step():  # every argument, not only the deciders, stops at the deadline
+            return _build(sigma, budget, steps, started)
     except BudgetExceeded:
         return SymmetryGroup(sigma, (_identity(),), False, tuple(steps), note="the time budget ran out",
                              elapsed=time.perf_counter() - started)
@@ -506,7 +507,11 @@ def _identity() -> Component:
 def _build(sigma: Activation, budget: Budget, steps: list[Step], started: float) -> SymmetryGroup:
     point = nonzero_point(sigma, (*WITNESS_GRID, S.Zero))
     if point is None:
-        return _degenerate(sigma, budget, steps, started)
+        decision = decide_zero(sigma.expr, Z, budget)
+        if decision.verdict is Verdict.BROKEN:  # σ vanishes on the grid, not everywhere
+            point = nonzero_point(sigma, (decision.point,))
+        if point is None:
+            return _degenerate(sigma, decision, steps, started)
     z0, value = point
     steps.append(Step("Value at a point", f"σ({text(z0)}) = {text(value)} ≠ 0",
                       rf"\sigma({sympy.latex(z0)}) = {sympy.latex(value)} \neq 0",
@@ -578,9 +583,8 @@ def _c_from_value(sigma: Activation, a0: sympy.Expr, point: tuple[sympy.Rational
     return sympy.simplify(at_point(sigma.expr, Z, a0 * z0) / value)
 
 
-def _degenerate(sigma: Activation, budget: Budget, steps: list[Step], started: float) -> SymmetryGroup:
-    """No sample point is certified non-zero: σ ≡ 0 (every pair), or nothing can be said."""
-    decision = decide_zero(sigma.expr, Z, budget)
+def _degenerate(sigma: Activation, decision: Any, steps: list[Step], started: float) -> SymmetryGroup:
+    """No point is certified non-zero: σ ≡ 0 (every pair, when the decider proved it), or nothing can be said."""
     if decision.verdict is Verdict.HOLDS:
         proof = Step("Proof", "σ ≡ 0: σ(a·z) = 0 = c·σ(z) for every a and c", r"\sigma \equiv 0",
                      "σ is identically zero (proved by the one-variable decider)", Status.VERIFIED)
