@@ -67,6 +67,7 @@ EXPECTED = {
     "cos(z)": (even, sympy.FiniteSet(1)),
     "exp(-z**2)": (even, sympy.FiniteSet(1)),
     "3": (lambda a, c: c == 1, sympy.FiniteSet(1)),
+    "sign(z)*Abs(z)**3": (lambda a, c: c == a * abs(a) ** 2, sympy.FiniteSet(-1, 1)),
 }
 A_VALUES = (R(1), R(-1), R(2), R(-2), R(1, 2), R(-3))
 
@@ -107,6 +108,9 @@ def test_membership_truth_table(spec: str) -> None:
     ("z**2", ["a ≠ 0, c = a**2"]),
     ("Max(z, 0)**3", ["a > 0, c = a**3"]),
     ("sign(z)", ["a ≠ 0, c = sign(a)"]),
+    ("sqrt(Abs(z))", ["a ≠ 0, c = sqrt(Abs(a))"]),
+    ("sign(z)*sqrt(Abs(z))", ["a ≠ 0, c = sqrt(Abs(a))·sign(a)"]),
+    ("Max(z, 0)**(3/2)", ["a > 0, c = a**(3/2)"]),
     ("0", ["a ≠ 0, every c"]),
     ("3", ["a ≠ 0, c = 1"]),
     (LOG_PERIODIC, ["a = ±(sqrt(2))^j, j ∈ Z, c = (-1)**j·a"]),
@@ -152,7 +156,9 @@ def test_one_sided_argument_for_a_piecewise_activation() -> None:
     assert statement("relu", "One-sided branches") == "σ₊(z) = z for small z > 0, σ₋(z) = 0 for small z < 0"
     assert statement("relu", "Conclusion, a > 0") == "every (a, c) with a > 0 in the group has c = a"
     assert statement("relu", "Conclusion, a < 0") == "no a with a < 0 is in the group"
-    assert statement("leaky_relu", "Taylor coefficients").startswith("p_1 = 1 ≠ 0, n_1 = 1/100 ≠ 0")
+    assert statement("leaky_relu", "Taylor coefficients").startswith("p_1 = 1 ≠ 0, m_1 = -1/100 ≠ 0")
+    # a fractional power: with s = t^2, sqrt(s) = t
+    assert statement("sqrt(Abs(z))", "Taylor coefficients").startswith("p_1 = 1 ≠ 0, m_1 = 1 ≠ 0")
 
 
 def test_break_point_argument() -> None:
@@ -226,7 +232,7 @@ def test_a_partial_group_says_what_is_missing_and_answers_none() -> None:
     assert g.inverse_scaling_alphas() is None
     shifted = symmetry_group("Piecewise((z*cos(2*pi*log(Abs(z))/log(2)) + z, Ne(z, 0)), (0, True))", timeout=60)
     assert not shifted.complete
-    assert "no one-sided Taylor argument" in shifted.note
+    assert "no Taylor argument" in shifted.note and "no argument bounds the a with a > 0" in shifted.note
     # (2, 2) is in fact a member, but nothing here proves it: never a guess
     assert shifted.contains(2, 2) is None
 

@@ -376,7 +376,7 @@ def _alphas(component: Component) -> sympy.Set:
             continue
         ratio = sympy.simplify(sign / law.K)
         if _sign_of(ratio) == 1:
-            out.append(sympy.FiniteSet(sign * sympy.simplify(ratio ** sympy.Rational(1, law.k - 1))))
+            out.append(sympy.FiniteSet(sign * sympy.simplify(ratio ** (1 / sympy.Rational(law.k - 1)))))
     return sympy.Union(*out) if out else S.EmptySet
 
 
@@ -601,8 +601,11 @@ def _merged(law_pos: Law, law_neg: Law) -> sympy.Expr | None:
     """One formula for c on a ≠ 0 when the laws of the two half-lines allow it."""
     if law_pos.k != law_neg.k or _sign_of(law_pos.K - 1) != 0:
         return None
-    k = law_pos.k
-    for K, c in (((-1) ** k, A**k), (1, sympy.Abs(A) ** k), (-1, sympy.sign(A) * sympy.Abs(A) ** k)):
+    k = sympy.sympify(law_pos.k)
+    options = [(1, sympy.Abs(A) ** k), (-1, sympy.sign(A) * sympy.Abs(A) ** k)]
+    if k.is_integer:
+        options.insert(0, ((-1) ** k, A**k))
+    for K, c in options:
         if _sign_of(law_neg.K - K) == 0:
             return c
     return None

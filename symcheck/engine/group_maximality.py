@@ -20,6 +20,7 @@ candidates, a law c = K·|a|^k on the whole half-line, a discrete set, or no bou
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -52,7 +53,7 @@ class Law:
     """c = K·|a|^k for every a of one sign in the group."""
 
     K: sympy.Expr
-    k: int
+    k: sympy.Rational
 
     def c(self, sign: int) -> sympy.Expr:
         """c as a function of a on the half-line of ``sign``."""
@@ -90,7 +91,7 @@ class Arguments:
 @dataclass(frozen=True)
 class _Relation:
     K: sympy.Expr
-    k: int
+    k: sympy.Rational
     why: str
 
 
@@ -196,54 +197,88 @@ def _at_zero(sigma: Activation, pieces, budget: Budget, relations: dict[int, lis
     zero_sign = _sign_of(at_point(sigma.expr, Z, S.Zero))
     if zero_sign in (1, -1):
         for s in (1, -1):
-            relations[s].append(_Relation(S.One, 0, "σ(0) ≠ 0 and σ(0) = c·σ(0)"))
+            relations[s].append(_Relation(S.One, S.Zero, "σ(0) ≠ 0 and σ(0) = c·σ(0)"))
         steps.append(Step("Value at 0", f"σ(0) = {text(at_point(sigma.expr, Z, S.Zero))} ≠ 0",
                           rf"\sigma(0) = {sympy.latex(at_point(sigma.expr, Z, S.Zero))} \neq 0",
                           "certified; z = 0 gives σ(0) = c·σ(0), so c = 1 for every a", Status.CERTIFIED))
     if pieces is None and not sigma.expr.has(*_BRANCHING):
-        if not _analytic(sigma.expr, S.Zero):
-            missing.append("σ is not analytic at 0 (no Taylor argument)")
-            return
         right = left = sigma.expr
     elif pieces is not None:
         right = next((p.expr for p in pieces if p.region.lower == 0 and not p.region.is_point and p.branch_free), None)
         left = next((p.expr for p in pieces if p.region.upper == 0 and not p.region.is_point and p.branch_free), None)
-        if right is None or left is None or not (_analytic(right, S.Zero) and _analytic(left, S.Zero)):
-            missing.append("the branches of σ next to 0 are not both analytic at 0 (no one-sided Taylor argument)")
+        if right is None or left is None:
+            missing.append("σ has no single branch on each side of 0 (no one-sided Taylor argument)")
             return
     else:
         return
     one_sided = right is not left
-    p = _coefficients(right, S.Zero, budget)
-    n = p if not one_sided else _coefficients(left, S.Zero, budget)
-    shown = [(f"p_{k}" if one_sided else f"s_{k}", v, s) for k, v, s in p if s]
-    if one_sided:
-        shown += [(f"n_{k}", v, s) for k, v, s in n if s]
-    if not shown:
-        missing.append(f"no Taylor coefficient at 0 up to order {ORDER} is certified non-zero")
+    # s > 0 small: σ₊(s) and σ₋(−s); a fractional power s^(j/q) becomes t^j with s = t^q
+    q = math.lcm(_root_order(right), _root_order(left))
+    with budget.step():
+        plus, minus = _germ(right, 1, q), _germ(left, -1, q)
+    if plus is None or minus is None:
+        missing.append("σ is not analytic at 0 in z^(1/q) on each side (no Taylor argument)")
         return
+    order = min(ORDER * q, 2 * ORDER)
+    p = _coefficients(plus, S.Zero, budget, order)
+    if one_sided or q != 1:
+        m = _coefficients(minus, S.Zero, budget, order)
+    else:  # σ(−s) = Σ (−1)^k·s_k·s^k
+        m = [(j, (-1) ** j * v, None if sign is None else (-1) ** j * sign) for j, v, sign in p]
+    if not one_sided:  # σ analytic: m_k = (−1)^k·s_k, shown as the s_k
+        shown = [(f"s_{k}", v, sign) for k, v, sign in p if sign]
+    else:
+        shown = [(f"p_{k}", v, sign) for k, v, sign in p if sign] + [(f"m_{k}", v, sign) for k, v, sign in m if sign]
+    if not shown:
+        missing.append(f"no Taylor coefficient at 0 up to order {order} is certified non-zero")
+        return
+    variable = "s" if q == 1 else f"s^(1/{q})"
     if one_sided:
         steps.append(Step("One-sided branches", f"σ₊(z) = {text(right)} for small z > 0, σ₋(z) = {text(left)} "
                           "for small z < 0", rf"\sigma_+(z) = {sympy.latex(right)},\ \sigma_-(z) = {sympy.latex(left)}",
-                          "the pieces of σ next to 0, each analytic at 0", Status.VERIFIED))
-    listed = ", ".join(f"{name} = {text(v)} {'≠ 0' if s else '= 0'}" for name, v, s in shown)
-    steps.append(Step("Taylor coefficients", listed + f" (orders 0…{ORDER}; the others are 0 or undecided)",
-                      ",\\ ".join(rf"{name} = {sympy.latex(v)}" for name, v, s in shown),
+                          f"the pieces of σ next to 0; σ₊(s) = Σ p_k·{variable}^k and σ₋(−s) = Σ m_k·{variable}^k "
+                          "for small s > 0, each series convergent", Status.VERIFIED))
+    listed = ", ".join(f"{name} = {text(v)} ≠ 0" for name, v, _ in shown)
+    steps.append(Step("Taylor coefficients", listed + f" (orders 0…{order}; the others are 0 or undecided)",
+                      ",\\ ".join(rf"{name} = {sympy.latex(v)}" for name, v, _ in shown),
                       "each non-zero coefficient certified by exact or ball arithmetic", Status.CERTIFIED))
-    for k, pk, ps in p:
-        _, nk, ns = n[k]
+    pn, mn = ("s", "s") if not one_sided else ("p", "m")
+    for (j, pj, ps), (_, mj, ms) in zip(p, m):
+        k = sympy.Rational(j, q)
+        power = f"|a|^{text(k)}"
         if ps:
-            relations[1].append(_Relation(S.One, k, f"{'p' if one_sided else 's'}_{k} ≠ 0: c = a^{k}"))
-        elif ns and one_sided:
-            relations[1].append(_Relation(S.One, k, f"n_{k} ≠ 0: c = a^{k}"))
-        # a < 0: n_k·a^k = c·p_k (z > 0) and p_k·a^k = c·n_k (z < 0)
-        if ps and ns is not None:
-            K = sympy.simplify(nk / pk * (-1) ** k)
-            relations[-1].append(_Relation(K, k, f"{'n' if one_sided else 's'}_{k}·a^{k} = c·"
-                                                 f"{'p' if one_sided else 's'}_{k}: c = {text(K)}·|a|^{k}"))
-        if one_sided and ns and ps is not None:
-            K = S.Zero if ps == 0 else sympy.simplify(pk / nk * (-1) ** k)
-            relations[-1].append(_Relation(K, k, f"p_{k}·a^{k} = c·n_{k}: c = {text(K)}·|a|^{k}"))
+            relations[1].append(_Relation(S.One, k, f"{pn}_{j} ≠ 0: c = {power}"))
+        elif ms:
+            relations[1].append(_Relation(S.One, k, f"{mn}_{j} ≠ 0: c = {power}"))
+        # a < 0, b = |a|: z > 0 gives m_j·b^k = c·p_j, z < 0 gives p_j·b^k = c·m_j
+        if ps and ms is not None:
+            K = sympy.simplify(mj / pj)
+            why = (f"s_{j}·a^{j} = c·s_{j}: c = {text(K)}·{power}" if not one_sided else
+                   f"{mn}_{j}·{power} = c·{pn}_{j}: c = {text(K)}·{power}")
+            relations[-1].append(_Relation(K, k, why))
+        if one_sided and ms and ps is not None:
+            K = S.Zero if ps == 0 else sympy.simplify(pj / mj)
+            relations[-1].append(_Relation(K, k, f"{pn}_{j}·{power} = c·{mn}_{j}: c = {text(K)}·{power}"))
+
+
+def _root_order(expr: sympy.Expr) -> int:
+    """The least q such that every root of a base vanishing at 0 has an exponent in Z/q."""
+    q = 1
+    for node in sympy.preorder_traversal(expr):
+        if isinstance(node, sympy.Pow) and Z in node.base.free_symbols and node.exp.is_Rational \
+                and not node.exp.is_Integer and _sign_of(node.base.xreplace({Z: S.Zero})) == 0:
+            q = math.lcm(q, int(node.exp.q))  # a root of a base that vanishes at 0
+    return q
+
+
+def _germ(branch: sympy.Expr, side: int, q: int) -> sympy.Expr | None:
+    """The branch at z = side·t^q (t > 0) as an expression in z analytic at 0, or None."""
+    if q == 1:
+        germ = branch.xreplace({Z: side * Z})
+    else:
+        root = sympy.Symbol("t", positive=True)
+        germ = sympy.simplify(branch.xreplace({Z: side * root**q})).xreplace({root: Z})
+    return germ if _analytic(germ, S.Zero) else None
 
 
 def _break_points(pieces, budget: Budget, steps: list[Step], missing: list[str]) -> bool:
@@ -418,15 +453,15 @@ def _resolve(sign: int, relations: list[_Relation], unit: bool, discrete: Bound 
         if ratio_sign == -1:
             return conclude(Bound(sign, "empty", reason=f"{first.why}; {other.why}"),
                             f"no a with {where} is in the group",
-                            rf"|a|^{{{first.k - other.k}}} = {sympy.latex(ratio)} < 0",
-                            f"{first.why} and {other.why}: |a|^{first.k - other.k} would be negative")
+                            rf"|a|^{{{sympy.latex(first.k - other.k)}}} = {sympy.latex(ratio)} < 0",
+                            f"{first.why} and {other.why}: |a|^{text(first.k - other.k)} would be negative")
         if ratio_sign == 1:
-            modulus = sympy.simplify(ratio ** sympy.Rational(1, first.k - other.k))
+            modulus = sympy.simplify(ratio ** (1 / sympy.Rational(first.k - other.k)))
             a0 = sign * modulus
             c0 = sympy.simplify(first.K * modulus ** first.k)
             return conclude(Bound(sign, "points", points=((a0, c0),), reason=f"{first.why}; {other.why}"),
                             f"at most a = {text(a0)} with c = {text(c0)}",
-                            rf"|a|^{{{first.k - other.k}}} = {sympy.latex(ratio)} \Rightarrow a = {sympy.latex(a0)}",
+                            rf"|a|^{{{sympy.latex(first.k - other.k)}}} = {sympy.latex(ratio)} \Rightarrow a = {sympy.latex(a0)}",
                             f"{first.why} and {other.why}")
     if unit:
         c0 = None if first is None else first.K
