@@ -36,7 +36,7 @@ def test_custom_activation_and_rich_output() -> None:
 
 @pytest.mark.parametrize("args, message", [
     (("group", "--act", "relu", "--form", "nope"),
-     "Error: unknown form 'nope'; expected one of: gated, rank1, mlp, bilinear, rank-r"),
+     "Error: unknown form 'nope'; expected one of: gated, rank1, mlp, query-mlp, bilinear, rank-r"),
     (("group", "--act", "relu", "--form", "gatd"), "Error: unknown form 'gatd'; did you mean 'gated'?"),
     (("group", "--act", "log(z)"), "Error: log(z) is not defined on all of R: its argument is not positive at z = 0"),
     (("group", "--act", "__import__('os')"), None),

@@ -40,6 +40,7 @@ from symcheck.engine.group_members import WITNESS_GRID, Proof, pair_witness, pro
 from symcheck.engine.zero import decide_zero
 from symcheck.exact.signs import at_point
 from symcheck.language.activations import Activation, activation as _lookup
+from symcheck.language.formulations import Formulation, formulation as _formulation
 from symcheck.language.parsing import parse_expression
 from symcheck.language.symbols import A, Z
 
@@ -300,7 +301,7 @@ class SymmetryGroup(Renderable):
 
     def formulation_symmetries(self, form: str) -> "FormulationSymmetries":
         """The diagonal parameter symmetries (q, k, v) → (λq, μk, νv) of one unit of ``form``."""
-        return FormulationSymmetries(self, symmetry_forms(form))
+        return FormulationSymmetries(self, _formulation(symmetry_forms(form)))
 
     def to_dict(self) -> dict[str, Any]:
         alphas = self.inverse_scaling_alphas()
@@ -413,6 +414,8 @@ FORMS: dict[str, tuple[str, str, str]] = {
     "gated": ("(λ, 1/(μν)) ∈ G", r"(\lambda, 1/(\mu\nu)) \in G", "σ(x·q)(x·k)v"),
     "rank1": ("(λμ, 1/ν) ∈ G", r"(\lambda\mu, 1/\nu) \in G", "σ((x·q)(x·k))v"),
     "mlp": ("(μ, 1/ν) ∈ G (q is not used)", r"(\mu, 1/\nu) \in G", "σ(x·k)v"),
+    "query-mlp": ("(μ, 1/ν) ∈ G for (K, V) → (μK, νV), the global query absorbed into the keys",
+                  r"(\mu, 1/\nu) \in G", "σ((x Q_g)·k)v"),
     "bilinear": ("(λμ, 1/ν) ∈ G for (Q_j, K_j, v_j) → (λQ_j, μK_j, νv_j), besides the GL(r) gauge",
                  r"(\lambda\mu, 1/\nu) \in G", "σ(x Q_j K_jᵀ xᵀ) v_j"),
     "rank-r": ("(λμ, 1/ν) ∈ G for (Q_j, K_j, v_j) → (λQ_j, μK_j, νv_j), besides the GL(r) gauge",
@@ -433,7 +436,11 @@ class FormulationSymmetries(Renderable):
     """What G means for one unit: (q, k, v) → (λq, μk, νv) is a symmetry iff a pair lies in G."""
 
     group: SymmetryGroup
-    form: str
+    formulation: Formulation
+
+    @property
+    def form(self) -> str:
+        return self.formulation.name
 
     def __repr__(self) -> str:
         return f"<FormulationSymmetries {self.form}, σ = {self.group.activation.name}: {self.condition}>"
@@ -451,7 +458,7 @@ class FormulationSymmetries(Renderable):
         lam, mu, nu = (exact_number(x) for x in (lam, mu, nu))
         if self.form == "gated":
             return lam, 1 / (mu * nu)
-        if self.form == "mlp":
+        if self.form in ("mlp", "query-mlp"):
             return mu, 1 / nu
         return lam * mu, 1 / nu
 
@@ -469,7 +476,7 @@ class FormulationSymmetries(Renderable):
             where = comp.aset.describe()
             if self.form == "gated":
                 out.append(f"λ = a with {where}, any μ ≠ 0, ν = 1/(μ·c), c = {c}")
-            elif self.form == "mlp":
+            elif self.form in ("mlp", "query-mlp"):
                 out.append(f"μ = a with {where}, ν = 1/c, c = {c}; λ arbitrary")
             else:
                 out.append(f"λμ = a with {where}, ν = 1/c, c = {c}")
