@@ -71,9 +71,27 @@ def _timeout(help: str) -> Callable:
     return click.option("--timeout", type=SECONDS, default=DEFAULT_TIMEOUT, show_default=True, help=help)
 
 
-def _expect(choices: tuple[str, ...] = VERDICTS, what: str = "verdict") -> Callable:
+def _expect(choices: tuple[str, ...] = VERDICTS, what: str = "verdict", help: str | None = None) -> Callable:
     return click.option("--expect", type=click.Choice(choices), default=None,
-                        help=f"Exit with status 1 when the {what} differs.")
+                        help=help or f"Exit with status 1 when the {what} differs.")
+
+
+#: --expect of the sweeps (audit, catalog): against the paper's stated verdicts, or none undecided
+_EXPECT_ROWS = _expect(("paper", "decided"), help=(
+    "paper: exit with status 1 when a row's verdict differs from the one the paper states (for "
+    "every σ: rank1 exchange and inverse scaling, gated key-value rescaling hold; on the gated "
+    "form: the verdicts of relu, leaky_relu, gelu, silu, sigmoid, tanh and identity); rows it "
+    "says nothing about are not compared. decided: exit with status 1 when a row is inconclusive."))
+
+
+def _finish_rows(result: Any, expect: str | None) -> None:
+    if expect is None:
+        return
+    from symcheck.paper.claims import describe, mismatches
+    found = mismatches(result, expect)
+    if found:
+        click.echo(f"Error: {describe(found, expect)}", err=True)
+        sys.exit(EXIT_EXPECT)
 
 
 def _common(f: Callable) -> Callable:
@@ -184,7 +202,8 @@ def activations(as_json: bool) -> None:
 @cli.command()
 @_timeout("Time budget per check, in seconds.")
 @_JSON
-def catalog(timeout: float, as_json: bool) -> None:
+@_EXPECT_ROWS
+def catalog(timeout: float, as_json: bool, expect: str | None) -> None:
     """Every catalogue activation against exchange and inverse scaling on the gated form."""
     from symcheck.language.activations import activation, catalogue
     from symcheck.paper.targets import catalogue_audit
@@ -198,16 +217,18 @@ def catalog(timeout: float, as_json: bool) -> None:
                          **{_JSON_KEYS[c]: r.verdict.value for c, r in zip(CATALOG_COLUMNS, results)},
                          "results": [r.to_dict() for r in results]}
                         for name, formula, results in rows]}, True)
-        return
-    from symcheck.output.render import catalogue_table
-    _emit(catalogue_table(rows, list(CATALOG_COLUMNS)), False)
+    else:
+        from symcheck.output.render import catalogue_table
+        _emit(catalogue_table(rows, list(CATALOG_COLUMNS)), False)
+    _finish_rows(sweep, expect)
 
 
 @cli.command()
 @_act()
 @_timeout("Time budget per row, in seconds.")
 @_JSON
-def audit(act: str, timeout: float, as_json: bool) -> None:
+@_EXPECT_ROWS
+def audit(act: str, timeout: float, as_json: bool, expect: str | None) -> None:
     """Every formulation against every transformation, for one activation.
 
     \b
@@ -220,6 +241,7 @@ def audit(act: str, timeout: float, as_json: bool) -> None:
     with _progress(len(UNIT_ROWS), quiet=False) as advance:
         result = run_audit(act, timeout=timeout, progress=advance)
     _emit(result.to_dict() if as_json else result, as_json)
+    _finish_rows(result, expect)
 
 
 @cli.command()
@@ -402,9 +424,13 @@ def _write(text: str, output: str | None) -> None:
               help="Input rows X (tokens, d) to use with --weights.")
 @click.option("--layer", default=None, metavar="PREFIX", help="Which layer of a checkpoint (name prefix).")
 @_JSON
+@_expect(("agree", "differ"), help="agree: exit with status 1 unless the two evaluations agree within "
+         "the tolerance; differ: unless they differ beyond it. An overflow or underflow (no evidence "
+         "either way) meets neither.")
 def numeric(check: str, act: str, form: str | None, d: int | None, m: int | None, r: int | None,
             tokens: int | None, seed: int, dtype: str, memory: str, alpha: str | None,
-            weights: tuple[str, ...], inputs: str | None, layer: str | None, as_json: bool) -> None:
+            weights: tuple[str, ...], inputs: str | None, layer: str | None, as_json: bool,
+            expect: str | None) -> None:
     """Compare two evaluations of a layer at size, in NumPy: numeric evidence, not a verdict.
 
     \b
@@ -415,7 +441,7 @@ def numeric(check: str, act: str, form: str | None, d: int | None, m: int | None
     Relative errors are compared with a tolerance derived from the dtype and the sizes.
     Example:  symcheck numeric exchange --act silu --d 512 --m 2048
               symcheck numeric rank1 --act gelu --dtype float32
-              symcheck numeric exchange --weights llama-mlp.safetensors --layer model.layers.0.
+              symcheck numeric exchange --weights examples/llama-mlp.safetensors --layer model.layers.0.
     """
     from symcheck.numeric.checks import prepare
     job = prepare(check, act=act, form=form, d=d, m=m, r=r, tokens=tokens, seed=seed, dtype=dtype,
@@ -424,8 +450,11 @@ def numeric(check: str, act: str, form: str | None, d: int | None, m: int | None
         report = job.run(advance)
     if as_json:  # strict JSON: a NaN or Infinity here is a bug, not output
         click.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False, allow_nan=False))
-        return
-    _emit(report, as_json)
+    else:
+        _emit(report, as_json)
+    if expect is not None and report.outcome != expect:
+        click.echo(f"Error: expected {expect}, got {report.outcome}", err=True)
+        sys.exit(EXIT_EXPECT)
 
 
 class _progress:

@@ -108,7 +108,8 @@ def test_cli_json() -> None:
                             "--tokens", "32", "--json")
     assert code == 0, err
     data = json.loads(out)
-    assert data["check"] == "scaling" and data["alpha"] == "3" and data["outcome"] == "agree"
+    assert data["symmetry"] == "inverse-scaling" and data["domain"] == "3" and data["outcome"] == "agree"
+    assert data["identity"] is None and "check" not in data and "alpha" not in data
     assert data["sizes"] == {"d": 8, "m": 16, "e": 8, "r": 1, "tokens": 32}
     assert data["relative"] <= data["tolerance"]
 

@@ -11,6 +11,7 @@ Knows no activation names.
 """
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -226,7 +227,7 @@ def _decide(statement: _Statement, budget: Budget) -> Decision:
         decision = decide_zero(residual, Z, budget)
     except BudgetExceeded:
         decision = ZeroDecision(Verdict.INCONCLUSIVE, residual, note="the time budget ran out")
-    evidence = {"points": decision.evidence.points, "largest": decision.evidence.largest}
+    evidence = _evidence(decision.evidence)
     if decision.verdict is Verdict.INCONCLUSIVE:
         found, evidence = _fallback(residual, {Z: None}, budget, evidence)
         if found is not None:
@@ -407,7 +408,7 @@ def _decide_plane(statement: _Statement, budget: Budget, steps: list[Step]) -> D
         note = f"α^{text(t.degree)} is not real for negative α"
         return Decision(Verdict.INCONCLUSIVE, tuple(steps), difference, None, {}, note)
     decision = decide_plane(substitute_sigma(lhs, sigma), substitute_sigma(rhs, sigma), space, budget)
-    evidence = {"points": decision.evidence.points, "largest": decision.evidence.largest}
+    evidence = _evidence(decision.evidence)
     if decision.verdict is Verdict.INCONCLUSIVE:
         found, evidence = _fallback(difference, space, budget, evidence)
         if found is not None:
@@ -428,6 +429,20 @@ def _decide_plane(statement: _Statement, budget: Budget, steps: list[Step]) -> D
     return Decision(decision.verdict, tuple(steps), difference, None, evidence, decision.note)
 
 
+def _magnitude(value: str) -> float | None:
+    """A largest |r| (a decimal string) as a JSON number; None where float64 cannot hold it
+    (it would read as 0 or inf) — the evidence is what was seen, never rounded into a claim."""
+    number = float(value)
+    if not math.isfinite(number) or (number == 0.0 and not sympy.Float(value).is_zero):
+        return None
+    return number
+
+
+def _evidence(found: Any) -> dict:
+    """The numeric evidence of a decision: points sampled, and the largest |r| (None: no points)."""
+    return {"points": found.points, "largest": _magnitude(found.largest) if found.points else None}
+
+
 def _fallback(expr: sympy.Expr, domains: dict, budget: Budget, evidence: dict):
     """After an inconclusive proof: wide numeric sampling, then certification.
 
@@ -439,7 +454,8 @@ def _fallback(expr: sympy.Expr, domains: dict, budget: Budget, evidence: dict):
         found = numeric_witness(expr, list(domains), domains, budget=budget)
     except (BudgetExceeded, EvaluationError):
         return None, evidence
-    merged = {**evidence, "fallback": found.evidence.to_dict()}
+    sampled = found.evidence.to_dict()
+    merged = {**evidence, "fallback": {**sampled, "largest": _magnitude(sampled["largest"])}}
     certified = found.witness is not None and found.certificate is not None
     return (found if certified else None), merged
 

@@ -215,7 +215,7 @@ def prepare(check_name: str, *, act: Any = "silu", form: str | None = None, d: i
     options = {"memory": budget, "dtype": kind}
     left, right, terms, alpha_text = _sides(check_name, form_used, sizes, arrays, sigma, options, alpha)
     return NumericCheck(check_name, form_used, sigma.name, kind.name, sizes, left, right, terms,
-                        source, budget, None if weights else seed, alpha_text)
+                        source, budget, None if weights and inputs is not None else seed, alpha_text)
 
 
 def check(check_name: str, **options: Any) -> NumericReport:

@@ -9,7 +9,7 @@ from typing import Any
 
 from symcheck.core.results import Renderable
 
-__all__ = ["CHECKS", "IDENTITIES", "NumericReport"]
+__all__ = ["CHECKS", "IDENTITIES", "SYMMETRIES", "NumericReport"]
 
 CHECKS = {
     "rank1": "bilinear attention at r = 1 equals the rank-1 form σ((xQᵀ)⊙(xKᵀ))V",
@@ -18,6 +18,8 @@ CHECKS = {
     "scaling": "inverse scaling, (Q, K) → (αQ, K/α), leaves the layer unchanged",
 }
 IDENTITIES = ("rank1", "absorb")
+#: the numeric checks that test a symmetry, named as the symbolic checks' JSON names it
+SYMMETRIES = {"exchange": "exchange", "scaling": "inverse-scaling"}
 
 
 @dataclass(frozen=True)
@@ -101,10 +103,13 @@ class NumericReport(Renderable):
         return f"{head}: {tail}"
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON with the symbolic checks' names: ``symmetry`` (``exchange``, ``inverse-scaling``)
+        and ``domain`` (α) for a symmetry, ``identity`` (``rank1``, ``absorb``) for an identity."""
         return {
-            "check": self.check, "claim": self.claim, "form": self.form,
+            "symmetry": SYMMETRIES.get(self.check), "identity": self.check if self.check in IDENTITIES else None,
+            "claim": self.claim, "form": self.form,
             "activation": self.activation, "compared": {"left": self.left, "right": self.right},
-            "dtype": self.dtype, "sizes": dict(self.sizes), "alpha": self.alpha,
+            "dtype": self.dtype, "sizes": dict(self.sizes), "domain": self.alpha,
             "quantity": self.quantity.replace(" ", "_"), "relative": self.relative,
             "tolerance": self.tolerance, "outcome": self.outcome, "reason": self.reason,
             "evidence": self.evidence,

@@ -111,6 +111,17 @@ def _status(status: str) -> Text:
     return Text(status, style=STATUS_STYLE.get(status, ""))
 
 
+def _sampled(evidence) -> tuple[int, float | None]:
+    """Points sampled by the decider and by the numeric fallback, and the largest |r| of both
+    (None: a value float64 cannot hold)."""
+    parts = [evidence, evidence.get("fallback") or {}]
+    points = sum(part.get("points", 0) for part in parts)
+    values = [part.get("largest") for part in parts if part.get("points")]
+    if any(v is None for v in values):
+        return points, None
+    return points, max(values, default=0.0)
+
+
 @renderer("rich", CheckResult)
 def rich_result(result: CheckResult) -> TitledPanel:
     rows = []
@@ -126,9 +137,11 @@ def rich_result(result: CheckResult) -> TitledPanel:
         agrees = result.cross_check.agrees
         parts.append(Text(f"cross-check: {result.cross_check.summary()}",
                           style={True: "green", False: "bold red"}.get(agrees, "yellow")))
-    if result.verdict is Verdict.INCONCLUSIVE and result.evidence.get("points"):
-        parts.append(Text(f"numeric evidence (not a proof): {result.evidence['points']} points, "
-                          f"largest |r| ≈ {result.evidence.get('largest', '0')}", style="dim"))
+    points, largest = _sampled(result.evidence)
+    if result.verdict is Verdict.INCONCLUSIVE and points:
+        shown = "beyond float64's range" if largest is None else f"{largest:.6g}"
+        parts.append(Text(f"numeric evidence (not a proof): {points} points, "
+                          f"largest |r| ≈ {shown}", style="dim"))
     elif result.verdict is Verdict.INCONCLUSIVE:  # "0 points, |r| ≈ 0" would read like evidence of 0
         parts.append(Text("no numeric evidence was gathered", style="dim"))
     # the verdict first, and alone in the border when the whole title does not fit
