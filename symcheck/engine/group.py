@@ -30,13 +30,14 @@ import sympy
 from sympy import S
 
 from symcheck.core.budget import DEFAULT_TIMEOUT, Budget, BudgetExceeded
-from symcheck.core.errors import ParseError, UnknownNameError
+from symcheck.core.errors import ParseError, Undecided, UnknownNameError
 from symcheck.core.names import closest
 from symcheck.core.printing import text
 from symcheck.core.results import Renderable, Status, Step
 from symcheck.core.verdict import Verdict
 from symcheck.engine.group_maximality import Bound, Law, _sign_of, bounds, nonzero_point
 from symcheck.engine.group_members import WITNESS_GRID, Proof, pair_witness, prove_family, prove_pair
+from symcheck.engine.symmetries import failed_outside
 from symcheck.engine.zero import decide_zero
 from symcheck.exact.signs import at_point
 from symcheck.language.activations import Activation, activation as _lookup
@@ -501,8 +502,16 @@ def symmetry_group(act: Any, *, timeout: float = DEFAULT_TIMEOUT) -> SymmetryGro
         with budget.step():  # every argument, not only the deciders, stops at the deadline
             return _build(sigma, budget, steps, started)
     except BudgetExceeded:
-        return SymmetryGroup(sigma, (_identity(),), False, tuple(steps), note="the time budget ran out",
-                             elapsed=time.perf_counter() - started)
+        note = "partial: the time budget ran out"
+    except Undecided as why:
+        note = f"partial: a question the arguments need was not settled ({why})"
+    except Exception as err:
+        if not failed_outside(err):
+            raise  # a bug in symcheck itself: the CLI reports it as an internal error
+        note = (f"partial: {failed_outside(err)} failed inside the arguments ({type(err).__name__}: "
+                f"{' '.join(str(err).split())[:160]})")
+    return SymmetryGroup(sigma, (_identity(),), False, tuple(steps), note=note,
+                         elapsed=time.perf_counter() - started)
 
 
 def _identity() -> Component:
