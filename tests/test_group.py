@@ -302,6 +302,8 @@ def test_to_dict_is_json_ready() -> None:
     assert data["components"][0]["a"]["kind"] == "positive" and data["components"][0]["c"] == "a"
     assert data["inverse_scaling_alphas"] == "Interval.open(0, oo)"
     assert [s["title"] for s in data["maximality"]][-1] == "Maximality"
+    assert data["formulations"]["rank1"]["condition"] == "(λμ, 1/ν) ∈ G"
+    assert list(data["formulations"]) == ["gated", "rank1", "mlp", "query-mlp", "bilinear", "rank-r"]
 
 
 def test_repr_and_renderings() -> None:

@@ -312,6 +312,7 @@ class SymmetryGroup(Renderable):
                 "maximality": [s.to_dict() for s in self.maximality],
                 "excluded": [e.to_dict() for e in self.excluded],
                 "inverse_scaling_alphas": None if alphas is None else sympy.sstr(alphas),
+                "formulations": {form: self.formulation_symmetries(form).to_dict() for form in FORMS},
                 "note": self.note, "elapsed_seconds": round(self.elapsed, 4)}
 
 
