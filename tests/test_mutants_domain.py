@@ -1,9 +1,12 @@
-"""Definedness reads a branch's region exactly: `2·z > 1` is z > 1/2, not z > 1."""
+"""Definedness reads a branch's region exactly: `2·z > 1` is z > 1/2, not z > 1; a case split
+that fails or leaves a violation undecided proves nothing."""
 from __future__ import annotations
 
 import pytest
+from sympy import S
 
-from symcheck.core.errors import DomainError
+from symcheck.core.errors import DomainError, Undecided
+from symcheck.exact.regions import Piece, Region
 from symcheck.language.parsing import parse_activation
 
 
@@ -28,3 +31,30 @@ def test_a_branch_defined_only_on_part_of_its_region_is_refused(text: str, point
 ])
 def test_a_branch_defined_on_its_whole_region_is_accepted(text: str) -> None:
     parse_activation(text)
+
+
+@pytest.mark.parametrize("failure", [RuntimeError("a failure inside SymPy"), ValueError("another"),
+                                     Undecided("a cut point that cannot be placed")])
+@pytest.mark.parametrize("text", ["Piecewise((log(z - 1), 2*z > 1), (0, True))", "1/(z - 3)"])
+def test_a_case_split_that_fails_proves_no_definedness(monkeypatch, failure, text) -> None:
+    """The split raising is no proof: the point where σ is undefined is still found."""
+    from symcheck.language import definedness
+
+    def failing(*args, **kwargs):
+        raise failure
+
+    monkeypatch.setattr(definedness, "split", failing)
+    with pytest.raises(DomainError):
+        parse_activation(text)
+
+
+def test_a_case_whose_violation_is_undecided_proves_no_definedness(monkeypatch) -> None:
+    """A piece that may or may not violate the obligation (alternatives 0 and 1) is no proof."""
+    from symcheck.language import definedness
+
+    def undecided(*args, **kwargs):
+        return [Piece(Region(-S.Infinity, S.Infinity), S.Zero, (S.Zero, S.One), ("a periodic condition",))]
+
+    monkeypatch.setattr(definedness, "split", undecided)
+    with pytest.raises(DomainError):
+        parse_activation("1/(z - 3)")

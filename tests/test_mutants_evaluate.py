@@ -206,3 +206,21 @@ def test_the_re_check_says_zero_only_for_an_exact_zero() -> None:
     assert recheck_sign(Z**2 - 4, {Z: S(2)}) == 0
     assert recheck_sign(Z**2 - 4, {Z: S(3)}) == 1
     assert recheck_sign(sympy.exp(Z) - 1, {Z: -S.One}) == -1
+
+
+#: exactly 0 at z = 1, enclosed by [0, ε] (an Abs of a ball around 0): it touches 0, from above
+TOUCH = sympy.Abs(sympy.sin(Z) - sympy.sin(1))
+_AT_ZERO = {sympy.StrictLessThan: False, sympy.LessThan: True, sympy.StrictGreaterThan: False,
+            sympy.GreaterThan: True, sympy.Eq: True, sympy.Ne: False}
+
+
+@pytest.mark.parametrize("value", [TOUCH, -TOUCH], ids=["from above", "from below"])
+@pytest.mark.parametrize("rel", list(_AT_ZERO), ids=lambda r: r.__name__)
+def test_a_condition_on_an_enclosure_that_touches_zero_is_not_decided_against_zero(rel, value) -> None:
+    """At z = 1 the value is exactly 0, so `value rel 0` has the truth of `0 rel 0`; an
+    enclosure [0, ε] or [−ε, 0] must not decide it otherwise."""
+    with sympy.evaluate(False):
+        chosen = sympy.Piecewise((Z + 1, rel(value, 0)), (0, True))
+    expr = chosen - (Z + 1 if _AT_ZERO[rel] else 0)  # exactly 0 at z = 1
+    assert certify_nonzero(expr, {Z: S.One}) is None
+    assert recheck_sign(expr, {Z: S.One}) in (None, 0)

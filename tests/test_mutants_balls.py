@@ -1,0 +1,64 @@
+"""The sign of a ball is a decision: 0 only for an exact 0, ±1 only when the ball excludes 0,
+and a power of a ball that touches 0 is undecided (try more bits), never "division by zero"
+(which would end the evaluation as undefined) unless the ball is exactly 0.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from flint import arb, fmpq
+
+from symcheck.core.errors import EvaluationError, Imprecise
+from symcheck.exact.balls import BallArithmetic, arb_precision, arb_sign, span
+from symcheck.exact.intervals import Enclosure
+
+
+@pytest.mark.parametrize(("ball", "sign"), [
+    (fmpq(1, 2), 1), (fmpq(3), 1), (fmpq(-1, 2), -1), (fmpq(-7), -1), (fmpq(0), 0),
+    (arb(0), 0), (arb(2).log(), 1), (-arb.pi(), -1),
+    (span(arb(0), arb(1)), None),    # touches 0 from above
+    (span(arb(-1), arb(0)), None),   # touches 0 from below
+    (span(arb(-1), arb(1)), None),
+    (span(arb(1), arb(2)), 1), (span(arb(-2), arb(-1)), -1),
+    (arb("[0 +/- 1e-30]"), None),
+    (arb("inf"), None),
+])
+def test_the_sign_of_a_ball_is_decided_only_when_certain(ball, sign) -> None:
+    with arb_precision(64):
+        assert arb_sign(ball) == sign
+
+
+def _balls(lo: int, hi: int):
+    return BallArithmetic(64), span(arb(lo), arb(hi))
+
+
+def _intervals(lo: int, hi: int):
+    arithmetic = Enclosure(64)
+    return arithmetic, arithmetic.hull([Fraction(lo), Fraction(hi)])
+
+
+@pytest.mark.parametrize("make", [_balls, _intervals], ids=["arb", "mpmath"])
+@pytest.mark.parametrize(("lo", "hi"), [(-1, 0), (0, 1), (-1, 1)])
+@pytest.mark.parametrize("n", [-1, -2, -3])
+def test_a_negative_power_of_an_enclosure_that_touches_zero_is_undecided(make, lo, hi, n) -> None:
+    with arb_precision(64):
+        arithmetic, x = make(lo, hi)
+        with pytest.raises(Imprecise):
+            arithmetic.pow_int(x, n)
+
+
+@pytest.mark.parametrize("make", [_balls, _intervals], ids=["arb", "mpmath"])
+def test_a_negative_power_of_exact_zero_is_a_division_by_zero(make) -> None:
+    arithmetic = make(0, 1)[0]
+    with pytest.raises(EvaluationError, match="division by zero"):
+        arithmetic.pow_int(arithmetic.exact(Fraction(0) if make is _intervals else fmpq(0)), -1)
+
+
+@pytest.mark.parametrize("make", [_balls, _intervals], ids=["arb", "mpmath"])
+@pytest.mark.parametrize(("lo", "hi"), [(-1, 0), (0, 1), (-1, 1), (2, 3)])
+def test_the_zeroth_power_of_any_enclosure_is_one(make, lo, hi) -> None:
+    with arb_precision(64):
+        arithmetic, x = make(lo, hi)
+        assert arithmetic.sign_bounds(arithmetic.add([arithmetic.pow_int(x, 0), arithmetic.exact(
+            Fraction(-1) if make is _intervals else fmpq(-1))])) == (0, 0)
