@@ -43,3 +43,23 @@ def test_a_proposal_known_not_to_be_real_is_dropped_not_refused(proposal) -> Non
     (and must not make the proved set of cuts a refusal)."""
     found = roots_in(sympy.exp(Z) - 1, Z, -S.One, S.One, candidates=lambda g, var, interval: [proposal, S.Zero])
     assert found.points == (S.Zero,)
+
+
+@pytest.mark.parametrize(("lower", "upper"), [
+    (S.Zero, sympy.pi / 6 - S(10)**-10), (5 * sympy.pi / 6 + S(10)**-10, S(3)),
+    (S.Zero, sympy.pi / 6 - S(10)**-6),
+])
+def test_an_interval_that_ends_just_short_of_a_root_has_none(lower, upper) -> None:
+    """Next to the end g = sin z − 1/2 is monotone and of one sign, though its enclosures touch
+    0: such a box has no root (decided, not refused), and the root beyond the end is no cut."""
+    found = roots_in(sympy.sin(Z) - S.Half, Z, lower, upper)
+    assert found.points == ()
+
+
+@pytest.mark.parametrize(("g", "lower", "upper", "roots"), [
+    (sympy.sin(sympy.pi * Z), S.Zero, S(2), (S.One,)),          # 1 is where [0, 2] is halved
+    (sympy.sin(sympy.pi * Z), -S.One, S(3), (S.Zero, S.One, S(2))),
+])
+def test_a_root_exactly_at_the_end_of_a_bisection_box_is_kept(g, lower, upper, roots) -> None:
+    """A box whose end is a root has g = 0 there: that is a bracket, not a box without roots."""
+    assert roots_in(g, Z, lower, upper).points == roots

@@ -95,3 +95,15 @@ def test_at_point_leaves_an_uncertifiable_choice_open() -> None:
 ])
 def test_at_point_of_the_nonsmooth_primitives(expr, z, value) -> None:
     assert at_point(expr, Z, z) == value
+
+
+@pytest.mark.parametrize("root", [
+    sympy.CRootOf(sympy.Symbol("x")**3 - 2, 1),                                   # complex
+    sympy.CRootOf(sympy.Symbol("x")**5 - 5 * sympy.Symbol("x") + 1, 4),          # three real, then complex
+])
+def test_a_root_that_is_not_real_has_no_order(root) -> None:
+    assert root.is_real is False
+    with pytest.raises(Undecided, match="is not a real root"):
+        certified_order(root, S.Zero)
+    with pytest.raises(Undecided, match="is not a real root"):
+        certified_order(S.One, root)

@@ -110,3 +110,20 @@ def test_a_condition_with_an_uncertifiable_sign_is_not_decided() -> None:
     sigma = sympy.Piecewise((1, UNCERTIFIABLE * Z >= 0), (0, True))
     decision = decide_zero(sigma - 1, Z, Budget(60))
     assert decision.verdict is not Verdict.HOLDS
+
+
+def test_a_piece_whose_every_alternative_is_proved_zero_is_proved() -> None:
+    """sin(e^z) > 0 has infinitely many roots on each half-line: no finite cut, so both branches
+    are kept and each must be proved 0 — here both are (sin² + cos² − 1 and 0)."""
+    r = sympy.Piecewise((sympy.sin(Z)**2 + sympy.cos(Z)**2 - 1, sympy.sin(sympy.exp(Z)) > 0), (0, True))
+    decision = decide_zero(r, Z, Budget(60))
+    assert decision.verdict is Verdict.HOLDS
+    assert [p.status for p in decision.pieces] == ["proved"] * 3
+    assert decision.pieces[0].method.startswith("0 on every branch the uncut condition may choose (2: ")
+
+
+def test_a_piece_with_an_alternative_not_proved_zero_is_not_proved() -> None:
+    """The same uncut condition with one branch z·e^-z/10^30 (tiny, non-zero): never proved."""
+    r = sympy.Piecewise((Z * sympy.exp(-Z) / 10**30, sympy.sin(sympy.exp(Z)) > 0), (0, True))
+    decision = decide_zero(r, Z, Budget(60))
+    assert decision.verdict is not Verdict.HOLDS

@@ -1,0 +1,56 @@
+"""The homogeneity degree: a pin only from two certified values of one sign, "no p works" only
+from a certified argument, and 2^p = ratio solved exactly (an integer only for powers of 2).
+"""
+from __future__ import annotations
+
+import pytest
+import sympy
+from sympy import S
+
+from symcheck.engine.homogeneity import _exactly_zero, _log2_rational, homogeneity_degree
+from symcheck.language.activations import activation
+from symcheck.language.symbols import Z
+
+# σ → (the one candidate p, or None when every p is excluded; the kind of argument)
+DEGREES = [
+    ("relu", 1, "pinned"), ("identity", 1, "pinned"), ("3*z", 1, "pinned"), ("relu2", 2, "pinned"),
+    ("Abs(z)**3", 3, "pinned"), ("Max(z, 0)*sqrt(Abs(z))", S(3) / 2, "pinned"),
+    ("Piecewise((1, Eq(z, 0)), (0, True))", 0, "pinned"),   # σ(0) ≠ 0 pins p = 0
+    ("z*(3/2 - z)", None, "opposite-signs"),                # σ(1) = 1/2, σ(2) = −1
+    ("Max(0, z - 1)", None, "zero-and-nonzero"),            # σ(1) = 0, σ(2) = 1
+    ("z**3 + 1", None, "zero-and-nonzero"),                 # σ(−1) = 0, σ(−2) = −7
+    ("silu", None, "conflict"), ("z*exp(-z**2)", None, "conflict"),
+    ("Piecewise((z, z > 1), (2*z, True))", None, "conflict"),
+]
+
+
+@pytest.mark.parametrize(("act", "p", "kind"), DEGREES, ids=[d[0] for d in DEGREES])
+def test_the_degree_is_pinned_or_every_p_excluded_by_the_right_argument(act, p, kind) -> None:
+    degree = homogeneity_degree(activation(act))
+    assert degree.kind == kind
+    assert degree.excludes_every_p is (p is None)
+    assert degree.p == p
+
+
+def test_opposite_signs_are_refuted_where_they_occur() -> None:
+    refutation = homogeneity_degree(activation("z*(3/2 - z)")).refutations[0]
+    assert refutation.z == 1 and refutation.pin is None
+
+
+@pytest.mark.parametrize(("ratio", "p"), [
+    (S(1), 0), (S(2), 1), (S(8), 3), (S(1) / 2, -1), (S(1) / 4, -2), (S(1) / 1024, -10),
+    (S(3), sympy.log(3) / sympy.log(2)), (S(3) / 4, sympy.log(S(3) / 4) / sympy.log(2)),
+    (S(4) / 3, sympy.log(S(4) / 3) / sympy.log(2)), (S(6), sympy.log(6) / sympy.log(2)),
+])
+def test_two_to_the_p_equals_the_ratio_exactly(ratio, p) -> None:
+    found = _log2_rational(ratio)
+    assert found == p
+    assert sympy.simplify(2**found - ratio) == 0
+
+
+def test_an_enclosure_that_only_touches_zero_is_not_an_exact_zero() -> None:
+    """|sin z − sin 1| at z = 1 + 2^-200 is about 2^-201, enclosed at 64 bits by [0, ε]."""
+    value = sympy.Abs(sympy.sin(Z) - sympy.sin(1))
+    assert not _exactly_zero(value, {Z: 1 + S(2)**-200})
+    assert _exactly_zero(Z - 1, {Z: S.One})
+    assert not _exactly_zero(Z - 1, {Z: S(2)})
