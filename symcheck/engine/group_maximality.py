@@ -235,12 +235,12 @@ def _at_zero(sigma: Activation, pieces, budget: Budget, relations: dict[int, lis
     variable = "s" if q == 1 else f"s^(1/{q})"
     if one_sided:
         steps.append(Step("One-sided branches", f"σ₊(z) = {text(right)} for small z > 0, σ₋(z) = {text(left)} "
-                          "for small z < 0", rf"\sigma_+(z) = {sympy.latex(right)},\ \sigma_-(z) = {sympy.latex(left)}",
+                          "for small z < 0", _lines(rf"\sigma_+(z) = {_short_latex(right)}", rf"\sigma_-(z) = {_short_latex(left)}"),
                           f"the pieces of σ next to 0; σ₊(s) = Σ p_k·{variable}^k and σ₋(−s) = Σ m_k·{variable}^k "
                           "for small s > 0, each series convergent", Status.VERIFIED))
     listed = ", ".join(f"{name} = {text(v)} ≠ 0" for name, v, _ in shown)
     steps.append(Step("Taylor coefficients", listed + f" (orders 0…{order}; the others are 0 or undecided)",
-                      ",\\ ".join(rf"{name} = {sympy.latex(v)}" for name, v, _ in shown),
+                      _lines(*(rf"{name} = {_short_latex(v)}" for name, v, _ in shown)),
                       "each non-zero coefficient certified by exact or ball arithmetic", Status.CERTIFIED))
     pn, mn = ("s", "s") if not one_sided else ("p", "m")
     for (j, pj, ps), (_, mj, ms) in zip(p, m):
@@ -259,6 +259,23 @@ def _at_zero(sigma: Activation, pieces, budget: Budget, relations: dict[int, lis
         if one_sided and ms and ps is not None:
             K = S.Zero if ps == 0 else sympy.simplify(pj / mj)
             relations[-1].append(_Relation(K, k, f"{pn}_{j}·{power} = c·{mn}_{j}: c = {text(K)}·{power}"))
+
+
+#: longer LaTeX than this is shown to 8 digits (display only: the text and JSON keep it exact)
+LATEX_CHARACTERS = 90
+
+
+def _short_latex(expr: sympy.Expr) -> str:
+    shown = sympy.latex(expr)
+    if len(shown) <= LATEX_CHARACTERS:
+        return shown
+    approximate = sympy.latex(sympy.N(expr, 8))
+    return approximate if expr.free_symbols else rf"\approx {approximate}"
+
+
+def _lines(*parts: str) -> str:
+    """Formulas one per line (amsmath's gathered), so a long list still fits the page."""
+    return r"\begin{gathered}" + r" \\ ".join(parts) + r"\end{gathered}" if len(parts) > 1 else "".join(parts)
 
 
 def _root_order(expr: sympy.Expr) -> int:
