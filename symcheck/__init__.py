@@ -8,8 +8,9 @@ from importlib.metadata import PackageNotFoundError, version
 
 from symcheck.core import rendering
 from symcheck.core.budget import DEFAULT_TIMEOUT
-from symcheck.core.errors import (DomainError, EvaluationError, NumericError, ParseError, PlotError,
-                                  SymcheckError, TargetError, UnknownNameError, WeightsError)
+from symcheck.core.errors import (DomainError, EvaluationError, InsufficientMemoryError, NumericError,
+                                  ParseError, PlotError, SymcheckError, TargetError, UnknownNameError,
+                                  WeightsError)
 from symcheck.core.results import Status, Step
 from symcheck.core.verdict import Verdict
 from symcheck.engine.check_result import CheckResult, CrossCheck
@@ -32,7 +33,7 @@ __all__ = [
     "Activation", "activation", "catalogue", "check_exchange", "check_inverse_scaling", "check",
     "Form", "form", "Transformation", "domain", "CheckResult", "CrossCheck", "Step", "Status", "Verdict", "DEFAULT_TIMEOUT",
     "SymcheckError", "ParseError", "DomainError", "UnknownNameError", "EvaluationError", "NumericError",
-    "WeightsError", "PlotError", "TargetError", *_LAZY,
+    "WeightsError", "PlotError", "TargetError", "InsufficientMemoryError", *_LAZY,
 ]
 try:
     __version__ = version("symcheck")

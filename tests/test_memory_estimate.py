@@ -32,6 +32,7 @@ def test_the_error_is_a_numeric_error_and_a_memory_error_with_typed_fields() -> 
         require_memory([("X", 3 * 2**20), ("Q", 2**30)], 2**20, available=2**30)
     err = caught.value
     assert isinstance(err, NumericError) and isinstance(err, MemoryError) and isinstance(err, sc.SymcheckError)
+    assert sc.InsufficientMemoryError is InsufficientMemoryError and "InsufficientMemoryError" in sc.__all__
     assert (err.needed, err.available, err.parts) == (2**30 + 4 * 2**20, 2**30, (("X", 3 * 2**20), ("Q", 2**30)))
     assert str(err) == ("the check needs ≈ 1 GiB of memory before it starts (X 3 MiB, Q 1 GiB, and a "
                         "working-memory budget of 1 MiB on top), but only 1 GiB is available: choose "
