@@ -26,6 +26,7 @@ _LAZY = {
     "derive": "symcheck.paper.derivations",
     "FORMULATIONS": "symcheck.language.formulations", "Formulation": "symcheck.language.formulations",
     "Sizes": "symcheck.language.formulations", "formulation": "symcheck.language.formulations",
+    "model_report": "symcheck.numeric.model_report", "ModelReport": "symcheck.numeric.model_report",
     "symmetry_group": "symcheck.engine.group", "SymmetryGroup": "symcheck.engine.group",
 }
 

@@ -457,6 +457,63 @@ def numeric(check: str, act: str, form: str | None, d: int | None, m: int | None
         sys.exit(EXIT_EXPECT)
 
 
+@cli.command()
+@click.argument("directory", metavar="DIR")
+@click.option("--layers", default=None, metavar="LIST",
+              help="Which MLP layers: indices and ranges, e.g. 0,3-5 [default: all].")
+@click.option("--inputs", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Input rows X (tokens, d): .npy, .npz or .safetensors.")
+@click.option("--tokens", type=click.IntRange(min=1), default=None,
+              help="Random normal input rows, when no --inputs [default: 128].")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random rows.")
+@click.option("--memory", default="256MiB", show_default=True, metavar="BYTES",
+              help="Working memory per layer (the weights stay in their files): bytes, or e.g. 512MiB, 1GB.")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Run the layers on a local dask cluster of N worker processes.")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Run the layers on an existing dask cluster, e.g. tcp://10.0.0.5:8786.")
+@click.option("--plot", "plot_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Also draw the defects by layer (.png, .svg or .pdf; needs matplotlib).")
+@_timeout("Time budget per symbolic check, in seconds.")
+@_JSON
+def model(directory: str, layers: str | None, inputs: str | None, tokens: int | None, seed: int,
+          memory: str, workers: int | None, scheduler: str | None, plot_file: str | None,
+          timeout: float, as_json: bool) -> None:
+    """Every MLP layer of a Hugging Face model directory: form, σ, verdicts and measured defects.
+
+    \b
+    DIR holds config.json and model.safetensors (or shards listed in
+    model.safetensors.index.json): LLaMA, Mistral, Qwen2, Gemma, Phi-3, GPT-2, OPT.
+    Per layer: exchange defect (gate and up swapped) and rescaling residual (keys ×2,
+    values ÷2), each ‖f′ − f‖/‖f‖ on the inputs, and the error against a direct forward.
+    Example:  symcheck model ./llama-3.2-1b --layers 0,3-5 --tokens 256
+              symcheck model ./gpt2 --json --workers 2
+    """
+    if inputs is not None and tokens is not None:
+        raise click.UsageError("--inputs and --tokens exclude each other: give one")
+    if workers is not None and scheduler is not None:
+        raise click.UsageError("--workers and --scheduler exclude each other: give one")
+    from symcheck.numeric.architectures import open_model
+    from symcheck.numeric.model_report import model_report, parse_layers
+    from symcheck.numeric.planner import parse_memory
+    if plot_file is not None:  # a file type that cannot be drawn fails before the work
+        from symcheck.output.model_plot import figure_format
+        figure_format(plot_file)
+    budget = parse_memory(memory)
+    loaded = open_model(directory)
+    count = len(parse_layers(layers, len(loaded.layers))) if layers is not None else len(loaded.layers)
+    with _progress(count, quiet=False) as advance:
+        report = model_report(loaded, layers=layers, inputs=inputs, tokens=tokens, seed=seed, memory=budget,
+                              workers=workers, scheduler=scheduler, timeout=timeout, progress=advance)
+    if plot_file is not None:
+        from symcheck.output.model_plot import plot_model
+        click.echo(f"wrote {plot_model(report, plot_file)}", err=True)
+    if as_json:  # strict JSON: a NaN or Infinity here is a bug, not output
+        click.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False, allow_nan=False))
+        return
+    _emit(report, False)
+
+
 class _progress:
     """A transient rich progress bar on stderr (silent when stderr is not a terminal)."""
 

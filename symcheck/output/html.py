@@ -135,3 +135,29 @@ def formulation_symmetries_html(symmetries: "FormulationSymmetries") -> str:
 def sympy_latex(expr: Any) -> str:
     from symcheck.output.latex import math
     return math(expr)
+
+
+# ---- model reports (symcheck model DIR) ---------------------------------------------------------
+
+from symcheck.numeric.model_report import VERDICTS as _MODEL_VERDICTS, ModelReport  # noqa: E402
+
+
+def _model_value(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.2e}"
+
+
+@renderer("html", ModelReport)
+def model_report_html(report: "ModelReport") -> str:
+    """The layers as one table: form, σ, sizes, each verdict, then the three measured figures."""
+    caption = (f"<b>{_html.escape(report.name)}</b> ({_html.escape(report.architecture.name)}): "
+               f"{len(report.layers)} of {report.count} MLP layers; inputs: {_html.escape(report.inputs)}")
+    head = ("layer", "form", "σ", "d, m", *_MODEL_VERDICTS, "exchange defect", "rescaling residual",
+            "error vs forward")
+    rows = []
+    for r in report.layers:
+        verdicts = ["n/a" if r.verdicts.get(k) is None else _html.escape(r.verdicts[k].verdict.value)
+                    for k in _MODEL_VERDICTS]
+        rows.append([str(r.index), _html.escape(r.form.name), _html.escape(r.activation.name),
+                     f"{r.sizes.d}, {r.sizes.m}", *verdicts, _model_value(r.exchange_defect),
+                     _model_value(r.rescaling_residual), _model_value(r.relative_error)])
+    return _table(head, rows, caption)

@@ -683,3 +683,50 @@ def formulation_symmetries_fragment(symmetries: "FormulationSymmetries", noteboo
     lines += [rf"\item {prose(family)}" for family in symmetries.families()]
     lines.append(r"\end{itemize}")
     return "\n".join(lines) + "\n"
+
+
+# ---- model reports (symcheck model DIR) ---------------------------------------------------------
+
+from symcheck.numeric.model_report import VERDICTS as _MODEL_VERDICTS, ModelReport  # noqa: E402
+
+_MODEL_COLUMNS = {"exchange": "exch.", "inverse-scaling-positive": r"$\alpha>0$",
+                  "inverse-scaling-minus-one": r"$\alpha=-1$", "key-value-rescaling": "k--v"}
+
+
+def _model_number(value: float | None) -> str:
+    if value is None:
+        return "n/a"
+    if value == 0:
+        return "$0$"
+    mantissa, exponent = f"{value:.2e}".split("e")
+    return rf"${mantissa} \cdot 10^{{{int(exponent)}}}$"
+
+
+@renderer("latex", ModelReport)
+def model_report_fragment(report: "ModelReport", notebook: bool = False, level: int = 1) -> str:
+    """One table row per layer: form, σ, sizes, the verdicts and the three measured figures."""
+    if notebook:
+        head = r"\text{layer} & \text{form} & \sigma & \text{exchange defect} & \text{rescaling} & \text{error}"
+        rows = [rf"{r.index} & \text{{{_mathjax_text(r.form.name)}}} & \text{{{_mathjax_text(r.activation.name)}}}"
+                + "".join(f" & {_model_number(v).strip('$')}" if v is not None else r" & \text{n/a}"
+                          for v in (r.exchange_defect, r.rescaling_residual, r.relative_error))
+                for r in report.layers]
+        return r"$$\begin{array}{rlllll} " + head + r" \\ \hline " + r" \\ ".join(rows) + r" \end{array}$$"
+    lines = [_heading(level, escape_text(f"{report.name} ({report.architecture.name}): MLP layers")), "",
+             escape_text(f"{len(report.layers)} of {report.count} MLP layers on {report.inputs}. Each figure "
+                         "is a relative change of the layer's output, ‖f′ − f‖ / ‖f‖: exchange swaps the "
+                         "gate and up weights of every unit, rescaling doubles every key and halves its "
+                         "value, and the error compares symcheck's evaluation with the block computed as "
+                         "the framework writes it."), "",
+             r"\begin{center}\small", r"\begin{tabular}{rlll" + "c" * len(_MODEL_VERDICTS) + "lll}",
+             "layer & form & $\\sigma$ & $d, m$ & " + " & ".join(_MODEL_COLUMNS[k] for k in _MODEL_VERDICTS)
+             + r" & exchange & rescaling & error \\ \hline"]
+    for r in report.layers:
+        verdicts = " & ".join("n/a" if r.verdicts.get(k) is None else escape_text(r.verdicts[k].verdict.value)
+                              for k in _MODEL_VERDICTS)
+        lines.append(f"{r.index} & {escape_text(r.form.name)} & {escape_text(r.activation.name)} & "
+                     f"{r.sizes.d}, {r.sizes.m} & {verdicts} & "
+                     + " & ".join(_model_number(v) for v in (r.exchange_defect, r.rescaling_residual,
+                                                             r.relative_error)) + r" \\")
+    lines += [r"\end{tabular}", r"\end{center}"]
+    return "\n".join(lines) + "\n"

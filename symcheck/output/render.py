@@ -283,3 +283,76 @@ def rich_catalogue(catalogue: Catalogue) -> Fitted:
 @renderer("rich", PaperResult)
 def rich_paper_result(result: PaperResult) -> Group:
     return Group(Text(result.title, style="bold"), *result.items)
+
+
+# ---- model reports (symcheck model DIR) ---------------------------------------------------------
+
+from symcheck.numeric.model_report import VERDICTS, LayerRecord, ModelReport  # noqa: E402
+from symcheck.numeric.planner import size_text  # noqa: E402
+
+#: the verdict columns of a model report, by key
+MODEL_VERDICTS = {"exchange": "exchange", "inverse-scaling-positive": "α > 0",
+                  "inverse-scaling-minus-one": "α = −1", "key-value-rescaling": "key-value β > 0"}
+MODEL_FIGURES = (("exchange_defect", "exchange"), ("rescaling_residual", "rescaling"),
+                 ("relative_error", "vs forward"))
+
+
+def _model_figure(value: float | None) -> Text:
+    return Text("n/a", style="dim") if value is None else Text(f"{value:.2e}")
+
+
+def _listed(rows: Sequence[tuple[str, Sequence[tuple[str, RenderableType]]]]) -> Group:
+    """Each row as a bold heading and its cells as 'label: value' lines (a table too wide)."""
+    items: list[RenderableType] = []
+    for heading, cells in rows:
+        items.append(Text(heading, style="bold"))
+        for label, value in cells:
+            items.append(Padding(Text.assemble(f"{label}: ", value if isinstance(value, Text) else str(value)),
+                                 (0, 0, 0, 2)))
+    return Group(*items)
+
+
+def _model_verdicts(report: ModelReport) -> Fitted:
+    """One row per (σ, form): the verdicts are decided once per activation, not per layer."""
+    kinds: dict[tuple[str, str], LayerRecord] = {}
+    for record in report.layers:
+        kinds.setdefault((record.activation.name, record.form.name), record)
+    table = Table(title="Symbolic verdicts", title_justify="left", header_style="bold", box=None, padding=(0, 1))
+    for column in ("σ", "form", *MODEL_VERDICTS.values()):
+        table.add_column(column, no_wrap=True)
+    rows = []
+    for (name, form), record in kinds.items():
+        cells = [(MODEL_VERDICTS[key], Text("n/a", style="dim") if record.verdicts.get(key) is None
+                  else verdict_text(record.verdicts[key].verdict)) for key in VERDICTS]
+        table.add_row(name, form, *(value for _, value in cells))
+        rows.append((f"σ = {name}, {form}", cells))
+    return Fitted(table, lambda: _listed(rows), last_min=len("key-value β > 0"))
+
+
+def _model_layers(report: ModelReport) -> Fitted:
+    table = Table(title="Layers: ‖f′ − f‖ / ‖f‖ on the inputs", title_justify="left", header_style="bold",
+                  box=None, padding=(0, 1))
+    for column in ("layer", "form", "σ", "d, m", *(label for _, label in MODEL_FIGURES)):
+        table.add_column(column, no_wrap=True, justify="right" if column == "layer" else "left")
+    rows = []
+    for r in report.layers:
+        figures = [(label, _model_figure(getattr(r, name))) for name, label in MODEL_FIGURES]
+        table.add_row(str(r.index), r.form.name, r.activation.name, f"{r.sizes.d}, {r.sizes.m}",
+                      *(value for _, value in figures))
+        rows.append((f"layer {r.index}", [("form", r.form.name), ("σ", r.activation.name),
+                                          ("d, m", f"{r.sizes.d}, {r.sizes.m}"), *figures]))
+    return Fitted(table, lambda: _listed(rows), last_min=len("vs forward"))
+
+
+@renderer("rich", ModelReport)
+def rich_model_report(report: ModelReport) -> Group:
+    """The model's header, its verdicts (once per σ and form), then one row per layer."""
+    head = Text.assemble((f"{report.name}", "bold"), f" ({report.architecture.name}): "
+                         f"{len(report.layers)} of {report.count} MLP layers; inputs: {report.inputs}; "
+                         f"memory {size_text(report.memory)} per layer; {report.runner}; "
+                         f"{report.elapsed:.2f} s")
+    note = Text("exchange: the defect when the gate and up weights of every unit are swapped; rescaling: "
+                "the residual when every key is doubled and its value halved; vs forward: symcheck's "
+                "evaluation against the block computed as the framework writes it. n/a: the form has no "
+                "such factor.", style="dim")
+    return Group(head, _model_verdicts(report), _model_layers(report), note)

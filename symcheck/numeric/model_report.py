@@ -1,0 +1,489 @@
+"""A Hugging Face model's MLP layers, one by one: form, σ, symbolic verdicts, and what the
+broken symmetries cost on the layer's own weights.
+
+For every chosen layer, on the same input rows X (``inputs`` or ``tokens`` random normal rows
+drawn with ``seed``), f is the block's output including its biases, computed by symcheck's
+evaluator (:mod:`symcheck.numeric.kernels`, σ from the catalogue's SymPy definition):
+
+* ``exchange_defect`` (gated only): ‖f′ − f‖_F / ‖f‖_F, f′ with the gate and up rows of every
+  unit swapped (their biases too);
+* ``rescaling_residual``: the same, f′ with every unit's key multiplied by 2 and its value
+  divided by 2 (the key's bias entry too). Both scalings are exact in binary floating point,
+  so where key–value rescaling is a symmetry the residual is rounding, about 1e-16, or 0;
+* ``relative_error``: ‖f − f_ref‖_F / ‖f_ref‖_F against the block computed again as the
+  framework writes it (:mod:`symcheck.numeric.mlp_reference`): a check on the reading.
+
+The verdicts are the engine's (:mod:`symcheck.engine.symmetries`), once per activation and
+form: exchange and inverse scaling (α > 0, α = −1) for gated units — an MLP has no query
+factor, so those two are ``None`` there — and key–value rescaling (β > 0) for both.
+
+Memory: weights stay in their files (memory-mapped a block at a time); a layer is worked
+through in chunks of units and blocks of rows cut so that the arrays held at once, the
+evaluator's included, stay within ``memory`` (:func:`cut`). The symbolic checks are bounded by
+``timeout``, not by ``memory``. With ``workers`` or ``scheduler`` the layers (and the
+verdicts) run as tasks on dask (:mod:`symcheck.numeric.distributed`), each task within
+``memory``; the cut does not depend on where a layer runs, and the BLAS works on one thread
+everywhere, so neither do the figures: more cores are used by running more layers at once.
+"""
+from __future__ import annotations
+
+import functools
+import math
+import re
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+
+from symcheck.core.budget import DEFAULT_TIMEOUT
+from symcheck.core.errors import NumericError, WeightsError
+from symcheck.core.results import Renderable
+from symcheck.engine.check_result import CheckResult
+from symcheck.engine.symmetries import check, check_exchange, check_inverse_scaling
+from symcheck.language.activations import Activation, activation
+from symcheck.language.formulations import Formulation, Sizes, formulation
+from symcheck.language.transformations import Transformation, domain
+from symcheck.numeric import mlp_reference
+from symcheck.numeric.architectures import Architecture, Factor, MlpLayer, Model, open_model
+from symcheck.numeric.kernels import gated, mlp
+from symcheck.numeric.planner import DEFAULT_MEMORY, parse_memory, size_text
+from symcheck.numeric.safetensors_io import read_block
+
+__all__ = ["DEFAULT_TOKENS", "VERDICTS", "LayerFigures", "LayerRecord", "ModelReport", "Cut", "cut",
+           "model_report", "measure_layer", "layer_output", "layer_verdicts", "parse_layers", "inputs_for"]
+
+DEFAULT_TOKENS = 128
+#: the verdicts of a layer, by key: (transformation, its scale's domain, forms it applies to)
+VERDICTS: Mapping[str, tuple[str, str | None, tuple[str, ...]]] = MappingProxyType({
+    "exchange": ("exchange", None, ("gated",)),
+    "inverse-scaling-positive": ("inverse-scaling", "positive", ("gated",)),
+    "inverse-scaling-minus-one": ("inverse-scaling", "-1", ("gated",)),
+    "key-value-rescaling": ("key-value-rescaling", "positive", ("gated", "mlp")),
+})
+#: the unit statement each form's verdicts are decided on (an MLP unit is σ(x·k)·v)
+_UNIT = {"gated": "gated", "mlp": "sigma(b)"}
+#: bytes per float64
+_S = 8
+#: the factor scaling the keys (and dividing the values): a power of two, so both are exact
+_BETA = 2.0
+#: the evaluator's working memory per (row, unit) beyond its output: the planner counts 15 for
+#: the gated route (two pre-activations, σ's output and σ's workspace), one more for margin
+_EVALUATOR_PER_ROW_UNIT = 16
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class LayerFigures:
+    """What measuring one layer gives: plain numbers (they travel back from dask workers)."""
+
+    index: int
+    exchange_defect: float | None
+    rescaling_residual: float | None
+    relative_error: float | None
+    output_norm: float
+    blocks: int
+    chunks: int
+
+
+@dataclass(frozen=True)
+class LayerRecord:
+    """One MLP layer of the report, with its typed form, activation, sizes and verdicts."""
+
+    index: int
+    prefix: str
+    form: Formulation
+    activation: Activation
+    hf_activation: str
+    sizes: Sizes
+    verdicts: Mapping[str, CheckResult | None]
+    exchange_defect: float | None
+    rescaling_residual: float | None
+    relative_error: float | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"index": self.index, "tensors": self.prefix, "form": self.form.name,
+                "activation": self.activation.name, "hf_activation": self.hf_activation,
+                "sizes": {"d": self.sizes.d, "m": self.sizes.m, "e": self.sizes.e},
+                "verdicts": {k: None if r is None else r.verdict.value for k, r in self.verdicts.items()},
+                "exchange_defect": self.exchange_defect, "rescaling_residual": self.rescaling_residual,
+                "relative_error": self.relative_error}
+
+
+@dataclass(frozen=True)
+class ModelReport(Renderable):
+    """Every chosen MLP layer of one checkpoint, measured on the same inputs."""
+
+    directory: Path
+    name: str
+    architecture: Architecture
+    layers: tuple[LayerRecord, ...]
+    count: int            # MLP layers in the model
+    tokens: int
+    inputs: str           # where X came from
+    memory: int
+    runner: str           # "serial", "dask, 2 local workers", "dask at ADDRESS"
+    elapsed: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"model": str(self.directory), "name": self.name, "architecture": self.architecture.name,
+                "layers_in_model": self.count, "tokens": self.tokens, "inputs": self.inputs,
+                "memory": self.memory, "runner": self.runner, "elapsed": round(self.elapsed, 3),
+                "layers": [layer.to_dict() for layer in self.layers]}
+
+    def __str__(self) -> str:
+        lines = [f"{self.name} ({self.architecture.name}): {len(self.layers)} of {self.count} MLP layers, "
+                 f"{self.tokens} input rows ({self.inputs})"]
+        for r in self.layers:
+            lines.append(f"  layer {r.index}: {r.form.name}, σ = {r.activation.name}, exchange defect "
+                         f"{_figure(r.exchange_defect)}, rescaling residual {_figure(r.rescaling_residual)}, "
+                         f"relative error {_figure(r.relative_error)}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<ModelReport {self.name} ({self.architecture.name}): {len(self.layers)} layers>"
+
+
+def _figure(value: float | None) -> str:
+    return "—" if value is None else f"{value:.3g}"
+
+
+# --------------------------------------------------------------------------- verdicts
+
+
+@functools.lru_cache(maxsize=64)
+def layer_verdicts(act: Activation, form: str, timeout: float = DEFAULT_TIMEOUT
+                   ) -> tuple[tuple[str, CheckResult | None], ...]:
+    """The symbolic verdicts for σ on ``form`` (``gated`` or ``mlp``), as (key, result) pairs;
+    a transformation that does not apply to the form has None. Cached: once per activation."""
+    unit = _UNIT[form]
+    out = []
+    for key, (kind, where, forms) in VERDICTS.items():
+        if form not in forms:
+            out.append((key, None))
+        elif kind == "exchange":
+            out.append((key, check_exchange(act, unit, timeout=timeout)))
+        elif kind == "inverse-scaling":
+            out.append((key, check_inverse_scaling(act, where, unit, timeout=timeout)))
+        else:
+            out.append((key, check(act, Transformation(kind, domain(where)), unit, timeout=timeout)))
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------- inputs and layers
+
+
+_LAYERS = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$")
+
+
+def parse_layers(text: str, count: int) -> tuple[int, ...]:
+    """``"0,3-5"`` → (0, 3, 4, 5): indices and inclusive ranges, each within the model's count.
+
+    >>> parse_layers("0,3-5", 8)
+    (0, 3, 4, 5)
+    """
+    chosen: set[int] = set()
+    for item in str(text).split(","):
+        match = _LAYERS.match(item)
+        if not match:
+            raise NumericError(f"layers {text!r}: {item.strip()!r} is not an index or a range; expected "
+                               "indices and ranges such as 0,3-5", name="layers")
+        lo, hi = int(match[1]), int(match[2] if match[2] is not None else match[1])
+        if hi < lo:
+            raise NumericError(f"layers {text!r}: the range {lo}-{hi} is empty; write it as {hi}-{lo}",
+                               name="layers")
+        if hi >= count:
+            raise NumericError(f"layers {text!r}: the model has {count} MLP layers (0–{count - 1})",
+                               name="layers")
+        chosen.update(range(lo, hi + 1))
+    return tuple(sorted(chosen))
+
+
+def _chosen(model: Model, layers: str | Iterable[int] | None) -> tuple[MlpLayer, ...]:
+    count = len(model.layers)
+    if layers is None:
+        return model.layers
+    if isinstance(layers, str):
+        indices = parse_layers(layers, count)
+    else:
+        indices = tuple(sorted(set(layers)))
+        for i in indices:
+            if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < count:
+                raise NumericError(f"layer {i!r}: the model has {count} MLP layers (0–{count - 1})",
+                                   name="layers")
+    if not indices:
+        raise NumericError("no layers chosen", name="layers")
+    return tuple(model.layers[i] for i in indices)
+
+
+def inputs_for(d: int, inputs: str | Path | np.ndarray | None, tokens: int | None,
+               seed: int | None) -> tuple[np.ndarray, str]:
+    """X (rows, d) as float64 and what it is: a file's tensor, an array, or random normal rows."""
+    if inputs is not None and tokens is not None:
+        raise NumericError("give inputs or tokens, not both", name="inputs")
+    if inputs is None:
+        n = DEFAULT_TOKENS if tokens is None else tokens
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise NumericError(f"tokens must be a whole number ≥ 1, not {n!r}", name="tokens")
+        rng = np.random.default_rng(0 if seed is None else seed)
+        return rng.standard_normal((n, d)), f"{n} random normal rows, seed {0 if seed is None else seed}"
+    if isinstance(inputs, np.ndarray):
+        array, where = inputs, "the given array"
+        if array.ndim == 1:
+            array = array[None, :]
+        if array.ndim != 2 or array.shape[1] != d or array.shape[0] == 0:
+            raise NumericError(f"inputs have shape {array.shape}; expected (tokens, {d})", name="inputs")
+    else:
+        from symcheck.numeric.weights import load_inputs
+        array, where = load_inputs(inputs, d)
+    if array.dtype.kind not in "fiu":
+        raise NumericError(f"inputs have dtype {array.dtype}; expected real numbers", name="inputs")
+    X = np.ascontiguousarray(array, dtype=np.float64)
+    if not (np.isfinite(X.min()) and np.isfinite(X.max())):
+        raise NumericError(f"inputs ({where}) hold a value that is not finite", name="inputs")
+    return X, where
+
+
+# --------------------------------------------------------------------------- memory
+
+
+@dataclass(frozen=True)
+class Cut:
+    """How one layer is worked through: row blocks, unit chunks, and the evaluator's share."""
+
+    rows: int            # rows of X per block
+    units: int           # units per chunk
+    evaluator: int       # bytes each evaluator call may use (one of them runs at a time)
+    map_bytes: int       # bytes of a file mapped at once
+    bytes: int           # what the cut holds at most, X and the evaluator's share included
+
+
+def _held(n: int, c: int, d1: int, e: int, map_bytes: int) -> int:
+    """Bytes the layer loop holds besides X and the evaluator: four output accumulators (and
+    the reference's block), a chunk's factors and their rescaled copies, the copies made while
+    reading (transposed, extended, BF16 widened), the reference's (rows × units) temporaries
+    and the mapped file pages."""
+    return (_S * (5 * n * e + 8 * n * c + c * (2 * d1 + e) + c * (d1 + e) + 3 * c * max(d1, e))
+            + 3 * map_bytes)
+
+
+def cut(rows: int, d: int, m: int, e: int, memory: int | str, *, biased: bool = False) -> Cut:
+    """The largest row blocks (then unit chunks) that keep one layer within ``memory``: X (and
+    its extended copy), the loop's arrays and one evaluator call at a time, which is given
+    what the planner needs for a chunk, so that it works through it in one piece."""
+    budget = parse_memory(memory)
+    d1 = d + biased
+    fixed = _S * rows * (d + (d1 if biased else 0))
+    map_bytes = max(1, min(16 * 2**20, budget // 32))
+
+    def evaluator(n: int, c: int) -> int:
+        return _S * n * (e + _EVALUATOR_PER_ROW_UNIT * c) + _S * c * (2 * d1 + e)
+
+    def total(n: int, c: int) -> int:
+        return fixed + _held(n, c, d1, e, map_bytes) + evaluator(n, c)
+
+    if total(1, 1) > budget:
+        raise NumericError(f"the memory budget {size_text(budget)} is too small for a layer with d = {d}, "
+                           f"m = {m}, e = {e} and {rows} input rows: it needs at least "
+                           f"{size_text(total(1, 1))}", name="memory")
+    n = _largest(lambda k: total(k, 1) <= budget, rows)
+    c = _largest(lambda k: total(n, k) <= budget, m)
+    return Cut(n, c, evaluator(n, c), map_bytes, total(n, c))
+
+
+def _largest(fits: Callable[[int], bool], upper: int) -> int:
+    lo, hi = 1, upper
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        lo, hi = (mid, hi) if fits(mid) else (lo, mid - 1)
+    return lo
+
+
+# --------------------------------------------------------------------------- one layer
+
+
+def _units(factor: Factor, u0: int, u1: int, map_bytes: int, extend: bool) -> np.ndarray:
+    """Units u0…u1 of a factor as rows (c, width), with the bias entry as a last column when the
+    layer is extended (0 for a factor without bias), every entry checked to be finite."""
+    a, b = factor.start + u0, factor.start + u1
+    if factor.units_axis == 0:
+        block = read_block(factor.tensor, rows=(a, b), map_bytes=map_bytes)
+    else:
+        block = np.ascontiguousarray(read_block(factor.tensor, columns=(a, b), map_bytes=map_bytes).T)
+    _finite(block, factor.tensor.where, u0)
+    if not extend:
+        return block
+    out = np.empty((block.shape[0], block.shape[1] + 1))
+    out[:, :-1] = block
+    if factor.bias is None:
+        out[:, -1] = 0.0
+    else:
+        bias = read_block(factor.bias, rows=(u0, u1), map_bytes=map_bytes)
+        _finite(bias[:, None], factor.bias.where, u0)
+        out[:, -1] = bias
+    return out
+
+
+def _finite(block: np.ndarray, where: str, first_unit: int) -> None:
+    if block.size == 0 or (np.isfinite(block.min()) and np.isfinite(block.max())):
+        return
+    unit, feature = (int(i) for i in np.argwhere(~np.isfinite(block))[0])
+    raise WeightsError(f"{where} has a non-finite value ({block[unit, feature]}) for unit "
+                       f"{first_unit + unit}, entry {feature}")
+
+
+def _relative(difference: float, reference: float) -> float | None:
+    """‖a − b‖ / ‖b‖ from sums of squares; None when ‖b‖ = 0 but the difference is not."""
+    if reference == 0.0:
+        return 0.0 if difference == 0.0 else None
+    return math.sqrt(difference / reference)
+
+
+def measure_layer(layer: MlpLayer, X: np.ndarray, memory: int | str, act: Activation | None = None
+                  ) -> LayerFigures:
+    """The layer's figures on the rows X (float64, (N, d)), within ``memory``."""
+    return _sweep(layer, X, memory, act, keep=False)[0]
+
+
+def layer_output(layer: MlpLayer, X: np.ndarray, memory: int | str = DEFAULT_MEMORY,
+                 act: Activation | None = None) -> np.ndarray:
+    """f(X), the block's output with its biases, as symcheck evaluates it (for inspection and
+    tests: the (N, e) result itself is held, beyond ``memory``)."""
+    return _sweep(layer, X, memory, act, keep=True)[1]
+
+
+def _sweep(layer: MlpLayer, X: np.ndarray, memory: int | str, act: Activation | None,
+           keep: bool) -> tuple[LayerFigures, np.ndarray | None]:
+    # One BLAS thread: a chunk's products are small, and a threaded BLAS spends more time waiting
+    # than computing on them (40× slower seen on a busy two-core machine); the same arithmetic
+    # wherever the layer runs, too. More cores: more layers at once (``workers``).
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover - threadpoolctl is a dependency
+        return _sweep_on(layer, X, memory, act, keep)
+    with threadpool_limits(limits=1, user_api="blas"):
+        return _sweep_on(layer, X, memory, act, keep)
+
+
+def _sweep_on(layer: MlpLayer, X: np.ndarray, memory: int | str, act: Activation | None,
+              keep: bool) -> tuple[LayerFigures, np.ndarray | None]:
+    act = activation(layer.activation) if act is None else act
+    N, d = X.shape
+    if d != layer.d:
+        raise NumericError(f"inputs have {d} columns; layer {layer.index} takes d = {layer.d}", name="inputs")
+    plan = cut(N, layer.d, layer.m, layer.e, memory, biased=layer.biased)
+    X1 = np.hstack([X, np.ones((N, 1))]) if layer.biased else X
+    gated_form = layer.form == "gated"
+    squares = dict.fromkeys(("f", "swap", "scaled", "error", "ref"), 0.0)
+    kept = np.empty((N, layer.e)) if keep else None
+    chunks = 0
+    for t0 in range(0, N, plan.rows):
+        t1 = min(t0 + plan.rows, N)
+        Xb, Xplain = X1[t0:t1], X[t0:t1]
+        sums = {k: np.zeros((t1 - t0, layer.e)) for k in ("f", "swap", "scaled", "ref")}
+        chunks = 0
+        for u0 in range(0, layer.m, plan.units):
+            u1 = min(u0 + plan.units, layer.m)
+            chunks += 1
+            K = _units(layer.key, u0, u1, plan.map_bytes, layer.biased)
+            V = _units(layer.value, u0, u1, plan.map_bytes, False)
+            Ks, Vs = K * _BETA, V / _BETA
+            if gated_form:
+                Q = _units(layer.query, u0, u1, plan.map_bytes, layer.biased)
+                sums["f"] += gated(Xb, Q, K, V, act, memory=plan.evaluator)
+                sums["swap"] += gated(Xb, K, Q, V, act, memory=plan.evaluator)
+                sums["scaled"] += gated(Xb, Q, Ks, Vs, act, memory=plan.evaluator)
+                sums["ref"] += mlp_reference.gated_block(
+                    Xplain, Q[:, :d], K[:, :d], V, layer.hf_activation,
+                    Q[:, d] if layer.biased else None, K[:, d] if layer.biased else None)
+            else:
+                sums["f"] += mlp(Xb, K, V, act, memory=plan.evaluator)
+                sums["scaled"] += mlp(Xb, Ks, Vs, act, memory=plan.evaluator)
+                sums["ref"] += mlp_reference.mlp_block(Xplain, K[:, :d], V, layer.hf_activation,
+                                                       K[:, d] if layer.biased else None)
+            del K, V, Ks, Vs
+        if layer.output_bias is not None:
+            bias = read_block(layer.output_bias, map_bytes=plan.map_bytes)
+            _finite(bias[None, :], layer.output_bias.where, 0)
+            for total in sums.values():
+                total += bias
+        f = sums["f"]
+        squares["f"] += float(np.sum(f * f))
+        squares["swap"] += float(np.sum((sums["swap"] - f) ** 2)) if gated_form else 0.0
+        squares["scaled"] += float(np.sum((sums["scaled"] - f) ** 2))
+        squares["error"] += float(np.sum((f - sums["ref"]) ** 2))
+        squares["ref"] += float(np.sum(sums["ref"] ** 2))
+        if kept is not None:
+            kept[t0:t1] = f
+        del sums, f
+    figures = LayerFigures(
+        layer.index,
+        _relative(squares["swap"], squares["f"]) if gated_form else None,
+        _relative(squares["scaled"], squares["f"]),
+        _relative(squares["error"], squares["ref"]),
+        math.sqrt(squares["f"]), -(-N // plan.rows), chunks)
+    return figures, kept
+
+
+# --------------------------------------------------------------------------- the report
+
+
+Progress = Callable[[str], None]
+
+
+def model_report(path: str | Path | Model, *, layers: str | Iterable[int] | None = None,
+                 inputs: str | Path | np.ndarray | None = None, tokens: int | None = None,
+                 seed: int | None = 0, memory: int | str = DEFAULT_MEMORY, workers: int | None = None,
+                 scheduler: str | None = None, timeout: float = DEFAULT_TIMEOUT,
+                 progress: Progress | None = None) -> ModelReport:
+    """Read a Hugging Face model directory and report every chosen MLP layer (module docstring).
+
+    ``layers``: ``"0,3-5"`` or indices (default: all). ``inputs``: a file (``.npy``, ``.npz``,
+    ``.safetensors``) or an array of rows; else ``tokens`` random normal rows (default
+    128) drawn with ``seed``. ``memory``: bytes (or ``"256MiB"``) per layer task. ``workers``:
+    run on a local dask cluster of that many processes; ``scheduler``: on an existing one.
+    ``progress`` is called with a label as each layer ends.
+    """
+    started = time.perf_counter()
+    model = path if isinstance(path, Model) else open_model(path)
+    chosen = _chosen(model, layers)
+    d = model.layers[0].d
+    X, source = inputs_for(d, inputs, tokens, seed)
+    budget = parse_memory(memory)
+    for layer in chosen:  # a budget too small is an error before any work
+        cut(X.shape[0], layer.d, layer.m, layer.e, budget, biased=layer.biased)
+    acts = {name: activation(name) for name in dict.fromkeys(layer.activation for layer in chosen)}
+    kinds = list(dict.fromkeys((layer.activation, layer.form) for layer in chosen))
+    if workers is None and scheduler is None:
+        verdicts = {kind: layer_verdicts(acts[kind[0]], kind[1], timeout) for kind in kinds}
+        figures = []
+        for layer in chosen:
+            figures.append(measure_layer(layer, X, budget, acts[layer.activation]))
+            if progress is not None:
+                progress(f"layer {layer.index}")
+        runner = "serial"
+    else:
+        from symcheck.numeric.distributed import dask_client, run_tasks
+        with dask_client(workers, scheduler) as (client, runner):
+            found = run_tasks(client, layer_verdicts, [(acts[a], f, timeout) for a, f in kinds])
+            verdicts = dict(zip(kinds, found))
+            figures = run_tasks(client, measure_layer, [(layer, X, budget, acts[layer.activation])
+                                                        for layer in chosen],
+                                shared=1, progress=progress,
+                                labels=[f"layer {layer.index}" for layer in chosen])
+    records = tuple(_record(layer, fig, acts[layer.activation], verdicts[(layer.activation, layer.form)])
+                    for layer, fig in zip(chosen, figures))
+    return ModelReport(model.directory, model.name, model.architecture, records, len(model.layers),
+                       X.shape[0], source, budget, runner, time.perf_counter() - started)
+
+
+def _record(layer: MlpLayer, fig: LayerFigures, act: Activation,
+            verdicts: tuple[tuple[str, CheckResult | None], ...]) -> LayerRecord:
+    return LayerRecord(layer.index, layer.prefix, formulation(layer.form), act, layer.hf_activation,
+                       Sizes(d=layer.d, m=layer.m, e=layer.e), MappingProxyType(dict(verdicts)),
+                       fig.exchange_defect, fig.rescaling_residual, fig.relative_error)

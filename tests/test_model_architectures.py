@@ -1,0 +1,137 @@
+"""symcheck model on every architecture of the table, sharded and not, in every dtype: the
+per-layer output, the defects and the verdicts against an independent forward pass."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from model_checkpoints import LAYOUTS, forward, write_model
+from symcheck.numeric.architectures import open_model
+from symcheck.numeric.model_report import inputs_for, layer_output, model_report
+
+D, M = 6, 10
+ARCHS = tuple(LAYOUTS)
+STORAGE = [("F32", 1), ("BF16", 3), ("F16", 2), ("F64", 1)]
+
+#: architecture -> (form, catalogue σ, exchange, α > 0, α = −1, key-value) as the report must say
+TRUTH = {
+    "llama": ("gated", "silu", "broken", "broken", "broken", "holds"),
+    "mistral": ("gated", "silu", "broken", "broken", "broken", "holds"),
+    "qwen2": ("gated", "silu", "broken", "broken", "broken", "holds"),
+    "phi3": ("gated", "silu", "broken", "broken", "broken", "holds"),
+    "gemma": ("gated", "gelu_tanh", "broken", "broken", "broken", "holds"),
+    "gpt2": ("mlp", "gelu_tanh", None, None, None, "broken"),
+    "gpt2-original": ("mlp", "gelu_tanh", None, None, None, "broken"),
+    "opt": ("mlp", "relu", None, None, None, "holds"),
+}
+
+
+def _swapped(tensors: dict[str, np.ndarray], arch: str) -> dict[str, np.ndarray] | None:
+    """The tensors with gate and up exchanged in every unit (None: not a gated block)."""
+    out = dict(tensors)
+    for name, value in tensors.items():
+        if name.endswith("gate_proj.weight"):
+            out[name], out[name.replace("gate_proj", "up_proj")] = tensors[name.replace("gate_proj", "up_proj")], value
+        elif name.endswith("gate_up_proj.weight"):
+            out[name] = np.concatenate([value[M:], value[:M]])
+    return out if LAYOUTS[arch][2].get("down_proj.weight") else None
+
+
+def _rescaled(tensors: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Every unit's key times 2 (its bias entry too), its value divided by 2."""
+    out = dict(tensors)
+    for name, value in tensors.items():
+        if name.endswith(("up_proj.weight", "c_fc.weight", "c_fc.bias", "fc1.weight", "fc1.bias")):
+            if name.endswith("gate_up_proj.weight"):
+                out[name] = np.concatenate([value[:M], 2 * value[M:]])
+            else:
+                out[name] = 2 * value
+        elif name.endswith(("down_proj.weight", "c_proj.weight", "fc2.weight")):
+            out[name] = value / 2
+    return out
+
+
+def _relative(a: np.ndarray, b: np.ndarray) -> float:
+    return float(np.linalg.norm(a - b) / np.linalg.norm(b))
+
+
+@pytest.mark.parametrize("dtype,shards", STORAGE)
+@pytest.mark.parametrize("arch", ARCHS)
+def test_each_layer_matches_an_independent_forward(tmp_path, arch, dtype, shards) -> None:
+    tensors = write_model(tmp_path / "model", arch, layers=2, d=D, m=M, dtype=dtype, shards=shards)
+    model = open_model(tmp_path / "model")
+    X, _ = inputs_for(D, None, 12, 3)
+    report = model_report(model, inputs=X, memory="2MiB")
+    assert [r.index for r in report.layers] == [0, 1]
+    for layer, record in zip(model.layers, report.layers):
+        reference = forward(tensors, arch, layer.index, X, M)
+        assert _relative(layer_output(layer, X), reference) <= 1e-12
+        swapped = _swapped(tensors, arch)
+        if swapped is None:
+            assert record.exchange_defect is None
+        else:
+            expected = _relative(forward(swapped, arch, layer.index, X, M), reference)
+            assert math.isclose(record.exchange_defect, expected, rel_tol=1e-9)
+        expected = _relative(forward(_rescaled(tensors), arch, layer.index, X, M), reference)
+        assert abs(record.rescaling_residual - expected) <= 1e-12 * max(1.0, expected)
+        assert record.relative_error <= 1e-13
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_form_activation_and_verdicts_come_from_the_table(tmp_path, arch) -> None:
+    write_model(tmp_path / "model", arch, layers=1, d=D, m=M)
+    record = model_report(tmp_path / "model", tokens=8).layers[0]
+    form, sigma, *verdicts = TRUTH[arch]
+    assert (record.form.name, record.activation.name) == (form, sigma)
+    assert [None if r is None else r.verdict.value for r in record.verdicts.values()] == verdicts
+    assert (record.sizes.d, record.sizes.m, record.sizes.e) == (D, M, D)
+
+
+@pytest.mark.parametrize("arch,broken", [("llama", False), ("opt", False), ("gpt2", True)])
+def test_the_rescaling_residual_is_rounding_exactly_where_the_symmetry_holds(tmp_path, arch, broken) -> None:
+    write_model(tmp_path / "model", arch, layers=1, d=D, m=M)
+    residual = model_report(tmp_path / "model", tokens=32).layers[0].rescaling_residual
+    assert (residual > 1e-3) if broken else (residual <= 1e-15)
+
+
+def test_the_activation_name_is_mapped_not_guessed(tmp_path) -> None:
+    # Gemma's legacy "gelu" is the tanh approximation; elsewhere "gelu" is the exact (erf) GELU
+    write_model(tmp_path / "gemma", "gemma", layers=1, extra={"hidden_activation": None, "hidden_act": "gelu"})
+    write_model(tmp_path / "llama", "llama", layers=1, extra={"hidden_act": "gelu"})
+    assert model_report(tmp_path / "gemma", tokens=4).layers[0].activation.name == "gelu_tanh"
+    assert model_report(tmp_path / "llama", tokens=4).layers[0].activation.name == "gelu"
+
+
+def test_an_exact_gelu_layer_agrees_with_its_reference(tmp_path) -> None:
+    write_model(tmp_path / "model", "llama", layers=1, d=D, m=M, extra={"hidden_act": "gelu"})
+    assert model_report(tmp_path / "model", tokens=16).layers[0].relative_error <= 1e-13
+
+
+def test_llama_with_mlp_bias_reads_the_biases(tmp_path) -> None:
+    tensors = write_model(tmp_path / "model", "llama", layers=1, d=D, m=M, extra={"mlp_bias": True})
+    # add the three biases as save_pretrained would write them for mlp_bias = true
+    from model_checkpoints import write_safetensors
+    rng = np.random.default_rng(9)
+    p = "model.layers.0.mlp."
+    biases = {p + "gate_proj.bias": rng.standard_normal(M), p + "up_proj.bias": rng.standard_normal(M),
+              p + "down_proj.bias": rng.standard_normal(D)}
+    write_safetensors(tmp_path / "model" / "model.safetensors",
+                      {n: ("F64", v) for n, v in {**tensors, **biases}.items()})
+    X, _ = inputs_for(D, None, 9, 1)
+    t = {**tensors, **biases}
+    hidden = X @ t[p + "gate_proj.weight"].T + t[p + "gate_proj.bias"]
+    expected = ((hidden / (1 + np.exp(-hidden))) * (X @ t[p + "up_proj.weight"].T + t[p + "up_proj.bias"])
+                @ t[p + "down_proj.weight"].T + t[p + "down_proj.bias"])
+    layer = open_model(tmp_path / "model").layers[0]
+    assert layer.biased
+    assert _relative(layer_output(layer, X), expected) <= 1e-12
+
+
+def test_a_small_budget_cuts_the_layer_but_not_the_figures(tmp_path) -> None:
+    write_model(tmp_path / "model", "gpt2", layers=1, d=16, m=64, dtype="BF16")
+    roomy = model_report(tmp_path / "model", tokens=40, memory="64MiB").layers[0]
+    tight = model_report(tmp_path / "model", tokens=40, memory="40KiB").layers[0]
+    assert math.isclose(roomy.rescaling_residual, tight.rescaling_residual, rel_tol=1e-12)
+    assert tight.relative_error <= 1e-13
