@@ -150,7 +150,7 @@ def scaling(act: str, form: str, timeout: float, as_json: bool, expect: str | No
 @_act()
 @click.option("--form", default=None, metavar="FORM",
               help="Also give the unit's diagonal symmetries (q, k, v) -> (λq, μk, νv): gated, rank1, mlp, "
-                   "bilinear or rank-r.")
+                   "query-mlp, bilinear or rank-r.")
 @_timeout("Time budget in seconds; what is not decided in time is left open (a partial group).")
 @_JSON
 def group(act: str, form: str | None, timeout: float, as_json: bool) -> None:
@@ -277,8 +277,9 @@ def latex(target: tuple[str, ...], output: str | None, fragment: bool) -> None:
     \b
     TARGET: a derivation (absorb, rank1, mlp, gated, rank-r); a check written as on the
     command line (exchange --act silu, scaling --act relu --alpha positive, --form allowed);
-    audit --act NAME; catalogue (every activation on the gated form); a paper result as a
-    whole (exchange, scaling, audit without --act); or all (every paper result).
+    audit --act NAME; group --act NAME (its symmetry group); catalogue (every activation on
+    the gated form); a paper result as a whole (exchange, scaling, audit, group without
+    --act); or all (every paper result).
     Example:  symcheck latex exchange --act silu -o exchange-silu.tex
               symcheck latex rank1 --fragment
     """
@@ -333,6 +334,14 @@ def _audit_result(*, act: str, timeout: float, **_: Any) -> Any:
     return run_audit(act, timeout=timeout)
 
 
+def _group_result(*, act: str, form: str | None, timeout: float, **_: Any) -> Any:
+    if form is not None:
+        from symcheck.core.errors import TargetError
+        raise TargetError("the group target: --form has no meaning in a LaTeX document of the group")
+    from symcheck.engine.group import symmetry_group
+    return symmetry_group(act, timeout=timeout)
+
+
 def _catalogue_result(*, timeout: float, **_: Any) -> Any:
     from symcheck.paper.targets import catalogue_audit
     return catalogue_audit("gated", timeout=timeout)  # every column the sweep has, for the document
@@ -341,7 +350,7 @@ def _catalogue_result(*, timeout: float, **_: Any) -> Any:
 #: TARGET commands that take options: their options are read by the command's own click parser
 _TARGET_COMMANDS: dict[str, tuple[str, Callable[..., Any]]] = {
     "exchange": ("exchange", _exchange_result), "scaling": ("scaling", _scaling_result),
-    "audit": ("audit", _audit_result), "catalog": ("catalog", _catalogue_result),
+    "audit": ("audit", _audit_result), "group": ("group", _group_result), "catalog": ("catalog", _catalogue_result),
     "catalogue": ("catalog", _catalogue_result),
 }
 

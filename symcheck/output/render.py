@@ -285,6 +285,77 @@ def rich_paper_result(result: PaperResult) -> Group:
     return Group(Text(result.title, style="bold"), *result.items)
 
 
+# ---- symmetry groups (symcheck.engine.group) ----------------------------------------------------
+
+from symcheck.core.printing import text  # noqa: E402  (imports of this section kept with it)
+from symcheck.engine.group import FormulationSymmetries, SymmetryGroup  # noqa: E402
+
+
+def _proof_summary(steps) -> Text:
+    """A component's proof in one cell: how many cases, and whether every step is verified."""
+    cases = sum(1 for s in steps if "Case" in s.title)
+    failed = [s for s in steps if s.status in ("failed", "unknown", "timeout")]
+    if failed:
+        return Text(f"not proved ({failed[0].title})", style="yellow")
+    return Text(f"proved: {cases} cases, each verified" if cases else "proved", style="green")
+
+
+def _members(group: SymmetryGroup) -> Fitted:
+    """The components: a-set, c, proof (it wraps last); one paragraph each where that does not fit."""
+    rows = [(component.aset.describe(), "every c" if component.c is None else text(component.c),
+             _proof_summary(component.steps)) for component in group.components]
+    table = Table(show_header=True, header_style="bold", box=None, padding=(0, 1))
+    table.add_column("a", style="bold", no_wrap=True)
+    table.add_column("c", no_wrap=True)
+    table.add_column("proof", overflow="fold")
+    for row in rows:
+        table.add_row(*row)
+
+    def narrow() -> Group:
+        return Group(*(item for a, c, proof in rows
+                       for item in (Text(a, style="bold", overflow="fold"),
+                                    Padding(Text.assemble(f"c = {c}; ", proof), (0, 0, 0, 2)))))
+    return Fitted(table, narrow)
+
+
+@renderer("rich", SymmetryGroup)
+def rich_group(group: SymmetryGroup) -> TitledPanel:
+    """The components (a-set, c, proof), then the maximality argument step by step."""
+    rows = []
+    for step in group.maximality:
+        body = Text(step.statement)
+        if step.justification:
+            body.append("\n" + step.justification, style="dim italic")
+        rows.append((step.title, body, _status(step.status)))
+    parts: list = [Text("Members", style="bold underline"), _members(group),
+                   Text("Why there are no others" if group.complete else "What is known about the others",
+                        style="bold underline"), _proof(rows, "argument", "statement", style="bold")]
+    for excluded in group.excluded:
+        where = ", ".join(f"{k} = {text(v)}" for k, v in excluded.witness.items())
+        parts.append(Text(f"refuted: (a, c) = ({text(excluded.a)}, {text(excluded.c)}), certified at {where}",
+                          style="dim"))
+    if group.complete:
+        parts.append(Text(f"inverse scaling: (α, α) ∈ G exactly for {group.inverse_scaling_text()}"))
+    if group.note:
+        parts.append(Text(f"note: {group.note}", style="yellow"))
+    status = Text("complete" if group.complete else "partial",
+                  style="bold green" if group.complete else "bold yellow")
+    name = group.activation.name if group.activation.builtin else "σ"
+    return TitledPanel(parts, Text.assemble(status, f": symmetry group of {name}"), status,
+                       subtitle=f"σ(z) = {group.activation.short}")
+
+
+@renderer("rich", FormulationSymmetries)
+def rich_formulation(symmetries: FormulationSymmetries) -> TitledPanel:
+    """(q, k, v) → (λq, μk, νv) on one unit: the condition and the families it allows."""
+    parts: list = [Text(f"a symmetry iff {symmetries.condition}")]
+    parts += [Padding(Text(f"• {family}"), (0, 0, 0, 1)) for family in symmetries.families()]
+    if not symmetries.group.complete:
+        parts.append(Text("the group is partial: other families may exist", style="yellow"))
+    return TitledPanel(parts, Text(f"diagonal symmetries (q, k, v) → (λq, μk, νv) of the {symmetries.form} unit"),
+                       Text("diagonal symmetries"))
+
+
 # ---- model reports (symcheck model DIR) ---------------------------------------------------------
 
 from symcheck.numeric.model_report import VERDICTS, LayerRecord, ModelReport  # noqa: E402
