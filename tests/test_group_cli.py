@@ -64,3 +64,13 @@ def test_latex_target() -> None:
     assert r"\textbf{Maximality.}" in out and r"a > 0,\ c = a" in out
     code, document, _ = invoke("latex", "group", "--act", "sign(z)")
     assert code == 0 and document.startswith(r"\documentclass") and r"\operatorname{sign}" in document
+
+
+def test_the_readme_example_is_what_the_command_prints(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pathlib import Path
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    start = readme.index("$ symcheck group --act tanh --form gated\n")
+    shown = readme[start:readme.index("```", start)].split("\n", 1)[1]
+    monkeypatch.setenv("COLUMNS", "100")
+    code, out, _ = invoke("group", "--act", "tanh", "--form", "gated")
+    assert code == 0 and out == shown
