@@ -11,11 +11,12 @@ killed / (killed + survived), timeouts counted as killed.
 Only unsound edits are generated: numeric limits, precisions and thresholds (module-level
 ALL_CAPS numbers, precision arguments and ladders, the raise that enforces a named limit),
 ranking-only and proposal-only code, and display-only code are left alone, each by a named
-rule below that says why it cannot make a verdict wrong. Two kinds of mutant are reported
+rule below that says why it cannot make a verdict wrong. Three kinds of mutant are reported
 apart and kept out of the denominator: those in the ``EQUIVALENT`` table (each with its
-one-line proof, not run), and a dropped ``raise`` that survives only because every call
-reaching it still ends in an exception (one refusal swapped for another, observed by a
-probe run, see ``_refusal_swap``).
+one-line proof, not run), those in the ``SOUND_EITHER_WAY`` table (proved to keep every
+result valid, e.g. an enclosure that only gets wider; one-line proof, not run), and a dropped
+``raise`` that survives only because every call reaching it still ends in an exception (one
+refusal swapped for another, observed by a probe run, see ``_refusal_swap``).
 
     python3 scripts/mutation_check.py                      # the whole core, 2 jobs
     python3 scripts/mutation_check.py --module regions --list
@@ -116,8 +117,12 @@ SKIP_FUNCTIONS = re.compile(r"^(describe|latex|_render|_interval_text|to_dict|to
 RANKING_FUNCTIONS = re.compile(r"^(_order_key|_by_simplicity|approximate|_Approx|_guarded)$")
 
 # Proposal only: functions that propose a rational point whose membership the caller then
-# certifies (``Region._contains``); a worse proposal is refused by that check, never used.
-PROPOSAL_FUNCTIONS = re.compile(r"^(_candidates|_rational_between|_rational_below|_rational_above)$")
+# certifies (``Region._contains``); a worse proposal is refused by that check, never used. The
+# numeric fallback's point pools, products and float64 ranking are the same: every point
+# goes through ``fallback._inside`` (its domain) and is a witness only once ``certify_nonzero``
+# certifies it (both still mutated).
+PROPOSAL_FUNCTIONS = re.compile(r"^(_candidates|_rational_between|_rational_below|_rational_above|"
+                                r"_breakpoints|_near|_short_decimal|_values|_points|_product|_float64)$")
 
 # A Step's text: the title, statement, LaTeX and justification of a ``Step(...)`` (positional
 # 0-3 or by keyword), and a local name used only there. Read only by the renderers, ``to_dict``
@@ -187,6 +192,11 @@ def _call_name(call: ast.Call) -> str:
     return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
 
 
+# identity rules SymPy applies itself (see EQUIVALENT)
+_DEAD_COSH = "SymPy's cosh.eval itself rewrites cosh(asinh u) to sqrt(u**2 + 1) whenever apply_identities rebuilds the node, before any rule is tried: the rule never fires"
+_DEAD_TANH = "SymPy's tanh.eval itself rewrites tanh(asinh u) to u/sqrt(u**2 + 1) whenever apply_identities rebuilds the node, before any rule is tried: the rule never fires"
+_DEAD_EXP = "SymPy's exp.eval itself rewrites exp(log u) to u for every u whenever apply_identities rebuilds the node, before any rule is tried: the rule never fires"
+
 # Provably equivalent mutants: (module, the exact change text) → the one-line proof. They
 # are listed, not run, and kept out of the score's denominator. A change whose equivalence
 # takes more than one sentence to argue is not here: it gets a test instead.
@@ -225,6 +235,61 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         "SymPy >= 1.9 (the package needs 1.12) always stores Heaviside's value at 0 as args[1], so len(args) is 2",
     ("smt", "`1` → `0`, in `at_zero = e.args[1] if len(e.args) > 1 else sympy.Rational(1, 2)`"):
         "SymPy >= 1.9 (the package needs 1.12) always stores Heaviside's value at 0 as args[1], so len(args) is 2",
+    ("zero", "`1` → `0`, in `lambda u: sympy.sqrt(1 + u.args[0] ** 2) if isinstance(u, sympy.asinh) else None),`"):
+        _DEAD_COSH,
+    ("zero", "`1` → `0`, in `lambda u: u.args[0] / sympy.sqrt(1 + u.args[0] ** 2) if isinstance(u, sympy.asinh) else N…`"):
+        _DEAD_TANH,
+    ("zero", "`1 + u.args[0] ** 2` → `1 - u.args[0] ** 2`, in `lambda u: sympy.sqrt(1 + u.args[0] ** 2) if isinstance(u, sympy.asinh) else None),`"):
+        _DEAD_COSH,
+    ("zero", "`1 + u.args[0] ** 2` → `1 - u.args[0] ** 2`, in `lambda u: u.args[0] / sympy.sqrt(1 + u.args[0] ** 2) if isinstance(u, sympy.asinh) else N…`"):
+        _DEAD_TANH,
+    ("zero", "`2` → `4`, in `lambda u: sympy.sqrt(1 + u.args[0] ** 2) if isinstance(u, sympy.asinh) else None),`"):
+        _DEAD_COSH,
+    ("zero", "`2` → `4`, in `lambda u: u.args[0] / sympy.sqrt(1 + u.args[0] ** 2) if isinstance(u, sympy.asinh) else N…`"):
+        _DEAD_TANH,
+    ("zero", "`u.args[0].is_positive is True` → `u.args[0].is_positive is not False`, in `lambda u: u.args[0] if isinstance(u, sympy.log) and u.args[0].is_positive is True else No…`"):
+        _DEAD_EXP,
+    ("zero", "`u.args[0].is_positive is True` → `u.args[0].is_positive is not None`, in `lambda u: u.args[0] if isinstance(u, sympy.log) and u.args[0].is_positive is True else No…`"):
+        _DEAD_EXP,
+    ("zero", "`True` → `False`, in `lambda u: u.args[0] if isinstance(u, sympy.log) and u.args[0].is_positive is True else No…`"):
+        _DEAD_EXP,
+    ("signs", '`x > y` → `x >= y`, in `return 1 if x > y else -1`'):
+        "certified_order has returned 0 for x == y before this line, so for these two rationals x >= y and x > y agree",
+    ("signs", '`certified_order(xa, yb) > 0` → `certified_order(xa, yb) >= 0`, in `if certified_order(xa, yb) > 0:`'):
+        "a CRootOf is irrational (SymPy returns a rational root as a Rational) and lies strictly inside its rational isolating interval, so xa == yb already gives x > y",
+    ("roots", '`norm.is_zero or norm.degree() <= 0`: or → and, in `if norm.is_zero or norm.degree() <= 0:`'):
+        "g has degree >= 1 here (checked just above), so its norm has degree >= 1 and is not zero: both parts are False",
+    ("balls", '`lo > 0` → `lo >= 0`, in `return lo if lo > 0 else -1`'):
+        "in the branch `lo > 0 or hi < 0`, lo == 0 would need hi < 0, impossible as lo <= hi: there lo >= 0 means lo > 0",
+    ("balls", '`lo` → `hi`, in `return lo if lo > 0 else -1`'):
+        "the end signs satisfy lo <= hi within {-1, 0, 1}, so lo > 0 gives hi == lo == 1",
+    ("intervals", '`lo <= 0 <= hi` → `lo <= 0 < hi`, in `if lo <= 0 <= hi:`'):
+        "for x = [lo, 0] with lo < 0 mpmath's x**n (n < 0) is unbounded, which _finite refuses with the same Imprecise",
+    ("homogeneity", '`0` → `1`, in `if z == z1 or (samples[z].sign == 0 and samples[SCALE * z].sign == 0):`'):
+        "homogeneity_degree returns ZeroAndNonzero before any _conflict call when some grid z has sigma(z) = 0 and sigma(2z) certified non-zero (and z = 0 cannot), so the new condition is never true there",
+    ("homogeneity", '`0` → `1`, in `more = tuple(q for z in extra if (q := sympy.Rational(z)) != 0)`'):
+        "1 and 1/2 are in GRID already, and an extra 0 only repeats the sample at 0, whose pair (0, 0) no argument but the one on S.Zero uses",
+    ("symmetries", '`shown.is_number and shown.is_real`: and → or, in `if shown.is_number and shown.is_real:`'):
+        "both branches return a string, never None, and only whether _recheck returns None is a decision: the string is the Re-check step's text",
+}
+
+# Mutants proved to keep every result sound, though not always the same: an enclosure that
+# still contains the value (only its width can change), a series stopped at another term whose
+# remainder bound is added all the same. Like equivalent mutants they are not unsound edits:
+# listed with the one-line proof, not run, and kept out of the score's denominator.
+SOUND_EITHER_WAY: dict[tuple[str, str], str] = {
+    ("balls", "`lo >= 0` → `lo > 0`, in `if lo >= 0 or hi <= 0: # monotone on each side of 0`"):
+        "with x = [0, h] both branches enclose cosh over x: Arb's monotone cosh, or the hull [1, cosh(max |x|)] = [1, cosh h]",
+    ("balls", "`hi <= 0` → `hi < 0`, in `if lo >= 0 or hi <= 0: # monotone on each side of 0`"):
+        "with x = [l, 0] both branches enclose cosh over x: Arb's monotone cosh, or the hull [1, cosh(max |x|)] = [1, cosh l]",
+    ("balls", "`0` → `1`, in `if lo >= 0:`"):
+        "lo is an end's sign; with lo = 0, x = [0, h] and the other branches return -x = 0 (h = 0) or span(0, max |x|), both enclosing |x| = x",
+    ("balls", "`hi <= 0` → `hi < 0`, in `if hi <= 0:`"):
+        "with hi = 0, x = [l, 0] and span(0, max |x|) encloses |x| = -x as -x does",
+    ("intervals", "`1` → `0`, in `small = _bits(term[1]) < _bits(total[0]) - 1 + tol`"):
+        "`small` only chooses where the series stops: the tail bound 2·t_(n+1) is added wherever it stops, once ratio(n+1) <= 1/2",
+    ("intervals", "`2 * m + 3` → `2 * m - 3`, in `next_ratio_below_1 = mpf_lt(from_int(2 * m + 3), two_x2[0])`"):
+        "for real x > 0 the asymptotic series of erfc is enveloping at every truncation (DLMF 7.12(i)): the hull with the first omitted term added after the loop encloses erfc wherever the loop stops",
 }
 
 _FLIP_COMPARE: dict[type, type] = {
@@ -283,6 +348,7 @@ class _Collector(ast.NodeVisitor):
         self.quiet_numbers = 0  # > 0 inside a precision argument: its numbers are not mutated
         self.limit_raises: set[int] = set()  # the raises that enforce a named limit (visit_If)
         self.step_text_names: frozenset[str] = frozenset()  # locals only a Step's text reads
+        self.trailing_continues: set[int] = set()  # `continue`s that end their loop's body
 
     # context ------------------------------------------------------------------------------
     def _skipped(self) -> bool:
@@ -326,7 +392,7 @@ class _Collector(ast.NodeVisitor):
         if not self._display_comprehension(node):
             self.generic_visit(node)
 
-    def visit_For(self, node: ast.For) -> None:
+    def _visit_for(self, node: ast.For) -> None:
         if isinstance(node.target, ast.Name) and node.target.id in _PRECISION_NAMES:
             self._quietly(node.iter)  # `for prec in (64, 256, ...)`: a precision ladder
             for stmt in node.body + node.orelse:
@@ -495,7 +561,17 @@ class _Collector(ast.NodeVisitor):
             self.add(node, "drop-raise", f"`{_short(self.seg(node))}` → `pass`", "pass")
 
     def visit_Continue(self, node: ast.Continue) -> None:
-        self.add(node, "drop-continue", "`continue` → `pass`", "pass")
+        # the last statement a loop's body runs: dropping it changes nothing (_ends_body)
+        if id(node) not in self.trailing_continues:
+            self.add(node, "drop-continue", "`continue` → `pass`", "pass")
+
+    def visit_For(self, node: ast.For) -> None:
+        self.trailing_continues.update(_trailing_continues(node.body))
+        self._visit_for(node)
+
+    def visit_While(self, node: ast.While) -> None:
+        self.trailing_continues.update(_trailing_continues(node.body))
+        self.generic_visit(node)
 
     def visit_Break(self, node: ast.Break) -> None:
         self.add(node, "drop-break", "`break` → `pass`", "pass")
@@ -509,6 +585,26 @@ class _Collector(ast.NodeVisitor):
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
         self.visit(node.value)  # indices are not bounds: `x[0]` → `x[1]` is not a soundness edit
+
+
+def _trailing_continues(body: list[ast.stmt]) -> set[int]:
+    """The ``continue`` statements after which the loop body has nothing left to run: the last
+    statement of the body, or the last of a branch, handler or ``with`` block that is itself
+    last. Replaced by ``pass`` the next iteration starts all the same: an equivalent mutant."""
+    if not body:
+        return set()
+    last = body[-1]
+    if isinstance(last, ast.Continue):
+        return {id(last)}
+    if isinstance(last, ast.If):
+        return _trailing_continues(last.body) | _trailing_continues(last.orelse)
+    if isinstance(last, (ast.With, ast.AsyncWith)):
+        return _trailing_continues(last.body)
+    if isinstance(last, ast.Try) and not last.finalbody:
+        found = set().union(*(_trailing_continues(h.body) for h in last.handlers))
+        # the try body ends the loop body only when no else block follows it
+        return found | (_trailing_continues(last.orelse) if last.orelse else _trailing_continues(last.body))
+    return set()
 
 
 def _binds_only(node: ast.Assign, names: frozenset[str]) -> bool:
@@ -921,8 +1017,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             timeouts[name] = args.timeout or max(120.0, 4 * seconds)
         outcomes += [Outcome(m, "equivalent", 0.0, EQUIVALENT[(m.module, m.change)])
                      for m in mutants if (m.module, m.change) in EQUIVALENT]
+        outcomes += [Outcome(m, "sound", 0.0, SOUND_EITHER_WAY[(m.module, m.change)])
+                     for m in mutants if (m.module, m.change) in SOUND_EITHER_WAY]
         runnable = [m for m in mutants if m.module not in broken_baseline
-                    and (m.module, m.change) not in EQUIVALENT]
+                    and (m.module, m.change) not in EQUIVALENT
+                    and (m.module, m.change) not in SOUND_EITHER_WAY]
         futures = [pool.submit(run_mutant, sandbox, m, test_files(m.module, args.tests, sandbox.first),
                                timeouts[m.module]) for m in runnable]
         for done, future in enumerate(concurrent.futures.as_completed(futures), 1):
@@ -958,12 +1057,12 @@ def _progress(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
-_STATUSES = ("killed", "survived", "timeout", "equivalent", "refusal-swap")
+_STATUSES = ("killed", "survived", "timeout", "equivalent", "sound", "refusal-swap")
 
 
 def _report(outcomes: list[Outcome], broken_baseline: dict[str, str]) -> dict:
-    """Counts and survivors. Equivalent mutants and refusal swaps are no unsound edit: they are
-    listed, and kept out of the score's denominator."""
+    """Counts and survivors. Equivalent mutants, mutants sound either way and refusal swaps are
+    no unsound edit: they are listed, and kept out of the score's denominator."""
     count = {s: sum(o.status == s for o in outcomes) for s in _STATUSES}
     decided = count["killed"] + count["survived"] + count["timeout"]
     score = None if not decided else round(100 * (count["killed"] + count["timeout"]) / decided, 1)
@@ -979,6 +1078,7 @@ def _report(outcomes: list[Outcome], broken_baseline: dict[str, str]) -> dict:
         "score": score,
         "survivors": rows("survived"),
         "equivalents": rows("equivalent"),
+        "sound_either_way": rows("sound"),
         "refusal_swaps": rows("refusal-swap"),
         "modules": {name: {s: sum(o.status == s and o.mutant.module == name for o in outcomes)
                            for s in _STATUSES}
@@ -990,15 +1090,16 @@ def _report(outcomes: list[Outcome], broken_baseline: dict[str, str]) -> dict:
 def _print_report(report: dict) -> None:
     print(f"mutants: {report['mutants']}  killed: {report['killed']}  survived: {report['survived']}  "
           f"timed out: {report['timeout']}  equivalent: {report['equivalent']}  "
-          f"refusal swaps: {report['refusal_swap']}  score: "
+          f"sound either way: {report['sound']}  refusal swaps: {report['refusal_swap']}  score: "
           + ("n/a" if report["score"] is None else f"{report['score']}%"))
     for name, counts in report["modules"].items():
         print(f"  {name:12} killed {counts['killed']:3}  survived {counts['survived']:3}  "
               f"timed out {counts['timeout']:3}  equivalent {counts['equivalent']:3}  "
-              f"refusal swaps {counts['refusal-swap']:3}")
+              f"sound {counts['sound']:3}  refusal swaps {counts['refusal-swap']:3}")
     for name, tail in report["not_measured"].items():
         print(f"not measured: {name} (its tests fail without any mutant: {tail})")
     for title, key in (("survivors", "survivors"), ("equivalent (not counted)", "equivalents"),
+                       ("sound either way (not counted)", "sound_either_way"),
                        ("refusal swaps (not counted)", "refusal_swaps")):
         if report[key]:
             print(f"{title}:")

@@ -2,8 +2,8 @@
 
 Each rule is tested on a small source: what it leaves alone, and that the same edit outside
 its scope is still generated (a rule that swallowed real decisions would inflate the score).
-The EQUIVALENT table is checked against the core as it is now: an entry that no longer
-matches a generated mutant would silently stop excluding anything.
+The EQUIVALENT and SOUND_EITHER_WAY tables are checked against the core as it is now: an entry
+that no longer matches a generated mutant would silently stop excluding anything.
 """
 from __future__ import annotations
 
@@ -74,11 +74,50 @@ def test_ranking_display_and_proposals_are_not_mutated(check) -> None:
     assert not any("r.lower" in c or "q > 0" in c or "x > 0" in c or "s.sign" in c for c in changes)
 
 
-def test_every_equivalent_entry_names_a_mutant_of_the_core(check) -> None:
+@pytest.mark.parametrize("table", ["EQUIVALENT", "SOUND_EITHER_WAY"])
+def test_every_table_entry_names_a_mutant_of_the_core(check, table) -> None:
+    entries = getattr(check, table)
     generated = {(m.module, m.change)
-                 for name in {module for module, _ in check.EQUIVALENT}
+                 for name in {module for module, _ in entries}
                  for m in check.mutants_of(name, (ROOT / "symcheck" / check.PATHS[name]).read_text())}
-    assert set(check.EQUIVALENT) <= generated
+    assert set(entries) <= generated
+    assert not set(check.EQUIVALENT) & set(check.SOUND_EITHER_WAY)
+
+
+def test_a_steps_text_is_not_mutated_but_its_status_and_the_decision_are(check) -> None:
+    source = ("def f(ok, certificate, steps):\n"
+              "    shown = 'a' if certificate is None else 'b'\n"
+              "    why = 'x' if ok > 0 else 'y'\n"
+              "    steps.append(Step('T', shown, 'L' if ok >= 1 else 'M', justification=str(ok < 2),\n"
+              "                      status='failed' if ok > 3 else 'given', case=True))\n"
+              "    if certificate is None:\n"
+              "        return Decision(why)\n")
+    changes = [c for c in _changes(check, source) if not c.endswith("→ `pass`")]  # not the dropped append
+    assert not any("ok >= 1" in c or "ok < 2" in c for c in changes)      # text of the step
+    assert "`ok > 3` → `ok >= 3`" in changes                              # its status
+    assert "`True` → `False`" in changes                                  # its case flag
+    assert "`ok > 0` → `ok >= 0`" in changes                              # why: also a Decision's note
+    assert changes.count("`certificate is None` → `certificate is not None`") == 1  # the decision only
+
+
+def test_a_continue_that_ends_the_loop_body_is_not_mutated(check) -> None:
+    source = ("def f(xs, g):\n"
+              "    for x in xs:\n"
+              "        try:\n"
+              "            g(x)\n"
+              "        except ValueError:\n"
+              "            continue\n"
+              "    for x in xs:\n"
+              "        if x:\n"
+              "            continue\n"
+              "        elif g(x):\n"
+              "            continue\n"
+              "    while xs:\n"
+              "        if g(xs):\n"
+              "            continue\n"
+              "        xs.pop()\n")
+    continues = [m for m in check.mutants_of("regions", source) if m.operator == "drop-continue"]
+    assert [m.line for m in continues] == [14]  # the one with a statement after it
 
 
 def test_the_refusal_probe_wraps_the_function_and_marks_the_raise(check) -> None:
@@ -100,8 +139,8 @@ def test_the_refusal_probe_wraps_the_function_and_marks_the_raise(check) -> None
 def test_the_score_leaves_equivalents_and_refusal_swaps_out(check) -> None:
     m = check.Mutant("regions:1:x-1", "regions", 1, "x", "c", (1, 0), (1, 1), "pass")
     outcomes = [check.Outcome(m, status, 0.0) for status in
-                ("killed", "killed", "killed", "survived", "equivalent", "refusal-swap", "timeout")]
+                ("killed", "killed", "killed", "survived", "equivalent", "refusal-swap", "timeout", "sound")]
     report = check._report(outcomes, {})
     assert (report["killed"], report["survived"], report["timeout"]) == (3, 1, 1)
-    assert (report["equivalent"], report["refusal_swap"]) == (1, 1)
+    assert (report["equivalent"], report["refusal_swap"], report["sound"]) == (1, 1, 1)
     assert report["score"] == 80.0  # (3 killed + 1 timeout) / 5

@@ -6,6 +6,7 @@ leave the decision open, never count as a proof.
 """
 from __future__ import annotations
 
+import mpmath
 import pytest
 import sympy
 from sympy import S
@@ -127,3 +128,41 @@ def test_a_piece_with_an_alternative_not_proved_zero_is_not_proved() -> None:
     r = sympy.Piecewise((Z * sympy.exp(-Z) / 10**30, sympy.sin(sympy.exp(Z)) > 0), (0, True))
     decision = decide_zero(r, Z, Budget(60))
     assert decision.verdict is not Verdict.HOLDS
+
+
+# each identity of real functions, applied to an argument it rewrites (built unevaluated: SymPy
+# would apply some itself); mpmath evaluates both sides, independently of SymPy's rewriting
+with sympy.evaluate(False):
+    IDENTITY_CASES = [
+        sympy.asinh(sympy.sinh(Z)), sympy.sinh(sympy.asinh(Z)), sympy.cosh(sympy.asinh(Z)),
+        sympy.tanh(sympy.asinh(Z)), sympy.tan(sympy.atan(Z)), sympy.log(sympy.exp(Z)),
+        sympy.exp(sympy.log(Z**2 + 1)), sympy.erfc(Z), sympy.atan(sympy.tanh(Z)),
+    ]
+
+
+@pytest.mark.parametrize("expr", IDENTITY_CASES, ids=str)
+def test_every_identity_of_real_functions_is_an_equivalence(expr) -> None:
+    rewritten, _ = zero.apply_identities(expr)  # some SymPy applies itself when a node is rebuilt
+    with mpmath.workdps(40):
+        before, after = (sympy.lambdify(Z, e, "mpmath") for e in (expr, rewritten))
+        for q in ("-3", "-0.5", "0.3", "2", "7"):
+            assert abs(before(mpmath.mpf(q)) - after(mpmath.mpf(q))) < mpmath.mpf(10)**-30, (expr, rewritten, q)
+
+
+with sympy.evaluate(False):
+    NOT_ZERO = [
+        sympy.cosh(sympy.asinh(Z)) - sympy.sqrt(1 + Z**4),
+        sympy.asinh(sympy.sinh(Z)) - Z + sympy.exp(-Z**2) / 10**6,
+        sympy.asinh(sympy.sinh(Z)) - Z + 1,   # rewritten to exactly 1: not 0
+        sympy.log(sympy.exp(Z)) - Z + S(1) / 10**20,
+        sympy.erfc(Z) + sympy.erf(Z) - 1 + S(1) / 10**20,
+        sympy.tanh(sympy.asinh(Z)) - Z / sympy.sqrt(1 + Z**2) + Z**2 / 10**9,
+        sympy.log(2 * (Z**2 + 1)) - sympy.log(2) - sympy.log(Z**2 + 1) + S(1) / 10**20,
+    ]
+
+
+@pytest.mark.parametrize("expr", NOT_ZERO, ids=str)
+def test_a_rewrite_that_leaves_something_non_zero_proves_nothing(expr) -> None:
+    """Identities (or log rules) applied without reducing the residual to 0 are no proof."""
+    for region in (Region(-S.Infinity, S.Infinity), Region(S.Zero, S.Infinity)):
+        assert prove_identically_zero(expr, Z, region, Budget(60)) is None
