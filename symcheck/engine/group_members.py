@@ -159,7 +159,7 @@ def _refuted(statement: Step, point: dict, difference: sympy.Expr, origin: str) 
     described = (f"exactly {certificate.lower}" if certificate.exact else
                  f"in [{certificate.lower}, {certificate.upper}] (Arb, {certificate.prec} bits)")
     steps = (statement, witness_step,
-             Step("Certificate", f"σ(a·z) − c·σ(z) ≠ 0: {described}", rf"\sigma(a z) - c\,\sigma(z) \neq 0",
+             Step("Certificate", f"σ(a·z) − c·σ(z) ≠ 0: {described}", r"\sigma(a z) - c\,\sigma(z) \neq 0",
                   "exact or ball arithmetic on the statement itself; mpmath interval arithmetic agrees on the sign",
                   Status.CERTIFIED))
     return Proof(Verdict.BROKEN, steps, {text(v): q for v, q in point.items()})

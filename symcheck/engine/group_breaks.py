@@ -1,0 +1,164 @@
+"""Maximality arguments from the shape of σ away from 0: its break points, and its log-periodic form.
+
+* **break points**: σ(a·z) = c·σ(z) with c ≠ 0 makes the set N of points where σ is not analytic
+  invariant, a·N = N; N known exactly, finite, with a non-zero point forces |a| = 1;
+* **the log-periodic case**: σ(±e^t) = e^{mt}·(α cos ωt + β sin ωt) on each half-line; the
+  translation t ↦ t + log|a| must map the span of cos ωt, sin ωt onto a multiple of the same
+  vector, which forces sin(ω·log|a|) = 0: |a| ∈ {e^{jπ/ω} : j ∈ Z}.
+"""
+from __future__ import annotations
+
+import sympy
+from sympy import S
+
+from symcheck.core.budget import Budget
+from symcheck.core.printing import text
+from symcheck.core.results import Status, Step
+from symcheck.engine.group_facts import Bound, analytic, certified_sign
+from symcheck.language.symbols import Z
+
+__all__ = ["break_points", "log_periodic"]
+
+_T = sympy.Symbol("t", real=True)
+
+
+def break_points(pieces, budget: Budget, steps: list[Step], missing: list[str]) -> bool:
+    """|a| = 1 when the non-analytic points of σ are known exactly and one is not 0."""
+    cuts = sorted({e for p in pieces for e in (p.region.lower, p.region.upper)
+                   if e.is_finite and e != 0}, key=lambda e: float(e.evalf(30)))
+    if not cuts:
+        return False
+    if not all(p.branch_free and analytic(p.expr) for p in pieces if not p.region.is_point):
+        missing.append("a piece of σ is not analytic on its interval (no break-point argument)")
+        return False
+    breaks, smooth = [], []
+    for b in cuts:
+        left = next((p for p in pieces if p.region.upper == b and not p.region.is_point), None)
+        right = next((p for p in pieces if p.region.lower == b and not p.region.is_point), None)
+        point = next((p for p in pieces if p.region.is_point and p.region.lower == b), None)
+        if left is None or right is None:
+            missing.append(f"no pieces on both sides of z = {text(b)}")
+            return False
+        found = _jump(left.expr, right.expr, point.expr if point else None, b, budget)
+        if found is None:
+            with budget.step():
+                same = sympy.expand(right.expr - left.expr) == 0 and (
+                    point is None or certified_sign(point.expr - left.expr.xreplace({Z: b})) == 0)
+            if not same:
+                missing.append(f"σ was neither shown analytic nor shown not analytic at z = {text(b)}")
+                return False
+            smooth.append(b)
+        else:
+            breaks.append((b, found))
+    if not breaks:
+        return False
+    listed = "; ".join(f"z = {text(b)}: {why}" for b, why in breaks)
+    steps.append(Step("Break points", f"σ is not analytic exactly at {', '.join(text(b) for b, _ in breaks)} "
+                      f"among z ≠ 0 ({listed})",
+                      r"N \setminus \{0\} = \{" + ", ".join(sympy.latex(b) for b, _ in breaks) + r"\}",
+                      "each piece is analytic on its open interval; at each cut a derivative jumps (certified)"
+                      + (f"; at {', '.join(text(b) for b in smooth)} the two pieces are the same expression"
+                         if smooth else ""), Status.CERTIFIED))
+    steps.append(Step("Invariance of N", "σ(a·z) = c·σ(z) with c ≠ 0 gives a·N = N; N is finite with a "
+                      "point ≠ 0, so max |N| = |a|·max |N|: |a| = 1", r"a N = N \Rightarrow |a| = 1",
+                      "σ(a·) is analytic at z iff σ is analytic at a·z", Status.THEOREM))
+    return True
+
+
+def _jump(left: sympy.Expr, right: sympy.Expr, value: sympy.Expr | None, b: sympy.Expr,
+          budget: Budget) -> str | None:
+    """Which derivative of σ is certified to jump at b, or None."""
+    if not (analytic(left, b) and analytic(right, b)):
+        return None
+    if value is not None and certified_sign(value - left.xreplace({Z: b})) in (1, -1):
+        return "σ(z) differs from its left limit"
+    dl, dr = left, right
+    for j in range(4):
+        with budget.step():
+            if certified_sign(dr.xreplace({Z: b}) - dl.xreplace({Z: b})) in (1, -1):
+                return "σ jumps" if j == 0 else f"the derivative of order {j} jumps"
+            dl, dr = sympy.diff(dl, Z), sympy.diff(dr, Z)
+    return None
+
+
+def _trig_form(f: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr, sympy.Expr, sympy.Expr] | None:
+    """(m, ω, α, β) with f(t) = e^{m t}·(α cos ωt + β sin ωt), read off the terms, or None."""
+    m = omega = None
+    alpha, beta = S.Zero, S.Zero
+    for term in sympy.Add.make_args(sympy.expand(sympy.powsimp(f))):
+        growth, trig, rest = S.Zero, [], S.One
+        for factor in sympy.Mul.make_args(term):
+            if isinstance(factor, sympy.exp):
+                growth += factor.args[0]
+            elif isinstance(factor, (sympy.cos, sympy.sin)):
+                trig.append(factor)
+            elif _T in factor.free_symbols:
+                return None
+            else:
+                rest *= factor
+        rate = sympy.expand(growth / _T) if growth != 0 else S.Zero
+        if _T in rate.free_symbols or len(trig) != 1:
+            return None
+        frequency = sympy.expand(trig[0].args[0] / _T)
+        if _T in frequency.free_symbols:
+            return None
+        if isinstance(trig[0], sympy.sin) and frequency.could_extract_minus_sign():
+            frequency, rest = -frequency, -rest
+        elif frequency.could_extract_minus_sign():
+            frequency = -frequency
+        if m is None:
+            m, omega = rate, frequency
+        elif sympy.expand(rate - m) != 0 or sympy.expand(frequency - omega) != 0:
+            return None
+        if isinstance(trig[0], sympy.cos):
+            alpha += rest
+        else:
+            beta += rest
+    return None if m is None else (m, omega, alpha, beta)
+
+
+def log_periodic(pieces, budget: Budget, steps: list[Step]) -> dict[int, Bound]:
+    """The discrete set of a for σ(±e^t) = e^{mt}·(α cos ωt + β sin ωt) on the two half-lines."""
+    right = next((p.expr for p in pieces if p.region.lower == 0 and p.region.upper == S.Infinity), None)
+    left = next((p.expr for p in pieces if p.region.upper == 0 and p.region.lower == -S.Infinity), None)
+    if right is None or left is None:
+        return {}
+    with budget.step():
+        plus = _trig_form(sympy.simplify(right.xreplace({Z: sympy.exp(_T)})))
+        minus = _trig_form(sympy.simplify(left.xreplace({Z: -sympy.exp(_T)})))
+    if plus is None or minus is None or sympy.expand(plus[0] - minus[0]) != 0 or \
+            sympy.expand(plus[1] - minus[1]) != 0:
+        return {}
+    m, omega, a1, b1 = plus
+    _, _, a2, b2 = minus
+    if certified_sign(omega) not in (1, -1) or certified_sign(a1**2 + b1**2) != 1:
+        return {}
+    base = sympy.simplify(sympy.exp(sympy.pi / omega))
+    base_c = sympy.simplify(-base**m)
+    steps.append(Step("Log-periodic form", f"σ(e^t) = e^({text(m * _T)})·({text(a1)}·cos({text(omega * _T)}) + "
+                      f"{text(b1)}·sin({text(omega * _T)})), σ(−e^t) = e^({text(m * _T)})·({text(a2)}·cos(…) + "
+                      f"{text(b2)}·sin(…))",
+                      rf"\sigma(e^t) = e^{{{sympy.latex(m * _T)}}}\left({sympy.latex(a1)}\cos {sympy.latex(omega * _T)}"
+                      rf" + {sympy.latex(b1)}\sin {sympy.latex(omega * _T)}\right)",
+                      "σ on z > 0 and z < 0 with z = ±e^t", Status.VERIFIED))
+    steps.append(Step("Rotation argument (a > 0)",
+                      f"a = e^s: g(t + s) = c·e^(−m s)·g(t) for g = α cos ωt + β sin ωt forces (α² + β²)·sin(ωs) = 0, "
+                      f"so |a| = {text(base)}^j, c = (−1)^j·|a|^{text(m)}",
+                      rf"\sin(\omega \log a) = 0 \Rightarrow a = {sympy.latex(base)}^{{j}},\ c = "
+                      rf"({sympy.latex(base_c)})^{{j}}",
+                      "cos ωt and sin ωt are linearly independent; a translation acts on their span as a rotation "
+                      "by ωs, which is a multiple of the identity only when sin ωs = 0", Status.THEOREM))
+    result = {1: Bound(1, "discrete", base=base, base_c=base_c,
+                       reason=f"a = {text(base)}^j with c = ({text(base_c)})^j")}
+    det = certified_sign(a1 * b2 - b1 * a2)
+    dot = a1 * a2 + b1 * b2
+    if det == 0 and certified_sign(dot) in (1, -1):
+        unit_c = sympy.simplify(dot / (a1**2 + b1**2))
+        steps.append(Step("Rotation argument (a < 0)",
+                          f"the two half-lines' vectors are parallel (ratio {text(unit_c)}), so a = −{text(base)}^j "
+                          f"with c = {text(unit_c)}·({text(base_c)})^j",
+                          rf"a = -{sympy.latex(base)}^{{j}},\ c = {sympy.latex(unit_c)}\,({sympy.latex(base_c)})^{{j}}",
+                          "the same argument between σ(−e^(t+s)) and σ(e^t)", Status.THEOREM))
+        result[-1] = Bound(-1, "discrete", base=base, base_c=base_c, unit_c=unit_c,
+                           reason=f"a = −{text(base)}^j with c = {text(unit_c)}·({text(base_c)})^j")
+    return result

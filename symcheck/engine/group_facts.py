@@ -1,0 +1,138 @@
+"""Certified facts about σ that the symmetry-group arguments rest on, and what they conclude.
+
+A sign is 0 only when proved, ±1 only when certified (:func:`symcheck.exact.signs.exact_sign`);
+analyticity is read off the expression tree; Taylor coefficients are exact closed forms. A
+:class:`Law` (c = K·|a|^k on a half-line) and a :class:`Bound` (what is left for the a of one
+sign) are what the arguments of :mod:`symcheck.engine.group_maximality` produce.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import sympy
+
+from symcheck.core.budget import Budget
+from symcheck.core.errors import EvaluationError, Undecided
+from symcheck.exact.evaluate import certify_nonzero, recheck_sign
+from symcheck.exact.signs import EXACT_SIGN_BITS, at_point, exact_sign
+from symcheck.language.activations import Activation
+from symcheck.language.symbols import A, Z
+
+__all__ = ["Law", "Bound", "certified_sign", "nonzero_point", "analytic", "coefficients", "short_latex",
+           "lines", "ORDER", "LATEX_CHARACTERS"]
+
+#: the highest Taylor coefficient computed at 0
+ORDER = 6
+_SMOOTH = (sympy.exp, sympy.sin, sympy.cos, sympy.tanh, sympy.sinh, sympy.cosh, sympy.atan,
+           sympy.asinh, sympy.erf, sympy.erfc, sympy.Add, sympy.Mul)
+
+
+@dataclass(frozen=True)
+class Law:
+    """c = K·|a|^k for every a of one sign in the group."""
+
+    K: sympy.Expr
+    k: sympy.Rational
+
+    def c(self, sign: int) -> sympy.Expr:
+        """c as a function of a on the half-line of ``sign``."""
+        return sympy.simplify(self.K * (sign * A) ** self.k)
+
+
+@dataclass(frozen=True)
+class Bound:
+    """What the arguments leave for the a of one sign.
+
+    ``kind``: "empty" (no such a), "points" (candidates (a₀, c₀), c₀ None when only the value
+    argument names it), "law" (c = law for every such a in G), "discrete" (a = sign·base^j with
+    c = unit_c^[a<0]·base_c^j), or "open" (no argument applies).
+    """
+
+    sign: int
+    kind: str
+    points: tuple[tuple[sympy.Expr, sympy.Expr | None], ...] = ()
+    law: Law | None = None
+    base: sympy.Expr | None = None
+    base_c: sympy.Expr | None = None
+    unit_c: sympy.Expr | None = None
+    reason: str = ""
+
+
+def certified_sign(value: sympy.Expr) -> int | None:
+    """0 when proved zero, ±1 when certified non-zero, None when undecided."""
+    try:
+        return exact_sign(sympy.sympify(value))
+    except (Undecided, EvaluationError, TypeError, ValueError):
+        return None
+
+
+def nonzero_point(sigma: Activation, grid: Sequence[sympy.Rational]) -> tuple[sympy.Rational, sympy.Expr] | None:
+    """The first z₀ of ``grid`` with σ(z₀) certified non-zero (and re-checked), with σ(z₀)."""
+    for z0 in grid:
+        try:
+            value = at_point(sigma.expr, Z, z0)
+            certificate = certify_nonzero(value, {}, max_prec=EXACT_SIGN_BITS)
+            if certificate is not None and recheck_sign(value, {}) == certificate.sign:
+                return z0, value
+        except (EvaluationError, Undecided, TypeError, ValueError):
+            continue
+    return None
+
+
+def analytic(expr: sympy.Expr, point: sympy.Expr | None = None) -> bool:
+    """``expr`` (branch-free) is real-analytic at ``point``, or on every open interval where it is
+    defined (``point`` None): built from analytic functions, with every logarithm and power whose
+    base depends on z checked where that matters."""
+    for node in sympy.preorder_traversal(expr):
+        if node.is_Atom:
+            continue
+        if isinstance(node, sympy.Pow):
+            base, exponent = node.args
+            if Z in exponent.free_symbols and not (Z not in base.free_symbols and certified_sign(base) == 1):
+                return False
+            if Z not in base.free_symbols or (exponent.is_Integer and exponent >= 0):
+                continue
+            needed = 1 if not exponent.is_Integer else None
+            if point is None:
+                if needed:  # √u is not analytic where u = 0
+                    return False
+                continue
+            at = certified_sign(base.xreplace({Z: point}))
+            if at is None or at == 0 or (needed and at != 1):
+                return False
+        elif isinstance(node, sympy.log):
+            if point is not None and certified_sign(node.args[0].xreplace({Z: point})) != 1:
+                return False
+        elif not isinstance(node, _SMOOTH):
+            return False
+    return True
+
+
+def coefficients(expr: sympy.Expr, at: sympy.Expr, budget: Budget, order: int = ORDER):
+    """Taylor coefficients of ``expr`` at ``at``: (k, value, 0 | ±1 | None) for k = 0 … order."""
+    derivative = expr
+    out = []
+    for k in range(order + 1):
+        with budget.step():
+            value = derivative.xreplace({Z: at}) / sympy.factorial(k)
+            out.append((k, value, certified_sign(value)))
+            derivative = sympy.diff(derivative, Z)
+    return out
+
+
+#: longer LaTeX than this is shown to 8 digits (display only: the text and JSON keep it exact)
+LATEX_CHARACTERS = 90
+
+
+def short_latex(expr: sympy.Expr) -> str:
+    shown = sympy.latex(expr)
+    if len(shown) <= LATEX_CHARACTERS:
+        return shown
+    approximate = sympy.latex(sympy.N(expr, 8))
+    return approximate if expr.free_symbols else rf"\approx {approximate}"
+
+
+def lines(*parts: str) -> str:
+    """Formulas one per line (amsmath's gathered), so a long list still fits the page."""
+    return r"\begin{gathered}" + r" \\ ".join(parts) + r"\end{gathered}" if len(parts) > 1 else "".join(parts)

@@ -1,0 +1,100 @@
+"""What the symmetry group means for one unit: (q, k, v) → (λq, μk, νv) is a symmetry of the gated
+unit iff (λ, 1/(μν)) ∈ G, of the rank-1 unit iff (λμ, 1/ν) ∈ G, of the MLP iff (μ, 1/ν) ∈ G."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import sympy
+
+from symcheck.core.errors import UnknownNameError
+from symcheck.core.names import closest
+from symcheck.core.printing import text
+from symcheck.core.results import Renderable
+from symcheck.engine.group_facts import certified_sign as _sign_of
+from symcheck.engine.group_results import SymmetryGroup, exact_number
+from symcheck.language.formulations import Formulation, formulation as _formulation
+
+__all__ = ["FORMS", "FormulationSymmetries", "formulation_symmetries", "symmetry_forms"]
+
+#: form → (the pair that must lie in G, in text and LaTeX, and what else the form allows)
+FORMS: dict[str, tuple[str, str, str]] = {
+    "gated": ("(λ, 1/(μν)) ∈ G", r"(\lambda, 1/(\mu\nu)) \in G", "σ(x·q)(x·k)v"),
+    "rank1": ("(λμ, 1/ν) ∈ G", r"(\lambda\mu, 1/\nu) \in G", "σ((x·q)(x·k))v"),
+    "mlp": ("(μ, 1/ν) ∈ G (q is not used)", r"(\mu, 1/\nu) \in G", "σ(x·k)v"),
+    "query-mlp": ("(μ, 1/ν) ∈ G for (K, V) → (μK, νV), the global query absorbed into the keys",
+                  r"(\mu, 1/\nu) \in G", "σ((x Q_g)·k)v"),
+    "bilinear": ("(λμ, 1/ν) ∈ G for (Q_j, K_j, v_j) → (λQ_j, μK_j, νv_j), besides the GL(r) gauge",
+                 r"(\lambda\mu, 1/\nu) \in G", "σ(x Q_j K_jᵀ xᵀ) v_j"),
+    "rank-r": ("(λμ, 1/ν) ∈ G for (Q_j, K_j, v_j) → (λQ_j, μK_j, νv_j), besides the GL(r) gauge",
+               r"(\lambda\mu, 1/\nu) \in G", "σ(Σ_s (x·q_js)(x·k_js)) v_j"),
+}
+
+
+def symmetry_forms(form: str) -> str:
+    """The form's name as :data:`FORMS` spells it; UnknownNameError (with suggestions) otherwise."""
+    key = form.strip().lower().replace("_", "-")
+    if key not in FORMS:
+        raise UnknownNameError("form", form, closest(key, FORMS), tuple(FORMS))
+    return key
+
+
+@dataclass(frozen=True)
+class FormulationSymmetries(Renderable):
+    """What G means for one unit: (q, k, v) → (λq, μk, νv) is a symmetry iff a pair lies in G."""
+
+    group: SymmetryGroup
+    formulation: Formulation
+
+    @property
+    def form(self) -> str:
+        return self.formulation.name
+
+    def __repr__(self) -> str:
+        return f"<FormulationSymmetries {self.form}, σ = {self.group.activation.name}: {self.condition}>"
+
+    @property
+    def condition(self) -> str:
+        return FORMS[self.form][0]
+
+    @property
+    def condition_latex(self) -> str:
+        return FORMS[self.form][1]
+
+    def pair(self, lam: Any, mu: Any, nu: Any) -> tuple[sympy.Expr, sympy.Expr]:
+        """The (a, c) that must lie in G for (λ, μ, ν)."""
+        lam, mu, nu = (exact_number(x) for x in (lam, mu, nu))
+        if self.form == "gated":
+            return lam, 1 / (mu * nu)
+        if self.form in ("mlp", "query-mlp"):
+            return mu, 1 / nu
+        return lam * mu, 1 / nu
+
+    def holds(self, lam: Any, mu: Any, nu: Any) -> bool | None:
+        """Is (q, k, v) → (λq, μk, νv) a symmetry of the unit? Three-valued, as membership."""
+        if any(_sign_of(exact_number(x)) == 0 for x in (lam, mu, nu)):
+            return False
+        return self.group.contains(*self.pair(lam, mu, nu))
+
+    def families(self) -> tuple[str, ...]:
+        """Each component as the parameter family it gives, in words."""
+        out = []
+        for comp in self.group.components:
+            c = "every c" if comp.c is None else text(comp.c)
+            where = comp.aset.describe()
+            if self.form == "gated":
+                out.append(f"λ = a with {where}, any μ ≠ 0, ν = 1/(μ·c), c = {c}")
+            elif self.form in ("mlp", "query-mlp"):
+                out.append(f"μ = a with {where}, ν = 1/c, c = {c}; λ arbitrary")
+            else:
+                out.append(f"λμ = a with {where}, ν = 1/c, c = {c}")
+        return tuple(out)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"form": self.form, "unit": FORMS[self.form][2], "condition": self.condition,
+                "families": list(self.families()), "complete": self.group.complete}
+
+
+def formulation_symmetries(group: SymmetryGroup, form: str) -> FormulationSymmetries:
+    """The diagonal parameter symmetries of one unit of ``form`` (a name of :data:`FORMS`)."""
+    return FormulationSymmetries(group, _formulation(symmetry_forms(form)))

@@ -1,0 +1,396 @@
+"""What the symmetry group of an activation is, as a result: a-sets, components with their proofs,
+the group with its maximality argument, and exact three-valued membership.
+
+Built by :func:`symcheck.engine.group.symmetry_group`; nothing here decides anything new: membership
+is read off the proved components (True), a certified witness z or the proved maximality (False),
+or left open (None).
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+import sympy
+from sympy import S
+
+from symcheck.core.errors import ParseError
+from symcheck.core.printing import text
+from symcheck.core.results import Renderable, Status, Step
+from symcheck.engine.group_facts import Law, certified_sign as _sign_of
+from symcheck.engine.group_members import WITNESS_GRID, pair_witness
+from symcheck.language.activations import Activation
+from symcheck.language.parsing import parse_expression
+
+if TYPE_CHECKING:
+    from symcheck.engine.group_formulations import FormulationSymmetries
+
+__all__ = ["ASet", "Component", "Exclusion", "Membership", "SymmetryGroup", "exact_number", "set_text", "J"]
+
+#: the integer index of a discrete a-set, a = ±base^j
+J = sympy.Symbol("j", integer=True)
+_HALF = {1: "positive", -1: "negative"}
+
+
+# ---- a-sets and components --------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ASet:
+    """The a of one component: all a ≠ 0, a > 0, a < 0, a finite set, or {±base^j : j ∈ Z}."""
+
+    kind: str
+    points: tuple[sympy.Expr, ...] = ()
+    base: sympy.Expr | None = None
+    negatives: bool = False
+
+    def contains(self, a: sympy.Expr) -> bool | None:
+        """Is a in the set? Decided exactly (a is a closed-form number), None when undecided."""
+        sign = _sign_of(a)
+        if sign is None:
+            return None
+        if sign == 0:
+            return False
+        if self.kind in ("all", "positive", "negative"):
+            return self.kind == "all" or (sign == 1) == (self.kind == "positive")
+        if self.kind == "finite":
+            known = [_sign_of(a - p) for p in self.points]
+            return True if 0 in known else None if None in known else False
+        if sign == -1 and not self.negatives:
+            return False
+        index = _power_index(sympy.Abs(a), self.base)
+        return None if index is None else index is not False
+
+    def describe(self) -> str:
+        if self.kind == "finite":
+            return "a ∈ {" + ", ".join(text(p) for p in self.points) + "}"
+        if self.kind == "discrete":
+            return f"a = {'±' if self.negatives else ''}{_power_text(self.base)}, j ∈ Z"
+        return {"all": "a ≠ 0", "positive": "a > 0", "negative": "a < 0"}[self.kind]
+
+    def latex(self) -> str:
+        if self.kind == "finite":
+            return r"a \in \{" + ", ".join(sympy.latex(p) for p in self.points) + r"\}"
+        if self.kind == "discrete":
+            sign = r"\pm " if self.negatives else ""
+            return rf"a = {sign}{{{sympy.latex(self.base)}}}^{{j}},\ j \in \mathbb{{Z}}"
+        return {"all": r"a \neq 0", "positive": "a > 0", "negative": "a < 0"}[self.kind]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "points": [sympy.sstr(p) for p in self.points],
+                "base": None if self.base is None else sympy.sstr(self.base), "negatives": self.negatives,
+                "text": self.describe()}
+
+
+def _power_text(base: sympy.Expr) -> str:
+    shown = text(base)
+    return f"({shown})^j" if not (base.is_Integer or base.is_Symbol) else f"{shown}^j"
+
+
+def _power_index(modulus: sympy.Expr, base: sympy.Expr) -> int | bool | None:
+    """The integer j with modulus = base^j; False when there is provably none (modulus lies
+    strictly between two consecutive powers, certified); None when undecided."""
+    try:
+        guess = int(round(float(sympy.log(modulus) / sympy.log(base))))
+    except (TypeError, ValueError, OverflowError):
+        return None
+    if _sign_of(modulus - base**guess) == 0:
+        return guess
+    growing = _sign_of(base - 1)
+    if growing not in (1, -1):
+        return None
+    # certified: base^(j) < modulus < base^(j+1) for one j, so no power equals it
+    for low, high in ((guess - 1, guess), (guess, guess + 1)):
+        below, above = (low, high) if growing == 1 else (high, low)
+        if _sign_of(modulus - base**below) == 1 and _sign_of(base**above - modulus) == 1:
+            return False
+    return None
+
+
+@dataclass(frozen=True)
+class Component:
+    """A family of members: the a-set and c as a function of a, with the engine's proof.
+
+    ``c`` is a SymPy expression in a (and j for a discrete set), or None when every c works
+    (σ ≡ 0). ``laws`` give c = K·|a|^k on each half-line of an interval component; ``base_c``
+    and ``unit_c`` the generators of a discrete one: c = unit_c^[a<0]·base_c^j.
+    """
+
+    aset: ASet
+    c: sympy.Expr | None
+    steps: tuple[Step, ...]
+    laws: tuple[tuple[int, Law], ...] = ()
+    pairs: tuple[tuple[sympy.Expr, sympy.Expr], ...] = ()
+    base_c: sympy.Expr | None = None
+    unit_c: sympy.Expr | None = None
+
+    def c_at(self, a: sympy.Expr) -> sympy.Expr | None:
+        """The c of (a, c) in this component, for an a of the a-set (None if there is none)."""
+        if self.aset.contains(a) is not True:
+            return None
+        if self.c is None:
+            return None
+        if self.aset.kind == "finite":
+            return next(c for p, c in self.pairs if _sign_of(a - p) == 0)
+        if self.aset.kind == "discrete":
+            j = _power_index(sympy.Abs(a), self.aset.base)
+            return (self.unit_c if _sign_of(a) == -1 else S.One) * self.base_c**j
+        sign = _sign_of(a)
+        law = dict(self.laws)[sign]
+        return sympy.simplify(law.K * abs(a) ** law.k)
+
+    def describe(self) -> str:
+        return f"{self.aset.describe()}, " + ("every c" if self.c is None else f"c = {text(self.c)}")
+
+    def latex(self) -> str:
+        return rf"{self.aset.latex()},\ " + (r"c \in \mathbb{R}" if self.c is None else f"c = {sympy.latex(self.c)}")
+
+    @property
+    def proved(self) -> bool:
+        return all(s.status is not Status.FAILED for s in self.steps)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"a": self.aset.to_dict(), "c": None if self.c is None else sympy.sstr(self.c),
+                "text": self.describe(), "proof": [s.to_dict() for s in self.steps]}
+
+
+@dataclass(frozen=True)
+class Exclusion:
+    """A candidate (a, c) the arguments left open and the decider refuted with a certified witness."""
+
+    a: sympy.Expr
+    c: sympy.Expr
+    witness: Mapping[str, sympy.Expr]
+    steps: tuple[Step, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"a": sympy.sstr(self.a), "c": sympy.sstr(self.c),
+                "witness": {k: sympy.sstr(v) for k, v in self.witness.items()},
+                "proof": [s.to_dict() for s in self.steps]}
+
+
+@dataclass(frozen=True)
+class Membership:
+    """The answer to "(a, c) ∈ G?": True (a proved component), False (a certified witness z or
+    the maximality argument), None (not decided), and why."""
+
+    value: bool | None
+    reason: str
+    witness: sympy.Rational | None = None
+
+
+# ---- the group --------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class SymmetryGroup(Renderable):
+    """G_σ: the proved components, whether they are all of it, and the maximality argument."""
+
+    activation: Activation
+    components: tuple[Component, ...]
+    complete: bool
+    maximality: tuple[Step, ...]
+    excluded: tuple[Exclusion, ...] = ()
+    note: str = ""
+    elapsed: float = 0.0
+    #: z₀ with σ(z₀) certified non-zero, and σ(z₀): c = σ(a·z₀)/σ(z₀) for every member
+    value_point: tuple[sympy.Rational, sympy.Expr] | None = None
+
+    @property
+    def title(self) -> str:
+        return f"symmetry group of σ = {self.activation.name}" + ("" if self.complete else " (partial)")
+
+    def __repr__(self) -> str:
+        shown = "; ".join(c.describe() for c in self.components) or "no member proved"
+        return f"<SymmetryGroup σ = {self.activation.name}: {shown}{'' if self.complete else ' (partial)'}>"
+
+    def __str__(self) -> str:
+        lines = [f"{self.title}: {'complete' if self.complete else 'partial'}"]
+        lines += [f"  {c.describe()}" for c in self.components]
+        for step in self.maximality:
+            lines.append(f"  {step.title}: {step.statement}  [{step.status}]")
+        if self.note:
+            lines.append(f"  note: {self.note}")
+        return "\n".join(lines)
+
+    # -- membership --
+
+    def membership(self, a: Any, c: Any) -> Membership:
+        """(a, c) ∈ G with its reason: True only with a proof, False only with a certified witness z
+        or the proved maximality, None otherwise."""
+        a, c = exact_number(a), exact_number(c)
+        if _sign_of(a) == 0:
+            return Membership(False, "a = 0 is not in the group by definition")
+        for component in self.components:
+            if component.aset.contains(a) is not True:
+                continue
+            if component.c is None:
+                return Membership(True, f"every pair is a member: {component.describe()}")
+            expected = component.c_at(a)
+            same = _sign_of(c - expected)
+            if same == 0:
+                return Membership(True, f"proved component {component.describe()}")
+            if same is not None and self.value_point is not None:
+                found = pair_witness(self.activation, a, c, (self.value_point[0], *WITNESS_GRID))
+                if found is not None:
+                    return Membership(False, f"c must be {text(expected)} for this a; σ(a·z) − c·σ(z) at "
+                                             f"z = {text(found[0])} is {found[1]}", found[0])
+        found = pair_witness(self.activation, a, c)
+        if found is not None:
+            return Membership(False, f"σ(a·z) − c·σ(z) at z = {text(found[0])} is {found[1]}", found[0])
+        if self.complete and all(comp.aset.contains(a) is False for comp in self.components):
+            return Membership(False, "a lies in no component and the group is complete (maximality)")
+        return Membership(None, "not decided" + ("" if self.complete else ": the group is partial"))
+
+    def contains(self, a: Any, c: Any) -> bool | None:
+        """True, False, or None where the group is only partly decided — never a guess."""
+        return self.membership(a, c).value
+
+    # -- inverse scaling --
+
+    def inverse_scaling_alphas(self) -> sympy.Set | None:
+        """The exact set {α : (α, α) ∈ G}; None when the group is partial."""
+        if not self.complete:
+            return None
+        parts = [_alphas(component) for component in self.components]
+        return sympy.Union(*parts) if parts else S.EmptySet
+
+    def inverse_scaling_text(self) -> str:
+        """{α : (α, α) ∈ G} in words: "α > 0", "α ∈ {-1, 1}", "α = ±2^n, n ∈ Z" (or "unknown")."""
+        alphas = self.inverse_scaling_alphas()
+        return "unknown (the group is partial)" if alphas is None else set_text(alphas)
+
+    def inverse_scaling(self, domain: Any) -> bool | None:
+        """Does (α, α) ∈ G hold for every α of the domain (positive, negative, any, or a number)?"""
+        from symcheck.language.transformations import domain as parse
+        parsed = parse(domain)
+        if parsed.value is not None:
+            return self.contains(parsed.value, parsed.value)
+        wanted = {"positive": sympy.Interval.open(0, S.Infinity), "negative": sympy.Interval.open(-S.Infinity, 0),
+                  "any": sympy.Union(sympy.Interval.open(-S.Infinity, 0), sympy.Interval.open(0, S.Infinity))}[parsed.name]
+        alphas = self.inverse_scaling_alphas()
+        if alphas is not None:
+            return bool(wanted.is_subset(alphas))
+        proved = sympy.Union(*(_alphas(c) for c in self.components)) if self.components else S.EmptySet
+        if wanted.is_subset(proved):
+            return True
+        for q in (S.One, -S.One, 2, -2, sympy.Rational(1, 2), -sympy.Rational(1, 2), 3, -3):
+            if q in wanted and self.contains(q, q) is False:
+                return False
+        return None
+
+    # -- formulations --
+
+    def formulation_symmetries(self, form: str) -> "FormulationSymmetries":
+        """The diagonal parameter symmetries (q, k, v) → (λq, μk, νv) of one unit of ``form``."""
+        from symcheck.engine.group_formulations import formulation_symmetries
+        return formulation_symmetries(self, form)
+
+    def to_dict(self) -> dict[str, Any]:
+        alphas = self.inverse_scaling_alphas()
+        return {"activation": self.activation.name, "formula": self.activation.formula,
+                "complete": self.complete,
+                "components": [c.to_dict() for c in self.components],
+                "maximality": [s.to_dict() for s in self.maximality],
+                "excluded": [e.to_dict() for e in self.excluded],
+                "inverse_scaling_alphas": None if alphas is None else sympy.sstr(alphas),
+                "formulations": {form: self.formulation_symmetries(form).to_dict() for form in _forms()},
+                "note": self.note, "elapsed_seconds": round(self.elapsed, 4)}
+
+
+def exact_number(value: Any) -> sympy.Expr:
+    """A real number as an exact SymPy number: ints, fractions and SymPy numbers as they are, a
+    float as its printed decimal, text through the safe parser (never ``sympify``, which evaluates)."""
+    if isinstance(value, bool):
+        raise ParseError(f"{value!r} is not a real number")
+    if isinstance(value, float):
+        number = sympy.Rational(repr(value)) if math.isfinite(value) else None
+    elif isinstance(value, (int, Fraction)):
+        number = sympy.Rational(value)
+    elif isinstance(value, sympy.Basic):
+        number = value
+    elif isinstance(value, str):
+        number = parse_expression(value, symbols={}).expr
+    else:
+        number = None
+    if not isinstance(number, sympy.Expr) or not number.is_number or number.is_real is not True:
+        raise ParseError(f"{value!r} is not an exact real number")
+    return number
+
+
+def set_text(values: sympy.Set, name: str = "α") -> str:
+    """A set of reals as people write it: half-lines by their inequality, finite sets listed,
+    integer powers as ±b^n."""
+    positive, negative = sympy.Interval.open(0, S.Infinity), sympy.Interval.open(-S.Infinity, 0)
+    if values == S.EmptySet:
+        return f"no {name}"
+    if values == sympy.Union(positive, negative):
+        return f"{name} ≠ 0"
+    if values in (positive, negative):
+        return f"{name} {'>' if values == positive else '<'} 0"
+    if isinstance(values, sympy.FiniteSet):
+        return f"{name} ∈ {{{', '.join(text(v) for v in sorted(values, key=lambda v: float(v)))}}}"
+    parts = values.args if isinstance(values, sympy.Union) else (values,)
+    powers = [p for p in parts if isinstance(p, sympy.ImageSet)]
+    if len(powers) == len(parts):
+        bases = {text(p.lamda.expr.as_base_exp()[0]) if not p.lamda.expr.could_extract_minus_sign()
+                 else "-" + text((-p.lamda.expr).as_base_exp()[0]) for p in powers}
+        plain = sorted(b.lstrip("-") for b in bases)
+        if len(set(plain)) == 1:
+            sign = "±" if len(bases) == 2 else ("-" if next(iter(bases)).startswith("-") else "")
+            return f"{name} = {sign}{plain[0]}^n, n ∈ Z"
+    return f"{name} ∈ {text(values)}"
+
+
+def _alphas(component: Component) -> sympy.Set:
+    """{α : (α, α) in the component}, exactly."""
+    if component.c is None:
+        return _half_lines(component.aset.kind)
+    kind = component.aset.kind
+    if kind == "finite":
+        return sympy.FiniteSet(*(a for a, c in component.pairs if _sign_of(c - a) == 0))
+    if kind == "discrete":
+        return _discrete_alphas(component)
+    out = []
+    for sign, law in component.laws:
+        half = _half_lines(_HALF[sign])
+        # K·|α|^k = sign·|α|: the whole half-line for k = 1, K = sign; else |α|^(k−1) = sign/K
+        if law.k == 1:
+            if _sign_of(law.K - sign) == 0:
+                out.append(half)
+            continue
+        ratio = sympy.simplify(sign / law.K)
+        if _sign_of(ratio) == 1:
+            out.append(sympy.FiniteSet(sign * sympy.simplify(ratio ** (1 / sympy.Rational(law.k - 1)))))
+    return sympy.Union(*out) if out else S.EmptySet
+
+
+def _half_lines(kind: str) -> sympy.Set:
+    positive, negative = sympy.Interval.open(0, S.Infinity), sympy.Interval.open(-S.Infinity, 0)
+    return {"positive": positive, "negative": negative, "all": sympy.Union(negative, positive)}[kind]
+
+
+def _discrete_alphas(component: Component) -> sympy.Set:
+    """α = ±base^j with c = unit_c^[α<0]·base_c^j = α: by the ratio ε = base_c/base."""
+    base = component.aset.base
+    epsilon = sympy.simplify(component.base_c / base)
+    n = sympy.Dummy("n", integer=True)
+    parts = []
+    if epsilon == 1:
+        step = base
+    elif epsilon == -1:
+        step = base**2
+    else:
+        return sympy.FiniteSet(*([S.One] + ([-S.One] if component.aset.negatives and component.unit_c == -1 else [])))
+    parts.append(sympy.ImageSet(sympy.Lambda(n, step**n), sympy.S.Integers))
+    if component.aset.negatives:
+        if component.unit_c == -1:
+            parts.append(sympy.ImageSet(sympy.Lambda(n, -step**n), sympy.S.Integers))
+        elif component.unit_c == 1 and epsilon == -1:
+            parts.append(sympy.ImageSet(sympy.Lambda(n, -base * step**n), sympy.S.Integers))
+    return sympy.Union(*parts)
+
+
+def _forms() -> tuple[str, ...]:
+    from symcheck.engine.group_formulations import FORMS
+    return tuple(FORMS)
