@@ -154,3 +154,29 @@ def test_a_case_the_float_sort_cannot_split_is_not_proved() -> None:
     """b·[1 < a < 1 + e^-200] is not 0: a split that loses that interval would prove it."""
     left = sympy.Piecewise((B, (A - 1 - sympy.exp(-200)) / (A - 1) < 0), (0, True))
     assert decide_plane(left, S.Zero, SPACE, Budget(60)).verdict is not Verdict.HOLDS
+
+
+def test_a_heaviside_whose_argument_is_exactly_zero_on_a_case_takes_its_value_at_zero() -> None:
+    """|a| − a is 0 on the whole case a > 0 (it resolves to a − a there): H(|a| − a, 0) is 0
+    on a ≥ 0 and 1 on a < 0, as H(−a, 0) is."""
+    with sympy.evaluate(False):
+        left = sympy.Heaviside(sympy.Abs(A) - A, 0) * B
+    right = sympy.Heaviside(-A, 0) * B
+    assert decide_plane(left, right, SPACE, Budget(60)).verdict is Verdict.HOLDS
+    with sympy.evaluate(False):
+        other = sympy.Heaviside(sympy.Abs(A) - A, 1) * B  # 1 on a ≥ 0: differs on a > 0
+    decision = decide_plane(other, right, SPACE, Budget(60))
+    assert decision.verdict is Verdict.BROKEN and decision.witness[A] >= 0
+
+
+def test_an_exclusive_or_is_true_where_exactly_one_side_is() -> None:
+    left = sympy.Piecewise((B, sympy.Xor(A > 0, A > 1)), (0, True))
+    right = sympy.Piecewise((B, (A > 0) & (A <= 1)), (0, True))
+    assert decide_plane(left, right, SPACE, Budget(60)).verdict is Verdict.HOLDS
+
+
+def test_a_piecewise_with_no_branch_on_a_case_is_undecided_there() -> None:
+    """Piecewise((b, a > 0)) has no value for a ≤ 0: nothing is proved there, nothing crashes."""
+    left = sympy.Piecewise((B, A > 0))
+    decision = decide_plane(left, B, SPACE, Budget(60))
+    assert decision.verdict is not Verdict.HOLDS

@@ -147,3 +147,16 @@ def test_a_region_as_a_condition_is_exactly_the_open_interval(region, condition)
             not region.is_point and (region.lower == -S.Infinity or bool(q > region.lower))
             and (region.upper == S.Infinity or bool(q < region.upper)))
         assert bool(region.condition(Z).subs(Z, q)) is inside
+
+
+@pytest.mark.parametrize(("values", "conjunction", "disjunction"), [
+    ([True, True], True, True), ([True, False], False, True), ([False, False], False, False),
+    ([True, None], None, True), ([False, None], False, None), ([None, None], None, None),
+    ([None, True, True], None, True), ([None, False, True], False, True),
+])
+def test_and_and_or_of_three_valued_truths(values, conjunction, disjunction) -> None:
+    """An undecided part (None) leaves And and Or undecided unless another part settles them."""
+    from symcheck.exact.regions import _three_valued
+    parts = [Z > k for k in range(len(values))]
+    assert _three_valued(sympy.And(*parts), values) is conjunction
+    assert _three_valued(sympy.Or(*parts), values) is disjunction

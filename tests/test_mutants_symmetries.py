@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 import sympy
 from sympy import S
 
 from symcheck.engine import symmetries
+from symcheck.engine.check_result import CrossCheck
 from symcheck.language.activations import activation
 from symcheck.exact.evaluate import Certificate
 from symcheck.language.forms import form
@@ -71,3 +73,47 @@ def test_a_guard_counterexample_that_is_re_certified_is_broken(monkeypatch) -> N
     monkeypatch.setattr(symmetries.smt, "cross_check", lambda *args, **kwargs: None)
     result = symmetries.check_inverse_scaling("silu")
     assert result.verdict is Verdict.BROKEN and result.witness == {"a": 1, "b": 1, "alpha": 2}
+
+
+@pytest.mark.parametrize(("confirmed", "said"), [(False, True), (None, False), (True, False)])
+def test_a_disagreement_names_what_z3_says_at_the_witness(monkeypatch, confirmed, said) -> None:
+    """z3 contradicting a `broken`: withdrawn to inconclusive; the note adds that z3 finds the
+    two sides equal at the witness only when z3 said exactly that."""
+    cross = CrossCheck("z3", "broken", verdict="holds", agrees=False, witness_confirmed=confirmed)
+    monkeypatch.setattr(symmetries.smt, "cross_check", lambda *args, **kwargs: cross)
+    result = symmetries.check_exchange("silu")
+    assert result.verdict is Verdict.INCONCLUSIVE and result.witness is None
+    assert result.note.startswith("the engines disagree: the symbolic engine says broken, "
+                                  "z3 says holds (z3 finds no counterexample: unsat)")
+    assert ("z3 evaluates left = right at the symbolic engine's witness" in result.note) is said
+
+
+def test_a_bug_in_symcheck_is_not_hidden_as_inconclusive(monkeypatch) -> None:
+    def broken(statement, budget):
+        raise RuntimeError("a bug in the engine")
+
+    monkeypatch.setattr(symmetries, "_decide", broken)
+    with pytest.raises(RuntimeError, match="a bug in the engine"):
+        symmetries.check_exchange("silu")
+
+
+def test_a_failure_inside_sympy_leaves_the_check_inconclusive(monkeypatch) -> None:
+    def failing(statement, budget):
+        sympy.Poly(A + B, A).nth(-1, 1)  # SymPy raises on a malformed request, inside SymPy
+
+    monkeypatch.setattr(symmetries, "_decide", failing)
+    result = symmetries.check_exchange("silu")
+    assert result.verdict is Verdict.INCONCLUSIVE
+    assert result.note.startswith("SymPy failed inside the decision")
+
+
+def test_where_an_exception_was_raised_is_read_from_its_last_frame() -> None:
+    try:
+        sympy.Poly(A + B, A).nth(-1, 1)
+    except Exception as err:
+        assert symmetries.failed_outside(err) == "SymPy"
+    try:
+        raise ValueError("here")
+    except ValueError as err:
+        assert symmetries.failed_outside(err) == ""
+    assert symmetries.failed_outside(ValueError("never raised")) == ""
