@@ -149,7 +149,7 @@ def _at_zero(sigma: Activation, pieces, budget: Budget, relations: dict[int, lis
             relations[1].append(_Relation(S.One, k, f"{mn}_{j} ≠ 0: c = {power}"))
         # a < 0, b = |a|: z > 0 gives m_j·b^k = c·p_j, z < 0 gives p_j·b^k = c·m_j
         if ps and ms is not None:
-            K = sympy.simplify(mj / pj)
+            K = S.Zero if ms == 0 else sympy.simplify(mj / pj)
             why = (f"s_{j}·a^{j} = c·s_{j}: c = {text(K)}·{power}" if not one_sided else
                    f"{mn}_{j}·{power} = c·{pn}_{j}: c = {text(K)}·{power}")
             relations[-1].append(_Relation(K, k, why))
