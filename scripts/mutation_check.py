@@ -253,6 +253,8 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         _DEAD_EXP,
     ("zero", "`True` → `False`, in `lambda u: u.args[0] if isinstance(u, sympy.log) and u.args[0].is_positive is True else No…`"):
         _DEAD_EXP,
+    ("smt", "`left.is_Rational and right.is_Rational`: and → or, in `if not (left.is_Rational and right.is_Rational):`"):
+        "covers() admits only rationals, the variables, +, ·, integer powers (negative ones of the scale, checked in its domain and non-zero just above) and piecewise choices, so at z3's rational model both sides are rationals: the test is never true",
     ("signs", '`x > y` → `x >= y`, in `return 1 if x > y else -1`'):
         "certified_order has returned 0 for x == y before this line, so for these two rationals x >= y and x > y agree",
     ("signs", '`certified_order(xa, yb) > 0` → `certified_order(xa, yb) >= 0`, in `if certified_order(xa, yb) > 0:`'):

@@ -16,6 +16,8 @@ DEGREES = [
     ("relu", 1, "pinned"), ("identity", 1, "pinned"), ("3*z", 1, "pinned"), ("relu2", 2, "pinned"),
     ("Abs(z)**3", 3, "pinned"), ("Max(z, 0)*sqrt(Abs(z))", S(3) / 2, "pinned"),
     ("Piecewise((1, Eq(z, 0)), (0, True))", 0, "pinned"),   # σ(0) ≠ 0 pins p = 0
+    # values that are not rational: p is named by SymPy, then checked by our own arithmetic
+    ("pi*Max(z, 0)", 1, "pinned"), ("sqrt(2)*Abs(z)**3", 3, "pinned"), ("exp(1)*Max(z, 0)**2", 2, "pinned"),
     ("z*(3/2 - z)", None, "opposite-signs"),                # σ(1) = 1/2, σ(2) = −1
     ("Max(0, z - 1)", None, "zero-and-nonzero"),            # σ(1) = 0, σ(2) = 1
     ("z**3 + 1", None, "zero-and-nonzero"),                 # σ(−1) = 0, σ(−2) = −7
