@@ -120,9 +120,14 @@ RANKING_FUNCTIONS = re.compile(r"^(_order_key|_by_simplicity|approximate|_Approx
 # certifies (``Region._contains``); a worse proposal is refused by that check, never used. The
 # numeric fallback's point pools, products and float64 ranking are the same: every point
 # goes through ``fallback._inside`` (its domain) and is a witness only once ``certify_nonzero``
-# certifies it (both still mutated).
+# certifies it (both still mutated). Definedness asks SymPy's solver for points to refute an
+# obligation at (the region and violation as sets, a point picked in them): a point is
+# reported only after ``_fails_at`` confirms the failure there, and without one the
+# activation is refused as unverified, never accepted.
 PROPOSAL_FUNCTIONS = re.compile(r"^(_candidates|_rational_between|_rational_below|_rational_above|"
-                                r"_breakpoints|_near|_short_decimal|_values|_points|_product|_float64)$")
+                                r"_breakpoints|_near|_short_decimal|_values|_points|_product|_float64|"
+                                r"_region_set|_as_set|_comparison_set|_violation_set|_pick_point|"
+                                r"_point_in_interval)$")
 
 # A Step's text: the title, statement, LaTeX and justification of a ``Step(...)`` (positional
 # 0-3 or by keyword), and a local name used only there. Read only by the renderers, ``to_dict``
@@ -205,10 +210,6 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         "SymPy >= 1.9 (the package needs 1.12) always stores Heaviside's value at 0 as args[1], so len(args) is 2",
     ("plane", "`1` → `0`, in `at_zero = expr.args[1] if len(expr.args) > 1 else S.Half`"):
         "SymPy >= 1.9 (the package needs 1.12) always stores Heaviside's value at 0 as args[1], so len(args) is 2",
-    ("domain", "`True` → `False`, in `return S.Reals, True`"):
-        "the flag is discarded by the function's only caller (`region_set, _ = _region_set(...)`)",
-    ("domain", "`True` → `False`, in `return found, True`"):
-        "the flag is discarded by the function's only caller (`region_set, _ = _region_set(...)`)",
     ("fallback", "`v > 0` → `v >= 0`, in `if finite and v > RESOLVED * scale and v > 0:`"):
         "`v > RESOLVED * scale` with RESOLVED = 1e-12 and scale a finite sum of absolute values already gives v > 0",
     ("evaluate", "`len(node.args) > 1` → `len(node.args) >= 1`, in `h0 = node.args[1] if len(node.args) > 1 else sympy.S.Half`"):
