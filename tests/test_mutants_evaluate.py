@@ -224,3 +224,17 @@ def test_a_condition_on_an_enclosure_that_touches_zero_is_not_decided_against_ze
     expr = chosen - (Z + 1 if _AT_ZERO[rel] else 0)  # exactly 0 at z = 1
     assert certify_nonzero(expr, {Z: S.One}) is None
     assert recheck_sign(expr, {Z: S.One}) in (None, 0)
+
+
+@pytest.mark.parametrize("prec", [16, 17, 64])
+def test_a_precision_of_at_least_16_bits_is_accepted(prec) -> None:
+    assert enclose(Z + 1, {Z: S.One}, prec) is not None
+    assert enclose_range(Z + 1, {Z: (S.One, S(2))}, prec) is not None
+
+
+@pytest.mark.parametrize("prec", [15, 1, 0, -64])
+def test_a_precision_below_16_bits_is_refused(prec) -> None:
+    with pytest.raises(ValueError, match="prec must be at least 16 bits"):
+        enclose(Z + 1, {Z: S.One}, prec)
+    with pytest.raises(ValueError, match="prec must be at least 16 bits"):
+        enclose_range(Z + 1, {Z: (S.One, S(2))}, prec)
