@@ -238,3 +238,8 @@ def test_a_precision_below_16_bits_is_refused(prec) -> None:
         enclose(Z + 1, {Z: S.One}, prec)
     with pytest.raises(ValueError, match="prec must be at least 16 bits"):
         enclose_range(Z + 1, {Z: (S.One, S(2))}, prec)
+
+
+def test_an_empty_box_is_refused() -> None:
+    with pytest.raises(ValueError, match="empty interval for z: 2 > 1"):
+        enclose_range(Z + 1, {Z: (S(2), S.One)}, 64)

@@ -180,3 +180,10 @@ def test_a_piecewise_with_no_branch_on_a_case_is_undecided_there() -> None:
     left = sympy.Piecewise((B, A > 0))
     decision = decide_plane(left, B, SPACE, Budget(60))
     assert decision.verdict is not Verdict.HOLDS
+
+
+def test_a_case_of_more_variables_than_positive_symbols_is_refused() -> None:
+    regions = tuple((sympy.Symbol(f"x{i}", real=True), Region(S.Zero, S.Infinity)) for i in range(9))
+    with pytest.raises(ValueError, match="at most 8 variables"):
+        Case(regions).substitution()
+    assert len(Case(regions[:8]).substitution()) == 8

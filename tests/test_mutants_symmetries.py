@@ -117,3 +117,18 @@ def test_where_an_exception_was_raised_is_read_from_its_last_frame() -> None:
     except ValueError as err:
         assert symmetries.failed_outside(err) == ""
     assert symmetries.failed_outside(ValueError("never raised")) == ""
+
+
+@pytest.mark.parametrize(("name", "alpha", "unit", "known"), [
+    ("exchange", None, "gated", True), ("inverse-scaling", "positive", "gated", True),
+    ("inverse-scaling", "-1", "gated", True), ("exchange", None, "rank1", False),
+    ("key-value-rescaling", "positive", "gated", False), ("inverse-scaling", "any", "sigma(a)*b", False),
+])
+def test_a_reduction_exists_only_for_exchange_and_inverse_scaling_on_the_gated_form(name, alpha, unit, known) -> None:
+    t = Transformation(name, domain(alpha) if alpha else None)
+    assert symmetries._has_reduction(form(unit), t) is known
+    if known:
+        assert symmetries._reduction(form(unit), t) is not None
+    else:
+        with pytest.raises(ValueError, match=f"no reduction is known for {name} on the "):
+            symmetries._reduction(form(unit), t)
