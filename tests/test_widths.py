@@ -15,7 +15,10 @@ from __future__ import annotations
 import functools
 import json
 import re
+import sys
+import tempfile
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -57,6 +60,38 @@ def _numeric(data: dict[str, Any]) -> list[str]:
             data["source"], sizes, *data["routes"], "numeric evidence, not a symbolic verdict"]
 
 
+def _group(data: dict[str, Any]) -> list[str]:
+    pieces = [f"σ(z) = {data['formula']}", "complete" if data["complete"] else "partial"]
+    pieces += [c["a"]["text"] for c in data["components"]]
+    pieces += [" ".join(filter(None, (s["title"], s["status"], s["statement"], s["justification"])))
+               for s in data["maximality"]]
+    if "formulation" in data:     # --form: the unit's diagonal symmetries, a panel of their own
+        pieces += [data["formulation"]["condition"], *data["formulation"]["families"]]
+    return pieces + ([f"note: {data['note']}"] if data["note"] else [])
+
+
+def _model(data: dict[str, Any]) -> list[str]:
+    pieces = [f"{data['name']} ({data['architecture']})", data["inputs"]]
+    for layer in data["layers"]:
+        pieces += [f"{layer[key]:.2e}" for key in ("exchange_defect", "rescaling_residual", "relative_error")
+                   if layer.get(key) is not None]
+    return pieces
+
+
+@functools.cache
+def _model_directory() -> str:
+    """A small LLaMA-style checkpoint, written once per run (tests/model_checkpoints.py)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from model_checkpoints import write_model
+    directory = Path(tempfile.mkdtemp(prefix="symcheck-widths-")) / "llama"
+    write_model(directory)
+    return str(directory)
+
+
+def _argv(name: str) -> list[str]:
+    return [_model_directory() if arg == "{model}" else arg for arg in COMMANDS[name][0]]
+
+
 def _verdicts(data: dict[str, Any]) -> list[str]:
     """Every verdict the JSON has, in the order the text shows them."""
     if "rows" in data and data["rows"] and "basis" in data["rows"][0]:
@@ -78,19 +113,22 @@ COMMANDS: dict[str, tuple[list[str], Callable[[dict[str, Any]], list[str]]]] = {
     "numeric": (["numeric", "exchange", "--d", "8", "--m", "16", "--tokens", "4"], _numeric),
     "numeric-bilinear": (["numeric", "scaling", "--form", "bilinear", "--d", "6", "--m", "5", "--r", "2",
                           "--tokens", "3", "--alpha", "1/3"], _numeric),
+    "group": (["group", "--act", "relu"], _group),
+    "group-odd": (["group", "--act", "tanh", "--form", "gated"], _group),
+    "model": (["model", "{model}", "--tokens", "4"], _model),
 }
 
 
 @functools.cache
 def _json(name: str) -> dict[str, Any]:
-    code, out, err = invoke_cli(*COMMANDS[name][0], "--json")
+    code, out, err = invoke_cli(*_argv(name), "--json")
     assert code == 0, err
     return json.loads(out)
 
 
 def _text(name: str, width: int, monkeypatch: pytest.MonkeyPatch) -> str:
     monkeypatch.setenv("COLUMNS", str(width))
-    code, out, err = invoke_cli(*COMMANDS[name][0])
+    code, out, err = invoke_cli(*_argv(name))
     assert code == 0, err
     assert max(len(line) for line in out.splitlines()) <= width, "a line is wider than the terminal"
     return out
