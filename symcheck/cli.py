@@ -181,22 +181,9 @@ def group(act: str, form: str | None, timeout: float, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
 def activations(as_json: bool) -> None:
     """List the catalogue activations with their formulas (torch.nn.functional defaults)."""
-    from symcheck.language.activations import ALIASES, CATALOGUE, SHORT
-    aliases: dict[str, list[str]] = {}
-    for alias, name in ALIASES.items():
-        aliases.setdefault(name, []).append(alias)
-    rows = [{"name": n, "formula": f, "short": SHORT.get(n, f), "description": d,
-             "aliases": aliases.get(n, [])} for n, (f, d) in CATALOGUE.items()]
-    if as_json:
-        _emit(rows, True)
-        return
-    from rich.table import Table
-    table = Table(title="Activation catalogue", header_style="bold")
-    for column in ("name", "formula", "description", "aliases"):
-        table.add_column(column, overflow="fold")
-    for row in rows:
-        table.add_row(row["name"], row["short"], row["description"], ", ".join(row["aliases"]))
-    _emit(table, False)
+    from symcheck.language.activations import listing
+    result = listing()
+    _emit(result.to_dict() if as_json else result, as_json)
 
 
 @cli.command()

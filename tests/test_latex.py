@@ -261,3 +261,22 @@ def test_cli_errors_are_one_line(args: tuple[str, ...], message: str) -> None:
     code, out, err = invoke_cli(*args)
     assert code == 2 and not out and err.startswith("Error:") and err.count("\n") == 1, err
     assert message in err
+
+
+def test_inconclusive_evidence_counts_the_fallback_and_never_prints_none() -> None:
+    """The LaTeX reads the same evidence as the text: the decider's and the fallback's points,
+    and a largest |r| beyond float64 said in words (JSON carries it as null)."""
+    import symcheck as sc
+    from symcheck.core.verdict import Verdict
+    from symcheck.engine.check_result import CheckResult
+    from symcheck.language.forms import form
+    from symcheck.language.transformations import Transformation
+    result = CheckResult(Transformation("exchange"), form("gated"), sc.activation("silu"),
+                         Verdict.INCONCLUSIVE, None, (),
+                         evidence={"points": 3, "largest": 0.5, "fallback": {"points": 7, "largest": None}})
+    assert result.sampled == (10, None)
+    text = latex.fragment(result)
+    assert "10 points" in text and "beyond float64" in text and "None" not in text
+    finite = CheckResult(Transformation("exchange"), form("gated"), sc.activation("silu"),
+                         Verdict.INCONCLUSIVE, None, (), evidence={"points": 4, "largest": 0.25})
+    assert "4 points" in latex.fragment(finite) and "0.25" in latex.fragment(finite)

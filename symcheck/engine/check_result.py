@@ -120,6 +120,17 @@ class CheckResult(Renderable):
         return sum(1 for step in self.steps if step.case)
 
     @property
+    def sampled(self) -> tuple[int, float | None]:
+        """Points sampled by the decider and by the numeric fallback, and the largest |r| of both
+        (None: a value float64 cannot hold). Evidence only, never part of a verdict."""
+        parts = [self.evidence, self.evidence.get("fallback") or {}]
+        points = sum(part.get("points", 0) for part in parts)
+        values = [part.get("largest") for part in parts if part.get("points")]
+        if any(v is None for v in values):
+            return points, None
+        return points, max(values, default=0.0)
+
+    @property
     def formula(self) -> str:
         return self.activation.formula
 

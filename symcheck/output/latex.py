@@ -339,9 +339,10 @@ def _conclusion(result: "CheckResult") -> list[str]:
                 r"The symmetry \textbf{holds}. $\blacksquare$"]
     lines = [r"\textbf{Inconclusive.} Neither a proof nor a certified witness was found"
              + (rf": {prose(result.note)}" if result.note else "") + "."]
-    if result.evidence.get("points"):
-        lines.append(rf"Numeric evidence (not a proof): {int(result.evidence['points'])} points, largest "
-                     rf"$|r| \approx {escape_text(str(result.evidence.get('largest', '0')))}$.")
+    points, largest = result.sampled
+    if points:
+        shown = r"\text{beyond float64's range}" if largest is None else math(sympy.Float(largest, 6))
+        lines.append(rf"Numeric evidence (not a proof): {points} points, largest $|r| \approx {shown}$.")
     return lines
 
 

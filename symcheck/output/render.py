@@ -13,6 +13,7 @@ from rich.text import Text
 
 from symcheck.core.rendering import renderer
 from symcheck.engine.check_result import CheckResult
+from symcheck.language.activations import Listing
 from symcheck.paper.auditing import Audit
 from symcheck.paper.derivations import Derivation
 from symcheck.paper.targets import Catalogue, PaperResult
@@ -111,17 +112,6 @@ def _status(status: str) -> Text:
     return Text(status, style=STATUS_STYLE.get(status, ""))
 
 
-def _sampled(evidence) -> tuple[int, float | None]:
-    """Points sampled by the decider and by the numeric fallback, and the largest |r| of both
-    (None: a value float64 cannot hold)."""
-    parts = [evidence, evidence.get("fallback") or {}]
-    points = sum(part.get("points", 0) for part in parts)
-    values = [part.get("largest") for part in parts if part.get("points")]
-    if any(v is None for v in values):
-        return points, None
-    return points, max(values, default=0.0)
-
-
 @renderer("rich", CheckResult)
 def rich_result(result: CheckResult) -> TitledPanel:
     rows = []
@@ -137,7 +127,7 @@ def rich_result(result: CheckResult) -> TitledPanel:
         agrees = result.cross_check.agrees
         parts.append(Text(f"cross-check: {result.cross_check.summary()}",
                           style={True: "green", False: "bold red"}.get(agrees, "yellow")))
-    points, largest = _sampled(result.evidence)
+    points, largest = result.sampled
     if result.verdict is Verdict.INCONCLUSIVE and points:
         shown = "beyond float64's range" if largest is None else f"{largest:.6g}"
         parts.append(Text(f"numeric evidence (not a proof): {points} points, "
@@ -221,6 +211,16 @@ def _transformation(row) -> str:
         return kind
     scale = "β" if row.transformation == "key-value-rescaling" else "α"
     return f"{kind}, {scale} {_DOMAIN.get(row.domain, '= ' + row.domain)}"
+
+
+@renderer("rich", Listing)
+def rich_listing(listing: Listing) -> Table:
+    table = Table(title="Activation catalogue", header_style="bold")
+    for column in ("name", "formula", "description", "aliases"):
+        table.add_column(column, overflow="fold")
+    for entry in listing.entries:
+        table.add_row(entry.name, entry.short, entry.description, ", ".join(entry.aliases))
+    return table
 
 
 @renderer("rich", Audit)
