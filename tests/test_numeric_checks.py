@@ -10,7 +10,7 @@ from safetensors.numpy import save_file
 
 import symcheck as sc
 from symcheck.core.errors import NumericError
-from symcheck.numeric.checks import check, prepare, tolerance
+from symcheck.numeric.checks import measure, prepare, tolerance
 from conftest import invoke_cli
 
 SMALL = {"d": 12, "m": 24, "tokens": 48}
@@ -28,9 +28,9 @@ def _expected(verdict: str) -> str:
 def test_numeric_checks_agree_with_the_paper_claims(claims, dtype) -> None:
     for case in claims:
         options = dict(act=case["act"], form=case["form"], dtype=dtype, **SMALL)
-        assert check("exchange", **options).outcome == _expected(case["exchange"]), case
+        assert measure("exchange", **options).outcome == _expected(case["exchange"]), case
         for domain, alpha in ALPHAS.items():
-            report = check("scaling", alpha=alpha, **options)
+            report = measure("scaling", alpha=alpha, **options)
             assert report.outcome == _expected(case[domain]), (case, domain, report.relative)
 
 
@@ -51,8 +51,8 @@ def test_numeric_checks_agree_with_the_symbolic_ones_on_the_catalogue(symbolic, 
         verdict = symbolic[name, key]
         if verdict == "inconclusive":
             continue
-        report = (check("exchange", act=name, **SMALL) if key == "exchange" else
-                  check("scaling", act=name, alpha=key, d=12, m=64, tokens=96))
+        report = (measure("exchange", act=name, **SMALL) if key == "exchange" else
+                  measure("scaling", act=name, alpha=key, d=12, m=64, tokens=96))
         assert report.outcome == _expected(verdict), (name, key, report.relative, report.tolerance)
 
 
@@ -60,7 +60,7 @@ def test_numeric_checks_agree_with_the_symbolic_ones_on_the_catalogue(symbolic, 
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 def test_identities_hold_within_the_tolerance(act, dtype) -> None:
     for name in ("rank1", "absorb"):
-        report = check(name, act=act, dtype=dtype, **SMALL)
+        report = measure(name, act=act, dtype=dtype, **SMALL)
         assert report.outcome == "agree" and report.relative <= report.tolerance, report.summary
 
 
@@ -70,7 +70,7 @@ def test_the_tolerance_follows_dtype_and_size() -> None:
 
 
 def test_a_report_says_what_was_compared_and_that_it_is_evidence() -> None:
-    report = check("exchange", act="silu", **SMALL)
+    report = measure("exchange", act="silu", **SMALL)
     data = report.to_dict()
     assert data["verdict"] is None and data["evidence"] == "numeric" and data["outcome"] == "differ"
     assert data["compared"]["right"].endswith("with (K, Q) swapped")
@@ -79,7 +79,7 @@ def test_a_report_says_what_was_compared_and_that_it_is_evidence() -> None:
 
 
 def test_bilinear_form_with_rank() -> None:
-    report = check("exchange", act="gelu", form="bilinear", r=3, **SMALL)
+    report = measure("exchange", act="gelu", form="bilinear", r=3, **SMALL)
     assert report.outcome == "agree" and report.sizes["r"] == 3
 
 

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import symcheck as sc
 from symcheck.core.errors import NumericError, NumericOverflowError
-from symcheck.numeric.checks import check
+from symcheck.numeric.checks import measure
 from symcheck.numeric.kernels import bilinear_attention, evaluate, gated, mlp, query_mlp, rank1, rank_r
 from symcheck.numeric.planner import bilinear_plan
 from conftest import invoke_cli
@@ -196,7 +196,7 @@ def test_a_scaled_factor_beyond_the_dtype_is_overflow(tmp_path: Path) -> None:
     Q = Q2.copy()
     Q[1, 4] = 10.0                          # 10 · 1e38 is beyond float32
     path = _layer(tmp_path / "w.npz", Q=Q)
-    report = check("scaling", act="relu", alpha="1e38", weights=[str(path)], dtype="float32", tokens=8)
+    report = measure("scaling", act="relu", alpha="1e38", weights=[str(path)], dtype="float32", tokens=8)
     assert report.outcome == "overflow" and report.relative is None
     assert report.reason == "overflow in float32: α·Q is not finite at index (1, 4)"
     assert _strict(json.dumps(report.to_dict()))["reason"] == report.reason
@@ -204,14 +204,14 @@ def test_a_scaled_factor_beyond_the_dtype_is_overflow(tmp_path: Path) -> None:
 
 def test_the_absorbed_keys_overflowing_is_overflow(tmp_path: Path) -> None:
     np.savez(tmp_path / "g.npz", Q_g=G * 1e20, K=K2 * 1e20, V=V)
-    report = check("absorb", act="tanh", weights=[str(tmp_path / "g.npz")], dtype="float32", tokens=8)
+    report = measure("absorb", act="tanh", weights=[str(tmp_path / "g.npz")], dtype="float32", tokens=8)
     assert report.outcome == "overflow" and report.summary.startswith("overflow: no evidence either way")
 
 
 def test_finite_outputs_near_the_top_of_the_range_are_compared_without_overflow(tmp_path: Path) -> None:
     """Outputs ≈ 1e300 are finite, but their squares are not: the norms must be scaled."""
     path = _layer(tmp_path / "v.npz", V=V * 1e300)
-    report = check("scaling", act="relu", alpha="3", weights=[str(path)], tokens=16)
+    report = measure("scaling", act="relu", alpha="3", weights=[str(path)], tokens=16)
     assert report.outcome == "agree" and 0 <= report.relative <= report.tolerance
 
 
@@ -219,16 +219,16 @@ def test_outputs_in_the_underflow_range_are_no_evidence(tmp_path: Path) -> None:
     """σ(a)·b ≈ 1e-316 is subnormal: its rounding is absolute, not relative, and a 'change'
     of 1e-4 there is no finding. Exchange of silu at these weights would 'agree' as 0 = 0."""
     path = _layer(tmp_path / "tiny.npz", scale=1e-158)
-    report = check("scaling", act="relu", alpha="3", weights=[str(path)], tokens=16)
+    report = measure("scaling", act="relu", alpha="3", weights=[str(path)], tokens=16)
     assert report.outcome == "underflow" and report.summary.startswith("underflow: no evidence either way")
-    zero = check("exchange", act="silu", weights=[str(_layer(tmp_path / "zero.npz", scale=1e-200))], tokens=16)
+    zero = measure("exchange", act="silu", weights=[str(_layer(tmp_path / "zero.npz", scale=1e-200))], tokens=16)
     assert zero.outcome == "underflow" and "exactly 0" in zero.reason
 
 
 def test_a_left_side_of_exact_zeros_against_a_non_zero_right_differs_with_a_null_ratio(tmp_path: Path) -> None:
     """Gated with K = 0: σ(x·q)·0 = 0 on the left; exchanged, σ(0)·(x·q) = x·q is not 0."""
     path = _layer(tmp_path / "z.npz", K=np.zeros((M, D)))
-    report = check("exchange", act="z + 1", weights=[str(path)], tokens=8)
+    report = measure("exchange", act="z + 1", weights=[str(path)], tokens=8)
     data = _strict(json.dumps(report.to_dict()))
     assert report.outcome == "differ" and data["relative"] is None
     assert data["reason"] == "the left side is exactly 0 and the right side is not: the relative change is unbounded"
@@ -259,7 +259,7 @@ def test_relu_scaling_is_never_a_finding_and_json_stays_strict(tmp_path: Path, e
     scale = float(f"1e{exponent}")
     path = _layer(tmp_path / "w.npz", scale=scale)
     try:
-        report = check("scaling", act="relu", alpha=alpha, weights=[str(path)], dtype=dtype, tokens=8)
+        report = measure("scaling", act="relu", alpha=alpha, weights=[str(path)], dtype=dtype, tokens=8)
     except NumericError as err:          # weights or α beyond float32's range: refused, one line
         assert dtype == "float32" and "beyond the float32 range" in str(err) or "rounds to 0" in str(err)
         return

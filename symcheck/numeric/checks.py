@@ -20,9 +20,10 @@ from symcheck.exact.vectorize import as_dtype
 from symcheck.numeric.arrays import all_finite, index_text, refuse_non_finite
 from symcheck.numeric.kernels import Progress, bilinear_attention, gated, mlp, query_mlp, rank1
 from symcheck.numeric.planner import DEFAULT_MEMORY, Plan, bilinear_plan, parse_memory, plan, require_memory
+from symcheck.language.activations import Activation
 from symcheck.numeric.report import CHECKS, NumericReport
 
-__all__ = ["FORMS", "NumericCheck", "prepare", "check", "tolerance"]
+__all__ = ["FORMS", "NumericCheck", "prepare", "measure", "tolerance"]
 
 FORMS = ("gated", "rank1", "bilinear")
 _DEFAULTS = {"d": 256, "m": 1024, "r": 4, "tokens": 256}
@@ -84,9 +85,9 @@ def _compare(left: np.ndarray, right: np.ndarray, kind: np.dtype,
 class NumericCheck:
     """A prepared check: data in place, both sides planned. ``run(progress)`` does the work."""
 
-    check: str
+    kind: str
     form: str
-    activation: str
+    activation: Activation
     dtype: str
     sizes: Mapping[str, int]
     left: _Side
@@ -129,7 +130,7 @@ class NumericCheck:
         except _NoEvidence as err:
             no_evidence, reason = err.kind, err.reason
         return NumericReport(
-            check=self.check, claim=CHECKS[self.check], form=self.form, activation=self.activation,
+            kind=self.kind, claim=CHECKS[self.kind], form=self.form, activation=self.activation,
             left=self.left.text, right=self.right.text, dtype=self.dtype, sizes=self.sizes,
             relative=relative, tolerance=tol, source=self.source,
             routes=(self.left.plan.describe(), self.right.plan.describe()), memory=self.memory,
@@ -214,16 +215,16 @@ def prepare(check_name: str, *, act: Any = "silu", form: str | None = None, d: i
     sizes, arrays, form_used, source = data
     options = {"memory": budget, "dtype": kind}
     left, right, terms, alpha_text = _sides(check_name, form_used, sizes, arrays, sigma, options, alpha)
-    return NumericCheck(check_name, form_used, sigma.name, kind.name, sizes, left, right, terms,
+    return NumericCheck(check_name, form_used, sigma, kind.name, sizes, left, right, terms,
                         source, budget, None if weights and inputs is not None else seed, alpha_text)
 
 
-def check(check_name: str, **options: Any) -> NumericReport:
+def measure(check_name: str, **options: Any) -> NumericReport:
     """``prepare(check_name, **options).run()``.
 
-    >>> check("exchange", act="silu", d=8, m=16, tokens=32).outcome
+    >>> measure("exchange", act="silu", d=8, m=16, tokens=32).outcome
     'differ'
-    >>> check("rank1", act="gelu", d=8, m=16, tokens=32).outcome
+    >>> measure("rank1", act="gelu", d=8, m=16, tokens=32).outcome
     'agree'
     """
     progress = options.pop("progress", None)

@@ -8,6 +8,7 @@ from types import MappingProxyType
 from typing import Any
 
 from symcheck.core.results import Renderable
+from symcheck.language.activations import Activation
 
 __all__ = ["CHECKS", "IDENTITIES", "SYMMETRIES", "NumericReport"]
 
@@ -34,10 +35,10 @@ class NumericReport(Renderable):
     underflow range or all 0) the outcome is ``overflow``/``underflow``: no evidence either way.
     """
 
-    check: str
+    kind: str                # rank1 | absorb | exchange | scaling
     claim: str
     form: str
-    activation: str
+    activation: Activation
     left: str
     right: str
     dtype: str
@@ -72,7 +73,7 @@ class NumericReport(Renderable):
 
     @property
     def quantity(self) -> str:
-        return "relative error" if self.check in IDENTITIES else "relative change"
+        return "relative error" if self.kind in IDENTITIES else "relative change"
 
     @property
     def summary(self) -> str:
@@ -84,19 +85,19 @@ class NumericReport(Renderable):
         else:
             compare = "≤" if self.within else ("≫" if self.relative > 100 * self.tolerance else ">")
             head = f"{self.quantity} {self.relative:.3g} {compare} tolerance {self.tolerance:.2g}"
-        if self.check in IDENTITIES:
+        if self.kind in IDENTITIES:
             tail = ("the two sides agree: numeric evidence for the identity, not a proof "
-                    f"(the proof: symcheck derive {self.check})" if self.within else
+                    f"(the proof: symcheck derive {self.kind})" if self.within else
                     "the two sides differ by more than rounding explains: numeric evidence "
                     "against the identity at these weights")
         else:
-            name = "exchange" if self.check == "exchange" else f"scaling with α = {self.alpha}"
-            command = f"symcheck {self.check} --act {shlex.quote(self.activation)}" + (
-                f" --alpha {shlex.quote(self.alpha)}" if self.check == "scaling" else "") + (
+            name = "exchange" if self.kind == "exchange" else f"scaling with α = {self.alpha}"
+            command = f"symcheck {self.kind} --act {shlex.quote(self.activation.name)}" + (
+                f" --alpha {shlex.quote(self.alpha)}" if self.kind == "scaling" else "") + (
                 f" --form {self.form}" if self.form != "gated" else "")
             hint = "" if self.form == "bilinear" else f" (a certified one: {command})"
             tail = (f"the layer changes under {name}: numeric evidence that it is not a symmetry "
-                    f"of the {self.form} layer with σ = {self.activation} — not a symbolic "
+                    f"of the {self.form} layer with σ = {self.activation.name} — not a symbolic "
                     f"verdict{hint}" if not self.within else
                     "the layer is unchanged up to rounding: consistent with a symmetry at these "
                     "weights — numeric evidence, not a proof")
@@ -106,9 +107,9 @@ class NumericReport(Renderable):
         """JSON with the symbolic checks' names: ``symmetry`` (``exchange``, ``inverse-scaling``)
         and ``domain`` (α) for a symmetry, ``identity`` (``rank1``, ``absorb``) for an identity."""
         return {
-            "symmetry": SYMMETRIES.get(self.check), "identity": self.check if self.check in IDENTITIES else None,
+            "symmetry": SYMMETRIES.get(self.kind), "identity": self.kind if self.kind in IDENTITIES else None,
             "claim": self.claim, "form": self.form,
-            "activation": self.activation, "compared": {"left": self.left, "right": self.right},
+            "activation": self.activation.name, "compared": {"left": self.left, "right": self.right},
             "dtype": self.dtype, "sizes": dict(self.sizes), "domain": self.alpha,
             "quantity": self.quantity.replace(" ", "_"), "relative": self.relative,
             "tolerance": self.tolerance, "outcome": self.outcome, "reason": self.reason,
@@ -120,9 +121,9 @@ class NumericReport(Renderable):
 
     def __str__(self) -> str:
         sizes = ", ".join(f"{k}={v}" for k, v in self.sizes.items())
-        lines = [f"numeric {self.check}: {self.claim}",
+        lines = [f"numeric {self.kind}: {self.claim}",
                  f"  left   {self.left}", f"  right  {self.right}",
-                 f"  σ = {self.activation}, {self.form} form, {self.dtype}, {sizes}",
+                 f"  σ = {self.activation.name}, {self.form} form, {self.dtype}, {sizes}",
                  f"  data   {self.source}", f"  routes {'; '.join(dict.fromkeys(self.routes))}",
                  f"  {self.summary}"]
         return "\n".join(lines)

@@ -148,14 +148,14 @@ def rich_numeric_report(report: NumericReport) -> TitledPanel:
     table.add_column(overflow="fold")
     rows: list[tuple[str, str | Text]] = []
     for key, value in (("claim", report.claim), ("left", report.left), ("right", report.right),
-                       ("layer", f"{report.form} form, σ = {report.activation}, {report.dtype}"),
+                       ("layer", f"{report.form} form, σ = {report.activation.name}, {report.dtype}"),
                        ("sizes", ", ".join(f"{k} = {v}" for k, v in report.sizes.items())),
                        ("data", report.source), ("routes", "; ".join(dict.fromkeys(report.routes))),
                        ("time", f"{report.elapsed:.2f} s")):
         rows.append((key, value))
     # an identity that fails is alarming; a symmetry that breaks is a finding
     style = ("green" if report.within else "yellow" if report.no_evidence else
-             "bold red" if report.check in IDENTITIES else "bold yellow")
+             "bold red" if report.kind in IDENTITIES else "bold yellow")
     rows.append(("result", Text(report.summary, style=style)))
     for key, value in rows:
         table.add_row(key, value)
@@ -163,7 +163,7 @@ def rich_numeric_report(report: NumericReport) -> TitledPanel:
     def narrow() -> Group:
         return Group(*(item for key, value in rows
                        for item in (Text(key, style="bold"), Padding(value, (0, 0, 0, 2)))))
-    return TitledPanel([Fitted(table, narrow)], Text(f"numeric {report.check}"),
+    return TitledPanel([Fitted(table, narrow)], Text(f"numeric {report.kind}"),
                        subtitle="numeric evidence, not a symbolic verdict")
 
 
