@@ -385,7 +385,8 @@ def _sweep_on(layer: MlpLayer, X: np.ndarray, memory: int | str, act: Activation
     for t0 in range(0, N, plan.rows):
         t1 = min(t0 + plan.rows, N)
         Xb, Xplain = X1[t0:t1], X[t0:t1]
-        sums = {k: np.zeros((t1 - t0, layer.e)) for k in ("f", "swap", "scaled", "ref")}
+        sums = {k: np.zeros((t1 - t0, layer.e))
+                for k in (("f", "swap", "scaled", "ref") if gated_form else ("f", "scaled", "ref"))}
         chunks = 0
         for u0 in range(0, layer.m, plan.units):
             u1 = min(u0 + plan.units, layer.m)
