@@ -7,6 +7,7 @@ import re
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from model_checkpoints import write_model, write_safetensors
 from symcheck.cli import main
@@ -244,3 +245,23 @@ def test_cli_unknown_architecture(tmp_path, capsys) -> None:
     assert code == 2
     assert _one_error_line(err).startswith(f"Error: {tmp_path / 'config.json'}: unknown architecture "
                                            "(model_type 'rwkv'); symcheck reads the MLPs of: llama")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sets(st.integers(min_value=0, max_value=40), min_size=1), st.randoms(use_true_random=False))
+def test_any_list_of_indices_and_ranges_reads_back_as_its_set(chosen, rnd) -> None:
+    """Written as runs of consecutive indices (some as ranges, some spelled out), in any order."""
+    ordered, runs = sorted(chosen), []
+    for i in ordered:
+        if runs and runs[-1][1] == i - 1:
+            runs[-1][1] = i
+        else:
+            runs.append([i, i])
+    items = []
+    for lo, hi in runs:
+        if hi > lo and rnd.random() < 0.5:
+            items.append(f"{lo}-{hi}")
+        else:
+            items += [str(i) for i in range(lo, hi + 1)]
+    rnd.shuffle(items)
+    assert parse_layers(",".join(items), 41) == tuple(ordered)
