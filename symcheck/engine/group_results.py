@@ -266,16 +266,14 @@ class SymmetryGroup(Renderable):
         parsed = parse(domain)
         if parsed.value is not None:
             return self.contains(parsed.value, parsed.value)
-        wanted = {"positive": sympy.Interval.open(0, S.Infinity), "negative": sympy.Interval.open(-S.Infinity, 0),
-                  "any": sympy.Union(sympy.Interval.open(-S.Infinity, 0), sympy.Interval.open(0, S.Infinity))}[parsed.name]
-        alphas = self.inverse_scaling_alphas()
-        if alphas is not None:
-            return bool(wanted.is_subset(alphas))
-        proved = sympy.Union(*(_alphas(c) for c in self.components)) if self.components else S.EmptySet
-        if wanted.is_subset(proved):
+        halves = {"positive": (1,), "negative": (-1,), "any": (1, -1)}[parsed.name]
+        # a half-line is never covered by countably many points: only a law c = α on it covers it
+        if all(any(_covers(component, sign) for component in self.components) for sign in halves):
             return True
+        if self.complete:
+            return False
         for q in (S.One, -S.One, 2, -2, sympy.Rational(1, 2), -sympy.Rational(1, 2), 3, -3):
-            if q in wanted and self.contains(q, q) is False:
+            if (1 if q > 0 else -1) in halves and self.contains(q, q) is False:
                 return False
         return None
 
@@ -340,6 +338,17 @@ def set_text(values: sympy.Set, name: str = "α") -> str:
             sign = "±" if len(bases) == 2 else ("-" if next(iter(bases)).startswith("-") else "")
             return f"{name} = {sign}{plain[0]}^n, n ∈ Z"
     return f"{name} ∈ {text(values)}"
+
+
+def _covers(component: Component, sign: int) -> bool:
+    """Every (α, α) with α of ``sign`` lies in the component (c = α on that whole half-line)."""
+    kind = component.aset.kind
+    if kind not in ("all", _HALF[sign]):
+        return False
+    if component.c is None:
+        return True
+    law = dict(component.laws).get(sign)
+    return law is not None and law.k == 1 and _sign_of(law.K - sign) == 0
 
 
 def _alphas(component: Component) -> sympy.Set:
