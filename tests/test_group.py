@@ -396,3 +396,17 @@ def test_a_tiny_term_never_gives_the_unperturbed_group(digits: int, power: int, 
     assert g.complete
     assert g.contains(2, 2) is False and g.contains(R(1, 2), R(1, 2)) is False
     assert all(c.aset.kind == "finite" for c in g.components)
+
+
+@pytest.mark.parametrize("base, base_c, unit_c, alphas", [
+    (sympy.sqrt(2), -sympy.sqrt(2), -1, "α = ±2^n, n ∈ Z"),       # the log-periodic group
+    (2, 2, -1, "α = ±2^n, n ∈ Z"),                                 # c = a on {±2^j}
+    (2, 2, 1, "α = 2^n, n ∈ Z"),                                   # c = |a|: no α < 0
+    (2, 8, R(-1, 16), "α ∈ {-4, 1}"),                             # c = 4^j·a: only j = 0, and −4 = −2^2
+])
+def test_alphas_of_a_discrete_component(base, base_c, unit_c, alphas: str) -> None:
+    from symcheck.engine.group import ASet, Component
+    component = Component(ASet("discrete", base=sympy.sympify(base), negatives=True), sympy.Symbol("c"), (),
+                          base_c=sympy.sympify(base_c), unit_c=sympy.sympify(unit_c))
+    g = SymmetryGroup(sc.activation("identity"), (component,), True, ())
+    assert g.inverse_scaling_text() == alphas

@@ -24,8 +24,13 @@ _T = sympy.Symbol("t", real=True)
 
 def break_points(pieces, budget: Budget, steps: list[Step], missing: list[str]) -> bool:
     """|a| = 1 when the non-analytic points of σ are known exactly and one is not 0."""
-    cuts = sorted({e for p in pieces for e in (p.region.lower, p.region.upper)
-                   if e.is_finite and e != 0}, key=lambda e: float(e.evalf(30)))
+    ends = {e for p in pieces for e in (p.region.lower, p.region.upper) if e.is_finite}
+    signs = {e: certified_sign(e) for e in ends}
+    if None in signs.values():
+        missing.append("a cut point of σ could not be told apart from 0")
+        return False
+    # N ∖ {0}: a cut that is 0 (proved) plays no part in |a|·max|N| = max|N|
+    cuts = sorted((e for e in ends if signs[e] != 0), key=lambda e: float(e.evalf(30)))
     if not cuts:
         return False
     if not all(p.branch_free and analytic(p.expr) for p in pieces if not p.region.is_point):

@@ -249,16 +249,20 @@ class SymmetryGroup(Renderable):
     # -- inverse scaling --
 
     def inverse_scaling_alphas(self) -> sympy.Set | None:
-        """The exact set {α : (α, α) ∈ G}; None when the group is partial."""
+        """The exact set {α : (α, α) ∈ G}; None when the group is partial (or a sign it needs is
+        not decided)."""
         if not self.complete:
             return None
         parts = [_alphas(component) for component in self.components]
+        if any(part is None for part in parts):
+            return None
         return sympy.Union(*parts) if parts else S.EmptySet
 
     def inverse_scaling_text(self) -> str:
         """{α : (α, α) ∈ G} in words: "α > 0", "α ∈ {-1, 1}", "α = ±2^n, n ∈ Z" (or "unknown")."""
         alphas = self.inverse_scaling_alphas()
-        return "unknown (the group is partial)" if alphas is None else set_text(alphas)
+        return "not decided" + (" (the group is partial)" if not self.complete else "") if alphas is None \
+            else set_text(alphas)
 
     def inverse_scaling(self, domain: Any) -> bool | None:
         """Does (α, α) ∈ G hold for every α of the domain (positive, negative, any, or a number)?"""
@@ -351,25 +355,29 @@ def _covers(component: Component, sign: int) -> bool:
     return law is not None and law.k == 1 and _sign_of(law.K - sign) == 0
 
 
-def _alphas(component: Component) -> sympy.Set:
-    """{α : (α, α) in the component}, exactly."""
+def _alphas(component: Component) -> sympy.Set | None:
+    """{α : (α, α) in the component}, exactly (None: a sign it needs is not decided)."""
     if component.c is None:
         return _half_lines(component.aset.kind)
     kind = component.aset.kind
     if kind == "finite":
-        return sympy.FiniteSet(*(a for a, c in component.pairs if _sign_of(c - a) == 0))
+        same = [(a, _sign_of(c - a)) for a, c in component.pairs]
+        if any(sign is None for _, sign in same):
+            return None
+        return sympy.FiniteSet(*(a for a, sign in same if sign == 0))
     if kind == "discrete":
         return _discrete_alphas(component)
     out = []
     for sign, law in component.laws:
-        half = _half_lines(_HALF[sign])
         # K·|α|^k = sign·|α|: the whole half-line for k = 1, K = sign; else |α|^(k−1) = sign/K
+        decided = _sign_of(law.K - sign) if law.k == 1 else _sign_of(sympy.simplify(sign / law.K))
+        if decided is None:
+            return None
         if law.k == 1:
-            if _sign_of(law.K - sign) == 0:
-                out.append(half)
-            continue
-        ratio = sympy.simplify(sign / law.K)
-        if _sign_of(ratio) == 1:
+            if decided == 0:
+                out.append(_half_lines(_HALF[sign]))
+        elif decided == 1:
+            ratio = sympy.simplify(sign / law.K)
             out.append(sympy.FiniteSet(sign * sympy.simplify(ratio ** (1 / sympy.Rational(law.k - 1)))))
     return sympy.Union(*out) if out else S.EmptySet
 
@@ -379,24 +387,37 @@ def _half_lines(kind: str) -> sympy.Set:
     return {"positive": positive, "negative": negative, "all": sympy.Union(negative, positive)}[kind]
 
 
-def _discrete_alphas(component: Component) -> sympy.Set:
-    """α = ±base^j with c = unit_c^[α<0]·base_c^j = α: by the ratio ε = base_c/base."""
+def _discrete_alphas(component: Component) -> sympy.Set | None:
+    """α = ±base^j with c = unit_c^[α<0]·base_c^j = α, by the ratio ε = base_c/base; None when
+    a sign this needs is not decided."""
     base = component.aset.base
     epsilon = sympy.simplify(component.base_c / base)
+    one, minus_one = _sign_of(epsilon - 1), _sign_of(epsilon + 1)
+    if one is None or minus_one is None:
+        return None
     n = sympy.Dummy("n", integer=True)
-    parts = []
-    if epsilon == 1:
-        step = base
-    elif epsilon == -1:
-        step = base**2
-    else:
-        return sympy.FiniteSet(*([S.One] + ([-S.One] if component.aset.negatives and component.unit_c == -1 else [])))
-    parts.append(sympy.ImageSet(sympy.Lambda(n, step**n), sympy.S.Integers))
+    if one == 0 or minus_one == 0:
+        step = base if one == 0 else base**2
+        parts = [sympy.ImageSet(sympy.Lambda(n, step**n), sympy.S.Integers)]
+    else:  # |ε| ≠ 1: ε^j = 1 only for j = 0
+        step, parts = None, [sympy.FiniteSet(S.One)]
     if component.aset.negatives:
-        if component.unit_c == -1:
-            parts.append(sympy.ImageSet(sympy.Lambda(n, -step**n), sympy.S.Integers))
-        elif component.unit_c == 1 and epsilon == -1:
-            parts.append(sympy.ImageSet(sympy.Lambda(n, -base * step**n), sympy.S.Integers))
+        # unit_c·ε^j = −1: ε^j = t with t = −1/unit_c
+        target = sympy.simplify(-1 / component.unit_c)
+        if step is not None:
+            t_one, t_minus = _sign_of(target - 1), _sign_of(target + 1)
+            if t_one is None or t_minus is None:
+                return None
+            if t_one == 0:  # ε^j = 1: every j of the positive part
+                parts.append(sympy.ImageSet(sympy.Lambda(n, -step**n), sympy.S.Integers))
+            elif t_minus == 0 and minus_one == 0:  # (−1)^j = −1: the odd j
+                parts.append(sympy.ImageSet(sympy.Lambda(n, -base * step**n), sympy.S.Integers))
+        else:
+            j = _power_index(sympy.Abs(target), sympy.Abs(epsilon))
+            if j is None:
+                return None
+            if j is not False and _sign_of(epsilon**j - target) == 0:
+                parts.append(sympy.FiniteSet(-base**j))
     return sympy.Union(*parts)
 
 
