@@ -2,7 +2,6 @@
 point refutes, and a complete group's components survive the same check."""
 from __future__ import annotations
 
-import pytest
 import sympy
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
