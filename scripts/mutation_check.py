@@ -71,7 +71,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CORE: dict[str, tuple[str, ...]] = {
     "roots": ("test_mutants_roots.py", "test_mutants_parametrised.py", "test_mutants_regions.py", "test_roots.py", "test_regions.py", "test_split_soundness.py", "test_symmetries.py"),
     "signs": ("test_mutants_signs.py", "test_roots.py", "test_regions.py", "test_split_soundness.py", "test_symmetries.py"),
-    "regions": ("test_mutants_regions.py", "test_mutants_undecided.py", "test_regions.py", "test_split_soundness.py", "test_roots.py", "test_symmetries.py"),
+    "regions": ("test_mutants_regions.py", "test_mutants_undecided.py", "test_mutants_zero.py", "test_regions.py", "test_split_soundness.py", "test_roots.py", "test_symmetries.py"),
     "zero": ("test_mutants_zero.py", "test_fallback_wiring.py", "test_split_soundness.py", "test_regions.py", "test_symmetries.py"),
     "plane": ("test_mutants_plane.py", "test_plane.py", "test_fallback_wiring.py"),
     "evaluate": ("test_mutants_evaluate.py", "test_mutants_undecided.py", "test_evaluate.py", "test_arb_enclose_range.py", "test_intervals.py"),
@@ -256,6 +256,16 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         _DEAD_EXP,
     ("smt", "`left.is_Rational and right.is_Rational`: and → or, in `if not (left.is_Rational and right.is_Rational):`"):
         "covers() admits only rationals, the variables, +, ·, integer powers (negative ones of the scale, checked in its domain and non-zero just above) and piecewise choices, so at z3's rational model both sides are rationals: the test is never true",
+    ('signs', '`x.index < y.index` → `x.index <= y.index`, in `return (x.index > y.index) - (x.index < y.index)`'):
+        'certified_order returns 0 for x == y before _order_roots, and two roots of one polynomial with one index are equal, so x.index == y.index never reaches this line',
+    ('signs', '`raise Undecided(f"cannot decide the sign of {text(value)} (…` → `pass`, in `raise Undecided(f"cannot decide the sign of {text(value)} ({type(err).__name__})") from N…`'):
+        'without this raise control reaches the next line, `raise Undecided("cannot decide the sign of …")`: the same refusal, without the exception\'s name',
+    ('signs', '`certified_order(xb, ya) < 0` → `certified_order(xb, ya) <= 0`, in `if certified_order(xb, ya) < 0:`'):
+        'a CRootOf is irrational (SymPy returns a rational root as a Rational) and lies strictly inside its rational isolating interval, so xb == ya already gives x < y',
+    ('plane', '`lo` → `hi`, in `subs[var] = lo`'):
+        'this branch is taken for a point region, whose lower and upper are equal (that is what is_point tests)',
+    ('plane', '`self.sign(x) < 0` → `self.sign(x) <= 0`, in `return -x if self.sign(x) < 0 else x`'):
+        'a sign of 0 on the case means x is 0 at every point of it, where -x and x are the same value',
     ("signs", '`x > y` → `x >= y`, in `return 1 if x > y else -1`'):
         "certified_order has returned 0 for x == y before this line, so for these two rationals x >= y and x > y agree",
     ("signs", '`certified_order(xa, yb) > 0` → `certified_order(xa, yb) >= 0`, in `if certified_order(xa, yb) > 0:`'):
@@ -265,7 +275,7 @@ EQUIVALENT: dict[tuple[str, str], str] = {
     ("balls", '`lo > 0` → `lo >= 0`, in `return lo if lo > 0 else -1`'):
         "in the branch `lo > 0 or hi < 0`, lo == 0 would need hi < 0, impossible as lo <= hi: there lo >= 0 means lo > 0",
     ("balls", '`lo` → `hi`, in `return lo if lo > 0 else -1`'):
-        "the end signs satisfy lo <= hi within {-1, 0, 1}, so lo > 0 gives hi == lo == 1",
+        "in the branch `lo > 0 or hi < 0`, with end signs lo <= hi in {-1, 0, 1}, lo > 0 and hi > 0 are the same test and both give lo == hi == 1",
     ("intervals", '`lo <= 0 <= hi` → `lo <= 0 < hi`, in `if lo <= 0 <= hi:`'):
         "for x = [lo, 0] with lo < 0 mpmath's x**n (n < 0) is unbounded, which _finite refuses with the same Imprecise",
     ("homogeneity", '`0` → `1`, in `if z == z1 or (samples[z].sign == 0 and samples[SCALE * z].sign == 0):`'):

@@ -243,3 +243,20 @@ def test_a_precision_below_16_bits_is_refused(prec) -> None:
 def test_an_empty_box_is_refused() -> None:
     with pytest.raises(ValueError, match="empty interval for z: 2 > 1"):
         enclose_range(Z + 1, {Z: (S(2), S.One)}, 64)
+
+
+@pytest.mark.parametrize("value", [TOUCH, -TOUCH], ids=["from above", "from below"])
+@pytest.mark.parametrize("rel", [sympy.Eq, sympy.Ne, sympy.LessThan, sympy.GreaterThan],
+                         ids=lambda r: r.__name__)
+def test_a_tiny_non_zero_value_whose_enclosure_touches_zero_decides_no_relation_to_zero(rel, value) -> None:
+    """At z = 1 + 2^-200, |sin z − sin 1| is about 2^-201 (not 0), enclosed by [0, ε]: Eq must
+    not be decided true, nor Ne false, nor a non-strict order either way."""
+    z = 1 + S(2)**-200
+    with sympy.evaluate(False):
+        chosen = sympy.Piecewise((Z + 1, rel(value, 0)), (0, True))
+    truth = bool(rel(sympy.sign(value.subs(Z, z)), 0))  # the sign, exactly: ±1
+    for assumed in (True, False):
+        expr = chosen - (Z + 1 if assumed else 0)
+        certificate = certify_nonzero(expr, {Z: z}, max_prec=128)
+        # the wrong assumption may be certified non-zero only if a branch was decided correctly
+        assert certificate is None or assumed is not truth

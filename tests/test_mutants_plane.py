@@ -187,3 +187,11 @@ def test_a_case_of_more_variables_than_positive_symbols_is_refused() -> None:
     with pytest.raises(ValueError, match="at most 8 variables"):
         Case(regions).substitution()
     assert len(Case(regions[:8]).substitution()) == 8
+
+
+@pytest.mark.parametrize("shift", [S.One, S(2), -S.One])
+def test_a_case_whose_difference_is_a_non_zero_constant_is_not_proved(shift) -> None:
+    """On a > 0 the two sides differ by exactly `shift`: that case is refuted, never proved."""
+    left = sympy.Piecewise((B + shift, A > 0), (B, True))
+    decision = decide_plane(left, B, SPACE, Budget(60))
+    assert decision.verdict is Verdict.BROKEN and decision.witness[A] > 0

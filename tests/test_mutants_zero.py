@@ -166,3 +166,19 @@ def test_a_rewrite_that_leaves_something_non_zero_proves_nothing(expr) -> None:
     """Identities (or log rules) applied without reducing the residual to 0 are no proof."""
     for region in (Region(-S.Infinity, S.Infinity), Region(S.Zero, S.Infinity)):
         assert prove_identically_zero(expr, Z, region, Budget(60)) is None
+
+
+def test_a_residual_that_is_a_non_zero_constant_is_broken() -> None:
+    decision = decide_zero(S.One, Z, Budget(30))
+    assert decision.verdict is Verdict.BROKEN
+
+
+def test_a_condition_undecided_at_a_cut_point_leaves_that_point_unproved() -> None:
+    """At z = 0 the branch depends on the sign of cos(e^-5000) − 1 (about −e^-10000/2), which
+    no enclosure of up to 8192 bits decides: the point is not proved, so neither is r ≡ 0
+    (r(0) is in fact 1)."""
+    hidden = sympy.cos(sympy.exp(-5000)) - 1
+    r = sympy.Piecewise((0, Z + hidden > 0), (1, True)) * sympy.Piecewise((1, sympy.Eq(Z, 0)), (0, True))
+    decision = decide_zero(r, Z, Budget(60))
+    assert decision.verdict is not Verdict.HOLDS
+    assert [p.status for p in decision.pieces if p.region.is_point] == ["unknown"]
