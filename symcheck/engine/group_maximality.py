@@ -36,6 +36,8 @@ from symcheck.language.symbols import Z
 
 __all__ = ["Arguments", "bounds"]
 
+#: the highest degree whose every coefficient is read when the branches are polynomials
+POLYNOMIAL_DEGREE = 40
 _BRANCHING = (sympy.Piecewise, sympy.Abs, sympy.Max, sympy.Min, sympy.sign, sympy.Heaviside)
 _SIGN = {1: "a > 0", -1: "a < 0"}
 
@@ -117,6 +119,8 @@ def _at_zero(sigma: Activation, pieces, budget: Budget, relations: dict[int, lis
         missing.append("σ is not analytic at 0 in z^(1/q) on each side (no Taylor argument)")
         return
     order = min(ORDER * q, 2 * ORDER)
+    if plus.is_polynomial(Z) and minus.is_polynomial(Z):  # every coefficient, up to the degree
+        order = max(order, min(POLYNOMIAL_DEGREE, max(sympy.degree(plus, Z), sympy.degree(minus, Z))))
     p = coefficients(plus, S.Zero, budget, order)
     if one_sided or q != 1:
         m = coefficients(minus, S.Zero, budget, order)
