@@ -34,7 +34,7 @@ POINT_AT_ZERO = "Piecewise((1, Eq(z, 0)), (0, True))"
 
 def _nonzero(sigma, row, point: dict, degree=None) -> bool:
     """left − right of the row's own statement is certified non-zero at ``point``."""
-    dom = None if row.domain is None else domain(row.domain)
+    dom = row.domain
     t = (Transformation(row.transformation, dom, degree=degree) if degree is not None
          else Transformation(row.transformation, dom))
     lhs, rhs = t.statement(unit_form(row.unit), SIGMA)

@@ -143,11 +143,7 @@ class CheckResult(Renderable):
     def domain_text(self) -> str:
         """``α > 0``, ``β ≠ 0``, ``α = -1``, or '' for a transformation without a scale."""
         t = self.transformation
-        if t.domain is None:
-            return ""
-        if t.domain.value is not None:
-            return t.domain.describe(t.scale_text)
-        return t.scale_text + {"positive": " > 0", "negative": " < 0", "any": " ≠ 0"}[t.domain.name]
+        return "" if t.domain is None else t.domain.condition(t.scale_text)
 
     def __repr__(self) -> str:
         """One short line (``print`` gives the whole proof or witness)."""

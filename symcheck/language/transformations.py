@@ -33,6 +33,12 @@ class Domain:
             return f"{symbol} = {sympy.sstr(self.value)}"
         return DOMAINS[self.name][0].replace("α", symbol)
 
+    def condition(self, symbol: str = "α") -> str:
+        """The condition on the scale, for tables: ``α > 0``, ``β ≠ 0``, ``α = -1``."""
+        if self.value is not None:
+            return f"{symbol} = {sympy.sstr(self.value)}"
+        return symbol + {"positive": " > 0", "negative": " < 0", "any": " ≠ 0"}[self.name]
+
     def latex(self, symbol: str = r"\alpha") -> str:
         if self.value is not None:
             return rf"{symbol} = {sympy.latex(self.value)}"

@@ -86,7 +86,8 @@ def audit_html(audit: "Audit") -> str:
 
 @renderer("html", Catalogue)
 def catalogue_html(catalogue: Any) -> str:
-    head = ["activation"] + [_KIND.get(s, s) + (f" ({d})" if d else "") for s, d in catalogue.columns]
+    head = ["activation"] + [_KIND.get(t.name, t.name) + (f" ({t.domain})" if t.domain else "")
+                             for t in catalogue.columns]
     rows = [[_math_html(_activation_definition(results[0].activation))]
             + [_html.escape(r.verdict.value) for r in results] for _, results in catalogue.rows]
     return _table(head, rows, f"<b>The catalogue on the {_html.escape(catalogue.form)} form</b>")

@@ -35,7 +35,7 @@ from symcheck.core.results import Step
 from symcheck.engine.check_result import CheckResult
 from symcheck.language.activations import Activation
 from symcheck.language.forms import Form
-from symcheck.language.transformations import Transformation, domain as parse_domain
+from symcheck.language.transformations import Domain, Transformation
 from symcheck.paper.auditing import Audit, AuditRow
 from symcheck.paper.derivations import Derivation
 from symcheck.paper.targets import Catalogue, PaperResult
@@ -256,11 +256,11 @@ def _scale(t: Transformation) -> str:
     return "" if t.domain is None else t.domain.latex(sympy.latex(t.scale))
 
 
-def _domain(symmetry: str, domain: str | None) -> str:
-    """``\alpha > 0`` for a table column or audit row named by kind and domain, or '' (math)."""
+def _domain(kind: str, domain: Domain | None) -> str:
+    r"""``\alpha > 0`` (``\beta`` for key-value rescaling) for an audit row's scale, or '' (math)."""
     if domain is None:
         return ""
-    return _scale(Transformation(symmetry, parse_domain(domain)))
+    return domain.latex(r"\beta" if kind == "key-value-rescaling" else r"\alpha")
 
 
 def _symmetry_name(symmetry: str) -> str:
@@ -543,10 +543,10 @@ def audit_fragment(audit: "Audit", notebook: bool = False, level: int = 1, detai
 
 # ---- the catalogue sweep and the paper's results (symcheck.output.documents) ---------------------------
 
-def _column(symmetry: str, domain: str | None) -> str:
-    where = _domain(symmetry, domain)
+def _column(t: Transformation, scale: bool = True) -> str:
+    where = _scale(t) if scale else ""
     name = {"exchange": "exchange", "inverse-scaling": "scaling", "key-value-rescaling": "key-value"}.get(
-        symmetry, symmetry)
+        t.name, t.name)
     return escape_text(name) + (f" ${where}$" if where else "")
 
 
@@ -556,7 +556,8 @@ def catalogue_fragment(catalogue: Any, notebook: bool = False, level: int = 1) -
     columns = catalogue.columns
     if notebook:
         head = r"\text{activation} & " + " & ".join(
-            rf"\text{{{_mathjax_text(_KIND.get(s, s))}}}" + (rf"\ {_domain(s, d)}" if d else "") for s, d in columns)
+            rf"\text{{{_mathjax_text(_KIND.get(t.name, t.name))}}}" + (rf"\ {_scale(t)}" if t.domain else "")
+            for t in columns)
         rows = [rf"{_activation_symbol(results[0].activation)} & "
                 + " & ".join(rf"\text{{{r.verdict.value}}}" for r in results) for _, results in catalogue.rows]
         return (rf"$$\begin{{array}}{{l{'c' * len(columns)}}} {head} \\ \hline "
@@ -567,8 +568,8 @@ def catalogue_fragment(catalogue: Any, notebook: bool = False, level: int = 1) -
              r"\textbf{holds} with a proof covering all of $\mathbb{R}$, \textbf{broken} with an exact "
              r"witness certified by exact or interval arithmetic.", "",
              r"\begin{center}\small", rf"\begin{{tabular}}{{l{'c' * len(columns)}}}",
-             "activation & " + " & ".join(_column(s, None) for s, d in columns) + r" \\",
-             " & " + " & ".join(f"${_domain(s, d)}$" if d else "" for s, d in columns) + r" \\ \hline"]
+             "activation & " + " & ".join(_column(t, scale=False) for t in columns) + r" \\",
+             " & " + " & ".join(f"${_scale(t)}$" if t.domain else "" for t in columns) + r" \\ \hline"]
     for _, results in catalogue.rows:
         lines.append(rf"${_activation_symbol(results[0].activation)}$ & "
                      + " & ".join(escape_text(r.verdict.value) for r in results) + r" \\")
@@ -576,13 +577,13 @@ def catalogue_fragment(catalogue: Any, notebook: bool = False, level: int = 1) -
               r"\begin{itemize}"]
     for _, results in catalogue.rows:
         parts = []
-        for (s, d), r in zip(columns, results):
+        for t, r in zip(columns, results):
             basis = (rf"broken at ${_assignment(r.witness)}$" if r.verdict.value == "broken" and r.witness
                      else escape_text(r.verdict.value))
             if r.verdict.value == "holds":
                 basis += (f" (proof by {r.cases} cases)" if r.cases else
                           r" (for every $\sigma$)" if r.every_sigma else " (direct proof)")
-            parts.append(f"{_column(s, d)}: {basis}")
+            parts.append(f"{_column(t)}: {basis}")
         lines.append(rf"\item ${_activation_definition(results[0].activation)}$.\\ {'; '.join(parts)}.")
     lines.append(r"\end{itemize}")
     return "\n".join(lines) + "\n"

@@ -201,7 +201,6 @@ def _degree(p) -> str:
 
 _SHORT_KIND = {"inverse-scaling": "inverse scaling", "key-value-rescaling": "key-value",
                "query-value-rescaling": "query-value"}
-_DOMAIN = {"positive": "> 0", "negative": "< 0", "any": "≠ 0"}
 
 
 def _transformation(row) -> str:
@@ -210,7 +209,7 @@ def _transformation(row) -> str:
     if row.domain is None:
         return kind
     scale = "β" if row.transformation == "key-value-rescaling" else "α"
-    return f"{kind}, {scale} {_DOMAIN.get(row.domain, '= ' + row.domain)}"
+    return f"{kind}, {row.domain.condition(scale)}"
 
 
 @renderer("rich", Listing)
@@ -275,7 +274,7 @@ def rich_derivation(derivation: Derivation) -> TitledPanel:
 
 @renderer("rich", Catalogue)
 def rich_catalogue(catalogue: Catalogue) -> Fitted:
-    labels = [s if d is None else f"{s} ({d})" for s, d in catalogue.columns]
+    labels = [t.name if t.domain is None else f"{t.name} ({t.domain})" for t in catalogue.columns]
     return catalogue_table([(name, results[0].formula, list(results)) for name, results in catalogue.rows],
                            labels)
 

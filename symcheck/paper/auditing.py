@@ -31,7 +31,7 @@ from symcheck.core.results import Renderable, Step
 from symcheck.engine.check_result import CheckResult
 from symcheck.language.symbols import A, ALPHA, B, BETA, SIGMA, substitute_sigma
 from symcheck.engine.symmetries import check
-from symcheck.language.transformations import Transformation, domain
+from symcheck.language.transformations import Domain, Transformation, domain
 from symcheck.core.verdict import Verdict
 
 SCALING_DOMAINS = ("positive", "negative", "-1", "any")
@@ -60,8 +60,8 @@ class AuditRow:
     """
 
     form: str
-    transformation: str
-    domain: str | None
+    transformation: str               # a kind of Transformation, or permutation / gauge
+    domain: Domain | None             # where its scale ranges
     verdict: Verdict
     steps: tuple[Step, ...]
     witness: Mapping[str, sympy.Rational] | None = None
@@ -95,7 +95,8 @@ class AuditRow:
         return f"{self.proof}; {self.homogeneity}"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"form": self.form, "transformation": self.transformation, "domain": self.domain,
+        return {"form": self.form, "transformation": self.transformation,
+                "domain": None if self.domain is None else str(self.domain),
                 "verdict": self.verdict.value,
                 "degree": None if self.degree is None else text(self.degree),
                 "witness": None if self.witness is None else {k: str(v) for k, v in self.witness.items()},
@@ -127,7 +128,8 @@ class Audit(Renderable):
 
     def row(self, form: str, transformation: str, domain: str | None = None) -> AuditRow:
         for r in self.rows:
-            if (r.form, r.transformation, r.domain) == (form, transformation, domain):
+            if (r.form, r.transformation, None if r.domain is None else str(r.domain)) == \
+                    (form, transformation, domain):
                 return r
         raise KeyError((form, transformation, domain))
 
@@ -179,7 +181,7 @@ def _unit_rows(sigma: Activation, form: str, unit: str, kinds: tuple[str, ...],
 def _row(sigma: Activation, form: str, unit: str, t: Transformation, run: Checker) -> AuditRow:
     """The engine's verdict on the unit statement; a witness counts only once re-certified."""
     result = run(t, unit)
-    base = AuditRow(form, result.symmetry, result.domain, result.verdict, result.steps, unit=unit)
+    base = AuditRow(form, t.name, t.domain, result.verdict, result.steps, unit=unit)
     if result.verdict is Verdict.HOLDS:
         lhs, rhs = t.statement(_form(unit), SIGMA)
         ground = (Ground.EVERY_SIGMA if sympy.expand(lhs - rhs) == 0 else
@@ -227,7 +229,7 @@ def certify_witness(sigma: Activation, unit: Form, t: Transformation,
 def _query_value_row(sigma: Activation, form: str, unit: str, timeout: float, run: Checker) -> AuditRow:
     unit_form = _form(unit)
     decision = _degree(sigma, timeout)
-    base = AuditRow(form, QUERY_VALUE, "positive", Verdict.INCONCLUSIVE, (_degree_step(decision),),
+    base = AuditRow(form, QUERY_VALUE, domain("positive"), Verdict.INCONCLUSIVE, (_degree_step(decision),),
                     homogeneity=decision, unit=unit)
     if decision.excludes_every_p:
         return _no_degree(sigma, unit_form, base, decision)
@@ -359,7 +361,7 @@ def _structural_rows(form: str) -> Iterator[AuditRow]:
         ok, statement, latex, why = check_fn()
         verdict = Verdict.HOLDS if ok else Verdict.INCONCLUSIVE
         step = Step("Proof", statement, latex, why, "verified" if ok else "failed")
-        yield AuditRow(form, kind, dom, verdict, (step,),
+        yield AuditRow(form, kind, None if dom is None else domain(dom), verdict, (step,),
                        ground=Ground.EVERY_SIGMA if ok else Ground.INCONCLUSIVE,
                        reason="" if ok else "the matrix-expression check failed")
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from symcheck.core.errors import UnknownNameError
 from symcheck.core.verdict import Verdict
+from symcheck.language.transformations import Domain
 from symcheck.paper.auditing import Audit
 from symcheck.paper.targets import Catalogue
 
@@ -88,9 +89,15 @@ class Mismatch:
 def rows(result: Audit | Catalogue) -> tuple[Row, ...]:
     """An audit's or a catalogue sweep's rows as (activation, form, transformation, domain, verdict)."""
     if isinstance(result, Audit):
-        return tuple((result.activation.name, r.form, r.transformation, r.domain, r.verdict) for r in result.rows)
-    return tuple((name, result.form, symmetry, domain, r.verdict) for name, results in result.rows
-                 for (symmetry, domain), r in zip(result.columns, results))
+        return tuple((result.activation.name, r.form, r.transformation, _text(r.domain), r.verdict)
+                     for r in result.rows)
+    return tuple((name, result.form, t.name, _text(t.domain), r.verdict) for name, results in result.rows
+                 for t, r in zip(result.columns, results))
+
+
+def _text(found: Domain | None) -> str | None:
+    """A domain as the paper's claims key it: positive, negative, any, or the number."""
+    return None if found is None else str(found)
 
 
 def mismatches(result: Audit | Catalogue | Iterable[Row], expect: str) -> tuple[Mismatch, ...]:

@@ -53,19 +53,21 @@ class Catalogue(Renderable):
 
 
     form: str
-    columns: tuple[tuple[str, str | None], ...]
+    columns: tuple[Transformation, ...]
     rows: tuple[tuple[str, tuple[CheckResult, ...]], ...]
 
     def verdict(self, activation: str, symmetry: str, domain: str | None = None) -> str:
         """The verdict in one cell, e.g. ``verdict("tanh", "inverse-scaling", "-1") == "holds"``."""
-        column = self.columns.index((symmetry, domain))
+        column = [(t.name, None if t.domain is None else str(t.domain)) for t in self.columns].index(
+            (symmetry, domain))
         for name, results in self.rows:
             if name == activation:
                 return results[column].verdict.value
         raise KeyError(activation)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"form": self.form, "columns": [{"symmetry": s, "domain": d} for s, d in self.columns],
+        return {"form": self.form, "columns": [{"symmetry": t.name, "domain": None if t.domain is None else str(t.domain)}
+                                             for t in self.columns],
                 "rows": [{"activation": name, "results": [r.to_dict() for r in results]}
                          for name, results in self.rows]}
 
@@ -85,7 +87,7 @@ def catalogue_audit(form: str = "gated", *, timeout: float = DEFAULT_TIMEOUT,
             if progress is not None:
                 progress(act.name)
         rows.append((act.name, tuple(results)))
-    return Catalogue(form, tuple(columns), tuple(rows))
+    return Catalogue(form, tuple(transformations), tuple(rows))
 
 
 # ---- the paper's results ------------------------------------------------------------------------
