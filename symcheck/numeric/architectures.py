@@ -273,6 +273,15 @@ def _prefix(arch: Architecture, checkpoint: Checkpoint, directory: Path) -> str:
                        tensor=arch.prefixes[0].format(i=0) + first)
 
 
+def _vector(checkpoint: Checkpoint, arch: Architecture, name: str, i: int, count: int, length: int) -> TensorInfo:
+    """A bias: the tensor ``name`` of layer ``i``, which must have shape (length,)."""
+    info = _tensor(checkpoint, arch, name, i, count)
+    if info.shape != (length,):
+        raise WeightsError(f"{info.where} has shape {info.shape_text()}; expected ({length},)",
+                           path=info.path, tensor=info.name)
+    return info
+
+
 def _tensor(checkpoint: Checkpoint, arch: Architecture, name: str, index: int, count: int) -> TensorInfo:
     info = checkpoint.get(name)
     if info is None:
@@ -297,18 +306,12 @@ def _layer(arch: Architecture, checkpoint: Checkpoint, prefix: str, i: int, coun
                                path=info.path, tensor=info.name)
         bias = None
         if role.bias is not None and biased:
-            bias = _tensor(checkpoint, arch, base + role.bias, i, count)
-            if bias.shape != (m,):
-                raise WeightsError(f"{bias.where} has shape {bias.shape_text()}; expected ({m},)",
-                                   path=bias.path, tensor=bias.name)
+            bias = _vector(checkpoint, arch, base + role.bias, i, count, m)
         start = m if role.start == "intermediate" else int(role.start)
         factors[role_name] = Factor(info, role.units_axis, start, bias)
     output_bias = None
     if arch.output_bias is not None and biased:
-        output_bias = _tensor(checkpoint, arch, base + arch.output_bias, i, count)
-        if output_bias.shape != (d,):
-            raise WeightsError(f"{output_bias.where} has shape {output_bias.shape_text()}; expected ({d},)",
-                               path=output_bias.path, tensor=output_bias.name)
+        output_bias = _vector(checkpoint, arch, base + arch.output_bias, i, count, d)
     return MlpLayer(i, base, arch.form, hf_act, act, d, m, d, factors["key"], factors["value"],
                     factors.get("query"), output_bias)
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from symcheck.core.errors import PlotError
-from symcheck.output.plots import FORMATS, _METADATA, _matplotlib
+from symcheck.output.plots import _matplotlib, figure_format, save_figure
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -26,14 +25,6 @@ FLOOR = 1e-20
 SERIES = (("exchange_defect", "exchange defect (gate ↔ up)", "o"),
           ("rescaling_residual", "rescaling residual (2·key, value/2)", "s"),
           ("relative_error", "relative error vs framework forward", "^"))
-
-
-def figure_format(path: str | Path) -> str:
-    """The matplotlib format for ``path``'s suffix, or a PlotError naming the ones accepted."""
-    fmt = FORMATS.get(Path(path).suffix.lower())
-    if fmt is None:
-        raise PlotError(f"cannot tell the figure format from {Path(path).name!r}: use a .png, .svg or .pdf file")
-    return fmt
 
 
 def model_figure(report: "ModelReport") -> "Figure":
@@ -65,13 +56,5 @@ def model_figure(report: "ModelReport") -> "Figure":
 
 def plot_model(report: "ModelReport", path: str | Path) -> Path:
     """Draw the report's defects by layer into ``path`` (PNG, SVG or PDF by its suffix)."""
-    matplotlib = _matplotlib()
-    path = Path(path)
-    fmt = figure_format(path)
-    fig = model_figure(report)
-    with matplotlib.rc_context({"svg.hashsalt": "symcheck"}):
-        try:
-            fig.savefig(path, format=fmt, dpi=120, metadata=_METADATA[fmt])
-        except OSError as err:
-            raise PlotError(f"cannot write {path}: {err.strerror or err}") from None
-    return path
+    figure_format(path)
+    return save_figure(model_figure(report), path)

@@ -272,17 +272,30 @@ def plot(kind: str, act: "str | Activation", path: str | Path, *, alpha: str = "
          timeout: float = DEFAULT_TIMEOUT) -> Path:
     """Draw ``kind`` (exchange or scaling) for ``act`` into ``path``; PNG, SVG or PDF by its suffix.
     ``timeout`` bounds the symbolic check that decides whether there is a defect to draw."""
-    matplotlib = _matplotlib()
     path = Path(path)
-    fmt = FORMATS.get(path.suffix.lower())
-    if fmt is None:
-        raise PlotError(f"cannot tell the figure format from {path.name!r}: use a .png, .svg or .pdf file")
+    figure_format(path)  # a file type that cannot be drawn fails before the work
     if kind == "exchange":
         fig = exchange_figure(act, timeout=timeout)
     elif kind == "scaling":
         fig = scaling_figure(act, alpha, timeout=timeout)
     else:
         raise PlotError(f"no figure {kind!r}: exchange or scaling")
+    return save_figure(fig, path)
+
+
+def figure_format(path: str | Path) -> str:
+    """The matplotlib format for ``path``'s suffix, or a PlotError naming the ones accepted."""
+    fmt = FORMATS.get(Path(path).suffix.lower())
+    if fmt is None:
+        raise PlotError(f"cannot tell the figure format from {Path(path).name!r}: use a .png, .svg or .pdf file")
+    return fmt
+
+
+def save_figure(fig: Any, path: str | Path) -> Path:
+    """Write ``fig`` to ``path`` in the format its suffix names, reproducibly (fixed SVG ids, no dates)."""
+    matplotlib = _matplotlib()
+    path = Path(path)
+    fmt = figure_format(path)
     with matplotlib.rc_context({"svg.hashsalt": "symcheck"}):
         try:
             fig.savefig(path, format=fmt, dpi=120, metadata=_METADATA[fmt])
