@@ -112,15 +112,20 @@ def _status(status: str) -> Text:
     return Text(status, style=STATUS_STYLE.get(status, ""))
 
 
-@renderer("rich", CheckResult)
-def rich_result(result: CheckResult) -> TitledPanel:
+def _step_rows(steps) -> list[tuple[str, Text, Text]]:
+    """A proof's steps as rows: the title, the statement with its justification below, the status."""
     rows = []
-    for step in result.steps:
+    for step in steps:
         body = Text(step.statement)
         if step.justification:
             body.append("\n" + step.justification, style="dim italic")
         rows.append((step.title, body, _status(step.status)))
-    parts: list = [_proof(rows, "step", "statement", style="bold")]
+    return rows
+
+
+@renderer("rich", CheckResult)
+def rich_result(result: CheckResult) -> TitledPanel:
+    parts: list = [_proof(_step_rows(result.steps), "step", "statement", style="bold")]
     if result.note:
         parts.append(Text(f"note: {result.note}", style="yellow"))
     if result.cross_check is not None:  # the second engine (symcheck.engine.smt)
@@ -320,15 +325,10 @@ def _members(group: SymmetryGroup) -> Fitted:
 @renderer("rich", SymmetryGroup)
 def rich_group(group: SymmetryGroup) -> TitledPanel:
     """The components (a-set, c, proof), then the maximality argument step by step."""
-    rows = []
-    for step in group.maximality:
-        body = Text(step.statement)
-        if step.justification:
-            body.append("\n" + step.justification, style="dim italic")
-        rows.append((step.title, body, _status(step.status)))
     parts: list = [Text("Members", style="bold underline"), _members(group),
                    Text("Why there are no others" if group.complete else "What is known about the others",
-                        style="bold underline"), _proof(rows, "argument", "statement", style="bold")]
+                        style="bold underline"),
+                   _proof(_step_rows(group.maximality), "argument", "statement", style="bold")]
     for excluded in group.excluded:
         where = ", ".join(f"{k} = {text(v)}" for k, v in excluded.witness.items())
         parts.append(Text(f"refuted: (a, c) = ({text(excluded.a)}, {text(excluded.c)}), certified at {where}",
