@@ -23,7 +23,7 @@ REGENERATE = "python proofs/make_notebooks.py"
 IMPORTS = """\
 import sympy
 import symcheck as sc
-from symcheck.language.formulations import Sizes, input_row
+from symcheck.language.layer_formulations import Sizes, input_row
 from symcheck.language.symbols import SIGMA
 
 

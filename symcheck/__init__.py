@@ -16,7 +16,7 @@ from symcheck.core.verdict import Verdict
 from symcheck.engine.check_result import CheckResult, CrossCheck
 from symcheck.engine.symmetries import check, check_exchange, check_inverse_scaling
 from symcheck.language.activations import Activation, activation, catalogue
-from symcheck.language.forms import Form, form
+from symcheck.language.unit_forms import Form, form
 from symcheck.language.transformations import Transformation, domain
 
 # Imported on first use (PEP 562): the CLI's main job should not pay for them.
@@ -24,8 +24,8 @@ _LAZY = {
     "Audit": "symcheck.paper.auditing", "audit": "symcheck.paper.auditing",
     "DERIVATIONS": "symcheck.paper.derivations", "Derivation": "symcheck.paper.derivations",
     "derive": "symcheck.paper.derivations",
-    "FORMULATIONS": "symcheck.language.formulations", "Formulation": "symcheck.language.formulations",
-    "Sizes": "symcheck.language.formulations", "formulation": "symcheck.language.formulations",
+    "FORMULATIONS": "symcheck.language.layer_formulations", "Formulation": "symcheck.language.layer_formulations",
+    "Sizes": "symcheck.language.layer_formulations", "formulation": "symcheck.language.layer_formulations",
     "model_report": "symcheck.numeric.model_report", "ModelReport": "symcheck.numeric.model_report",
     "symmetry_group": "symcheck.engine.group", "SymmetryGroup": "symcheck.engine.group",
 }

@@ -16,7 +16,7 @@ import symcheck.paper.auditing as auditing
 from symcheck.language.activations import activation
 from symcheck.paper.auditing import Ground, audit, query_value
 from symcheck.exact.evaluate import certify_nonzero
-from symcheck.language.forms import form as unit_form
+from symcheck.language.unit_forms import form as unit_form
 from symcheck.engine.homogeneity import Excludes
 from symcheck.language.symbols import A, ALPHA, B, BETA, SIGMA, substitute_sigma
 from symcheck.engine.symmetries import check

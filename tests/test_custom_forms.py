@@ -7,7 +7,7 @@ import pytest
 import sympy
 
 import symcheck as sc
-from symcheck.language.forms import form
+from symcheck.language.unit_forms import form
 from symcheck.language.symbols import A, B, SIGMA, Z
 from symcheck.engine.symmetries import check
 from symcheck.language.transformations import Transformation, domain
@@ -16,7 +16,7 @@ from conftest import invoke_cli
 EXCHANGE = Transformation("exchange")
 POSITIVE = Transformation("inverse-scaling", domain("positive"))
 
-# The units written out by hand here, not through symcheck.language.forms: the re-check below must not
+# The units written out by hand here, not through symcheck.language.unit_forms: the re-check below must not
 # share code with what it checks.
 UNITS = {
     "gated": lambda s, a, b: s(a) * b,

@@ -17,7 +17,7 @@ from sympy.matrices.expressions.matexpr import MatrixElement
 
 from symcheck.paper import derivations as dv
 from symcheck.paper.derivations import DERIVATIONS, EXPLICIT_ONLY, CheckRecord, Claim, Derivation, derive
-from symcheck.language.formulations import FORMULATIONS, KU, QU, SYMBOLIC, V, X, Formulation, Sizes, input_row, unroll
+from symcheck.language.layer_formulations import FORMULATIONS, KU, QU, SYMBOLIC, V, X, Formulation, Sizes, input_row, unroll
 from symcheck.language.symbols import SIGMA
 
 i, t, j, s = sympy.symbols("i t j s", integer=True)

@@ -11,7 +11,7 @@ from rich.console import Console
 from symcheck.paper import derivations as dv
 from symcheck.paper.derivations import DERIVATIONS, Claim, Derivation, derive
 from symcheck.core.errors import UnknownNameError
-from symcheck.language.formulations import D, FORMULATIONS, K, Q, Q_G, X, elementwise, input_row
+from symcheck.language.layer_formulations import D, FORMULATIONS, K, Q, Q_G, X, elementwise, input_row
 from symcheck.language.symbols import A, B, SIGMA
 
 F = FORMULATIONS

@@ -4,11 +4,11 @@ from __future__ import annotations
 import pytest
 import sympy
 
-import symcheck.language.formulations as F
+import symcheck.language.layer_formulations as F
 from symcheck.language.activations import activation
 from symcheck.core.errors import UnknownNameError
-from symcheck.language.forms import form
-from symcheck.language.formulations import FORMULATIONS, Sizes, formulation
+from symcheck.language.unit_forms import form
+from symcheck.language.layer_formulations import FORMULATIONS, Sizes, formulation
 from symcheck.language.symbols import A, B, SIGMA
 
 SIZES = [Sizes(1, 1, 1, 1), Sizes(2, 1, 2, 2), Sizes(2, 3, 1, 1), Sizes(3, 2, 2, 2), Sizes(2, 2, 1, 3)]

@@ -33,7 +33,7 @@ import symcheck as sc
 from symcheck.language.activations import CATALOGUE
 from symcheck.core.budget import BudgetExceeded, alarm
 from symcheck.core.errors import SymcheckError
-from symcheck.language.forms import form
+from symcheck.language.unit_forms import form
 from symcheck.language.parsing import parse_expression
 
 HANG_SECONDS = 30  # a hang detector only, never a speed threshold

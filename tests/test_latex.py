@@ -269,7 +269,7 @@ def test_inconclusive_evidence_counts_the_fallback_and_never_prints_none() -> No
     import symcheck as sc
     from symcheck.core.verdict import Verdict
     from symcheck.engine.check_result import CheckResult
-    from symcheck.language.forms import form
+    from symcheck.language.unit_forms import form
     from symcheck.language.transformations import Transformation
     result = CheckResult(Transformation("exchange"), form("gated"), sc.activation("silu"),
                          Verdict.INCONCLUSIVE, None, (),

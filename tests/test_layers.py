@@ -4,10 +4,10 @@ from __future__ import annotations
 import pytest
 import sympy
 
-import symcheck.paper.layers as layers
+import symcheck.paper.layer_agreement as layers
 from symcheck.language.activations import CATALOGUE, activation
-from symcheck.language.formulations import Sizes
-from symcheck.paper.layers import layer_check
+from symcheck.language.layer_formulations import Sizes
+from symcheck.paper.layer_agreement import layer_check
 from symcheck.language.transformations import Transformation, domain
 
 GATED = [Transformation("exchange"), Transformation("inverse-scaling", domain("positive")),

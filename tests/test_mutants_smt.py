@@ -14,7 +14,7 @@ from sympy import S
 
 from symcheck.engine import smt
 from symcheck.language.activations import activation
-from symcheck.language.forms import form
+from symcheck.language.unit_forms import form
 from symcheck.language.symbols import A, B, Z
 from symcheck.language.transformations import Transformation, domain
 

@@ -12,7 +12,7 @@ from symcheck.core.verdict import Verdict
 from symcheck.engine import symmetries
 from symcheck.engine.symmetries import check
 from symcheck.language.activations import activation
-from symcheck.language.forms import form
+from symcheck.language.unit_forms import form
 from symcheck.language.symbols import A, ALPHA, B
 from symcheck.language.transformations import Transformation, domain
 

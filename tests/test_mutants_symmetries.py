@@ -14,7 +14,7 @@ from symcheck.engine import symmetries
 from symcheck.engine.check_result import CrossCheck
 from symcheck.language.activations import activation
 from symcheck.exact.evaluate import Certificate
-from symcheck.language.forms import form
+from symcheck.language.unit_forms import form
 from symcheck.engine.guard import Counterexample
 from symcheck.language.symbols import A, ALPHA, B, SIGMA
 from symcheck.language.transformations import Transformation, domain

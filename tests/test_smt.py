@@ -14,7 +14,7 @@ import symcheck as sc
 from symcheck.engine import smt
 from symcheck.engine import symmetries
 from symcheck.language.activations import CATALOGUE
-from symcheck.language.forms import form
+from symcheck.language.unit_forms import form
 from symcheck.language.symbols import Z
 from symcheck.language.transformations import Transformation, domain
 from symcheck.core.verdict import Verdict

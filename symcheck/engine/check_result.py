@@ -17,7 +17,7 @@ import sympy
 from symcheck.core.results import Renderable, Step
 from symcheck.core.verdict import Verdict
 from symcheck.language.activations import Activation
-from symcheck.language.forms import Form
+from symcheck.language.unit_forms import Form
 from symcheck.language.transformations import Transformation
 
 __all__ = ["CheckResult", "CrossCheck"]

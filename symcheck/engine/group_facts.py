@@ -7,16 +7,20 @@ sign) are what the arguments of :mod:`symcheck.engine.group_maximality` produce.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
 
 import sympy
 
 from symcheck.core.budget import Budget
-from symcheck.core.errors import EvaluationError, Undecided
+from symcheck.core.errors import EvaluationError, ParseError, Undecided
 from symcheck.exact.evaluate import certify_nonzero, recheck_sign
 from symcheck.exact.signs import EXACT_SIGN_BITS, at_point, exact_sign
 from symcheck.language.activations import Activation
+from symcheck.language.parsing import parse_expression
 from symcheck.language.symbols import A, Z
 
 __all__ = ["Law", "Bound", "certified_sign", "nonzero_point", "analytic", "coefficients", "short_latex",
@@ -136,3 +140,23 @@ def short_latex(expr: sympy.Expr) -> str:
 def lines(*parts: str) -> str:
     """Formulas one per line (amsmath's gathered), so a long list still fits the page."""
     return r"\begin{gathered}" + r" \\ ".join(parts) + r"\end{gathered}" if len(parts) > 1 else "".join(parts)
+
+
+def exact_number(value: Any) -> sympy.Expr:
+    """A real number as an exact SymPy number: ints, fractions and SymPy numbers as they are, a
+    float as its printed decimal, text through the safe parser (never ``sympify``, which evaluates)."""
+    if isinstance(value, bool):
+        raise ParseError(f"{value!r} is not a real number")
+    if isinstance(value, float):
+        number = sympy.Rational(repr(value)) if math.isfinite(value) else None
+    elif isinstance(value, (int, Fraction)):
+        number = sympy.Rational(value)
+    elif isinstance(value, sympy.Basic):
+        number = value
+    elif isinstance(value, str):
+        number = parse_expression(value, symbols={}).expr
+    else:
+        number = None
+    if not isinstance(number, sympy.Expr) or not number.is_number or number.is_real is not True:
+        raise ParseError(f"{value!r} is not an exact real number")
+    return number

@@ -3,7 +3,7 @@ unit iff (λ, 1/(μν)) ∈ G, of the rank-1 unit iff (λμ, 1/ν) ∈ G, of the
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import sympy
 
@@ -11,9 +11,8 @@ from symcheck.core.errors import UnknownNameError
 from symcheck.core.names import closest
 from symcheck.core.printing import text
 from symcheck.core.results import Renderable
-from symcheck.engine.group_facts import certified_sign as _sign_of
-from symcheck.engine.group_results import SymmetryGroup, exact_number
-from symcheck.language.formulations import Formulation, formulation as _formulation
+from symcheck.engine.group_facts import certified_sign as _sign_of, exact_number
+from symcheck.language.layer_formulations import Formulation, formulation as _formulation
 
 __all__ = ["FORMS", "FormulationSymmetries", "formulation_symmetries", "symmetry_forms"]
 
@@ -39,11 +38,22 @@ def symmetry_forms(form: str) -> str:
     return key
 
 
+class Group(Protocol):
+    """What this module reads of a :class:`~symcheck.engine.group_results.SymmetryGroup` (which
+    sits above it and builds these views)."""
+
+    activation: Any
+    components: tuple[Any, ...]
+    complete: bool
+
+    def contains(self, a: Any, c: Any) -> bool | None: ...
+
+
 @dataclass(frozen=True)
 class FormulationSymmetries(Renderable):
     """What G means for one unit: (q, k, v) → (λq, μk, νv) is a symmetry iff a pair lies in G."""
 
-    group: SymmetryGroup
+    group: Group
     formulation: Formulation
 
     @property
@@ -95,6 +105,6 @@ class FormulationSymmetries(Renderable):
                 "families": list(self.families()), "complete": self.group.complete}
 
 
-def formulation_symmetries(group: SymmetryGroup, form: str) -> FormulationSymmetries:
+def formulation_symmetries(group: Group, form: str) -> FormulationSymmetries:
     """The diagonal parameter symmetries of one unit of ``form`` (a name of :data:`FORMS`)."""
     return FormulationSymmetries(group, _formulation(symmetry_forms(form)))

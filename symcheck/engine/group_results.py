@@ -7,25 +7,20 @@ or left open (None).
 """
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import sympy
 from sympy import S
 
-from symcheck.core.errors import ParseError
 from symcheck.core.printing import text
 from symcheck.core.results import Renderable, Status, Step
-from symcheck.engine.group_facts import Law, certified_sign as _sign_of
+from symcheck.engine.group_facts import Law, certified_sign as _sign_of, exact_number
+from symcheck.engine.group_formulations import FORMS, FormulationSymmetries, formulation_symmetries
 from symcheck.engine.group_members import WITNESS_GRID, pair_witness
 from symcheck.language.activations import Activation
-from symcheck.language.parsing import parse_expression
 
-if TYPE_CHECKING:
-    from symcheck.engine.group_formulations import FormulationSymmetries
 
 __all__ = ["ASet", "Component", "Exclusion", "Membership", "SymmetryGroup", "exact_number", "set_text", "J"]
 
@@ -283,9 +278,8 @@ class SymmetryGroup(Renderable):
 
     # -- formulations --
 
-    def formulation_symmetries(self, form: str) -> "FormulationSymmetries":
+    def formulation_symmetries(self, form: str) -> FormulationSymmetries:
         """The diagonal parameter symmetries (q, k, v) → (λq, μk, νv) of one unit of ``form``."""
-        from symcheck.engine.group_formulations import formulation_symmetries
         return formulation_symmetries(self, form)
 
     def to_dict(self) -> dict[str, Any]:
@@ -298,26 +292,6 @@ class SymmetryGroup(Renderable):
                 "inverse_scaling_alphas": None if alphas is None else sympy.sstr(alphas),
                 "formulations": {form: self.formulation_symmetries(form).to_dict() for form in _forms()},
                 "note": self.note, "elapsed_seconds": round(self.elapsed, 4)}
-
-
-def exact_number(value: Any) -> sympy.Expr:
-    """A real number as an exact SymPy number: ints, fractions and SymPy numbers as they are, a
-    float as its printed decimal, text through the safe parser (never ``sympify``, which evaluates)."""
-    if isinstance(value, bool):
-        raise ParseError(f"{value!r} is not a real number")
-    if isinstance(value, float):
-        number = sympy.Rational(repr(value)) if math.isfinite(value) else None
-    elif isinstance(value, (int, Fraction)):
-        number = sympy.Rational(value)
-    elif isinstance(value, sympy.Basic):
-        number = value
-    elif isinstance(value, str):
-        number = parse_expression(value, symbols={}).expr
-    else:
-        number = None
-    if not isinstance(number, sympy.Expr) or not number.is_number or number.is_real is not True:
-        raise ParseError(f"{value!r} is not an exact real number")
-    return number
 
 
 def set_text(values: sympy.Set, name: str = "α") -> str:
@@ -422,5 +396,4 @@ def _discrete_alphas(component: Component) -> sympy.Set | None:
 
 
 def _forms() -> tuple[str, ...]:
-    from symcheck.engine.group_formulations import FORMS
     return tuple(FORMS)

@@ -225,7 +225,7 @@ def decide_plane(lhs: sympy.Expr, rhs: sympy.Expr, space: Mapping[sympy.Symbol, 
 
     ``space`` names every variable of the statement, in the order cases are described; a
     witness gives a value to each of them. Both sides must be real and defined everywhere
-    on the space (σ substituted, forms checked by :meth:`~symcheck.language.forms.Form.check_defined`).
+    on the space (σ substituted, forms checked by :meth:`~symcheck.language.unit_forms.Form.check_defined`).
 
     >>> from symcheck.language.symbols import A, B
     >>> decide_plane(sympy.Abs(A) * sympy.Abs(B), sympy.Abs(A * B),

@@ -25,7 +25,7 @@ from symcheck.language.activations import Activation, activation as _lookup
 from symcheck.core.budget import DEFAULT_TIMEOUT, Budget, BudgetExceeded
 from symcheck.core.errors import EvaluationError
 from symcheck.exact.evaluate import Certificate, certify_nonzero, recheck_sign
-from symcheck.language.forms import Form, form as _form
+from symcheck.language.unit_forms import Form, form as _form
 from symcheck.engine.guard import counterexample
 from symcheck.exact.signs import EXACT_SIGN_BITS, Undecided, at_values
 from symcheck.engine.plane import PlaneDecision, decide_plane, scale_regions, whole_line

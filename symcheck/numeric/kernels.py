@@ -273,7 +273,7 @@ def evaluate(form: str, X: Any, act: Any = None, **arrays_and_options: Any) -> n
     """Any formulation of docs/theory.md §1 by name, parameters by their names there:
     ``evaluate("swiglu", X, Q=…, K=…, V=…)``, ``evaluate("mlp", X, "relu", K=…, V=…)``,
     ``evaluate("bilinear", X, "gelu", Q=…, K=…, V=…)`` with per-unit factors (m, d, r)."""
-    from symcheck.language.formulations import formulation
+    from symcheck.language.layer_formulations import formulation
     f = formulation(form)
     if f.activation is not None:
         if act is not None and act != f.activation:

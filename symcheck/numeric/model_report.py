@@ -45,7 +45,7 @@ from symcheck.core.results import Renderable
 from symcheck.engine.check_result import CheckResult
 from symcheck.engine.symmetries import check, check_exchange, check_inverse_scaling
 from symcheck.language.activations import Activation, activation
-from symcheck.language.formulations import Formulation, Sizes, formulation
+from symcheck.language.layer_formulations import Formulation, Sizes, formulation
 from symcheck.language.transformations import Transformation, domain
 from symcheck.numeric import mlp_reference
 from symcheck.numeric.architectures import Architecture, Factor, MlpLayer, Model, open_model

@@ -34,7 +34,7 @@ from symcheck.core.rendering import find, renderer
 from symcheck.core.results import Step
 from symcheck.engine.check_result import CheckResult
 from symcheck.language.activations import Activation
-from symcheck.language.forms import Form
+from symcheck.language.unit_forms import Form
 from symcheck.language.transformations import Domain, Transformation
 from symcheck.paper.auditing import Audit, AuditRow
 from symcheck.paper.derivations import Derivation
@@ -312,7 +312,7 @@ def result_title(result: "CheckResult") -> str:
 
 def _result_setting(result: "CheckResult") -> list[str]:
     """Activation, formulation and transformation: what the statement is about."""
-    from symcheck.language.formulations import FORMULATIONS
+    from symcheck.language.layer_formulations import FORMULATIONS
     lines = [rf"\textbf{{Activation.}} ${_activation_definition(result.activation)}$."]
     unit = rf"$u(a, b) = {_unit(result.form)}$ with $a = x\cdot q_j$, $b = x\cdot k_j$"
     layer = FORMULATIONS.get(_FORM_LAYER.get(result.form.name, ""))
@@ -381,7 +381,7 @@ def derivation_fragment(derivation: "Derivation", notebook: bool = False, level:
         rows = [rf"{n}. & {step.latex} & \text{{{step.status}}}" for n, step in enumerate(derivation.steps, 1)]
         return (rf"$$\begin{{array}}{{rll}} \multicolumn{{3}}{{l}}{{\textbf{{{derivation.name}}}:\ "
                 rf"{derivation.statement_latex}\quad \text{{{status}}}}}\\ " + r"\\ ".join(rows) + r"\end{array}$$")
-    from symcheck.language.formulations import FORMULATIONS
+    from symcheck.language.layer_formulations import FORMULATIONS
     lines = [_heading(level, rf"{escape_text(derivation.title)} ({escape_text(derivation.name)}): "
                              rf"{_verdict(status)}"), ""]
     if derivation.statement_latex:

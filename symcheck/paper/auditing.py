@@ -23,7 +23,7 @@ from sympy import S
 from symcheck.language.activations import Activation, activation as _lookup
 from symcheck.core.budget import DEFAULT_TIMEOUT, Budget, BudgetExceeded
 from symcheck.exact.evaluate import certify_nonzero
-from symcheck.language.forms import Form, form as _form
+from symcheck.language.unit_forms import Form, form as _form
 from symcheck.engine.homogeneity import (SCALE, Degree, Excludes, Refutation, Unsettled, Vanishing, certified_sign,
                           homogeneity_degree)
 from symcheck.core.printing import text

@@ -37,7 +37,7 @@ from sympy.matrices.expressions.matexpr import MatrixElement
 
 from symcheck.core.budget import BudgetExceeded, alarm
 from symcheck.core.errors import UnknownNameError
-from symcheck.language.formulations import (BILINEAR, D, FORMULATIONS, K, KS, KU, L, M, Q, Q_G, QS, QU, R, SYMBOLIC, V, X,
+from symcheck.language.layer_formulations import (BILINEAR, D, FORMULATIONS, K, KS, KU, L, M, Q, Q_G, QS, QU, R, SYMBOLIC, V, X,
                            Formulation, Sizes, SymbolicSizes, elementwise, input_row)
 from symcheck.core.names import closest
 from symcheck.core.results import Renderable

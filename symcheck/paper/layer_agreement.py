@@ -18,8 +18,8 @@ import sympy
 from symcheck.language.activations import Activation, activation as _lookup
 from symcheck.core.budget import DEFAULT_TIMEOUT
 from symcheck.exact.evaluate import certify_nonzero
-from symcheck.language.formulations import Sizes, formulation, input_row
-from symcheck.language.forms import form as _form
+from symcheck.language.layer_formulations import Sizes, formulation, input_row
+from symcheck.language.unit_forms import form as _form
 from symcheck.language.symbols import A, ALPHA, B, BETA, SIGMA, substitute_sigma
 from symcheck.engine.symmetries import check
 from symcheck.language.transformations import Transformation
