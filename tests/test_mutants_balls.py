@@ -62,3 +62,16 @@ def test_the_zeroth_power_of_any_enclosure_is_one(make, lo, hi) -> None:
         arithmetic, x = make(lo, hi)
         assert arithmetic.sign_bounds(arithmetic.add([arithmetic.pow_int(x, 0), arithmetic.exact(
             Fraction(-1) if make is _intervals else fmpq(-1))])) == (0, 0)
+
+
+@pytest.mark.parametrize("make", [_balls, _intervals], ids=["arb", "mpmath"])
+def test_a_real_power_of_an_enclosure_from_zero_is_not_zero(make) -> None:
+    """[0, 1]^(1/2) is [0, 1], not the exact 0 that 0^(1/2) is."""
+    with arb_precision(64):
+        arithmetic, x = make(0, 1)
+        half = arithmetic.exact(Fraction(1, 2) if make is _intervals else fmpq(1, 2))
+        try:
+            value = arithmetic.pow_real(x, half)
+        except Imprecise:
+            return
+        assert arithmetic.sign_bounds(value) == (0, 1)

@@ -167,3 +167,10 @@ def test_the_translation_refuses_what_it_does_not_cover(expr: sympy.Expr) -> Non
     translate = smt._Translator(z3, ctx, {Z: z3.Real("z", ctx)})
     with pytest.raises(smt._NotCovered):
         translate.term(expr)
+
+
+def test_a_heaviside_with_a_symbolic_value_at_zero_is_not_covered() -> None:
+    from symcheck.engine.smt import covers
+    from symcheck.language.symbols import Z
+    assert covers(sympy.Heaviside(Z, sympy.Rational(1, 2)))
+    assert not covers(sympy.Heaviside(Z, Z**2 + 1))

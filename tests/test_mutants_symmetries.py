@@ -132,3 +132,13 @@ def test_a_reduction_exists_only_for_exchange_and_inverse_scaling_on_the_gated_f
     else:
         with pytest.raises(ValueError, match=f"no reduction is known for {name} on the "):
             symmetries._reduction(form(unit), t)
+
+
+@pytest.mark.parametrize(("act", "unit", "every"), [
+    ("silu", "rank1", True),      # σ(a·b) = σ(b·a) with σ opaque
+    ("relu", "gated", False),     # holds, but by relu's own cases
+])
+def test_holds_for_every_sigma_only_when_sigma_was_left_opaque(act, unit, every) -> None:
+    result = symmetries.check_exchange(act, unit) if unit == "rank1" else symmetries.check_inverse_scaling(act)
+    assert result.verdict is Verdict.HOLDS
+    assert result.every_sigma is every
