@@ -260,3 +260,17 @@ def test_a_tiny_non_zero_value_whose_enclosure_touches_zero_decides_no_relation_
         certificate = certify_nonzero(expr, {Z: z}, max_prec=128)
         # the wrong assumption may be certified non-zero only if a branch was decided correctly
         assert certificate is None or assumed is not truth
+
+
+@pytest.mark.parametrize("value", [
+    sympy.Min(sympy.sin(1) - sympy.sin(Z), 0),   # about −2^-201, enclosed by [−ε, 0]
+    sympy.Max(sympy.sin(Z) - sympy.sin(1), 0),   # about 2^-201, enclosed by [0, ε]
+], ids=["below", "above"])
+def test_an_enclosure_with_one_end_exactly_zero_does_not_make_a_value_zero(value) -> None:
+    """At z = 1 + 2^-200 the value is not 0, so [value = 0]·(z + 1) is exactly 0: certifying it
+    non-zero would mean Eq was decided true from an end that is 0."""
+    z = 1 + S(2)**-200
+    with sympy.evaluate(False):
+        chosen = sympy.Piecewise((Z + 1, sympy.Eq(value, 0)), (0, True))
+    assert certify_nonzero(chosen, {Z: z}, max_prec=128) is None
+    assert recheck_sign(chosen, {Z: z}, max_prec=128) in (None, 0)

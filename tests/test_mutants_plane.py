@@ -195,3 +195,12 @@ def test_a_case_whose_difference_is_a_non_zero_constant_is_not_proved(shift) -> 
     left = sympy.Piecewise((B + shift, A > 0), (B, True))
     decision = decide_plane(left, B, SPACE, Budget(60))
     assert decision.verdict is Verdict.BROKEN and decision.witness[A] > 0
+
+
+def test_a_case_off_the_grid_whose_difference_is_exactly_one_is_refuted() -> None:
+    """D = 1 only for 1/1000 < a < 1/500, where no grid point lies: the case split meets the
+    constant 1 itself, and must refute that case, not prove it."""
+    left = sympy.Piecewise((B + 1, (A > S(1) / 1000) & (A < S(1) / 500)), (B, True))
+    decision = decide_plane(left, B, SPACE, Budget(60))
+    assert decision.verdict is Verdict.BROKEN
+    assert S(1) / 1000 < decision.witness[A] < S(1) / 500
