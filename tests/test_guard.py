@@ -37,7 +37,7 @@ def test_the_issue_example_is_broken_with_a_certified_witness() -> None:
 def test_a_wrong_proof_is_withdrawn_by_the_guard(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(regions, "roots_in", _missing_transcendental_roots)
     before = len(WITHDRAWN)
-    result = check_exchange(BUMP)
+    result = check_exchange(BUMP, timeout=300)  # generous: the outcome must not depend on machine load
     assert result.verdict.value == "broken"
     assert "the proof was withdrawn" in result.note
     assert len(WITHDRAWN) == before + 1
