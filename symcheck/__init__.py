@@ -42,15 +42,20 @@ except PackageNotFoundError:  # running from a source tree that was never instal
     __version__ = "0+unknown"
 
 
-def _load_output() -> None:
-    """The renderers, one module per format, imported when a result is first rendered (the
-    root may import every layer; deferring it keeps a JSON-only command from paying for rich)."""
-    import symcheck.output.html  # noqa: F401  (each registers its renderers on import)
-    import symcheck.output.latex  # noqa: F401
-    import symcheck.output.render  # noqa: F401
+#: the renderers, one module per format, imported when a value is first rendered in that format
+#: (the root may import every layer; deferring keeps JSON-only commands from paying for rich, and
+#: rich text from paying for LaTeX)
+_OUTPUT = {"rich": "symcheck.output.render", "latex": "symcheck.output.latex", "html": "symcheck.output.html"}
 
 
-rendering.load_with(_load_output)
+def _loader(module: str):
+    def load() -> None:
+        import_module(module)  # registers that format's renderers on import
+    return load
+
+
+for _fmt, _module in _OUTPUT.items():
+    rendering.load_with(_loader(_module), _fmt)
 
 
 def __getattr__(name: str):

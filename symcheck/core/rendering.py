@@ -3,8 +3,12 @@
 The output layer registers a function per (format, type) — as SymPy's printers pick a
 ``_print_<Class>`` method — and a result renders itself by asking for its own type here
 (:class:`~symcheck.core.results.Renderable`). Nothing in the lower layers names a renderer or
-imports the output layer: the package's root tells this module how to load it on first use
-(:func:`load_with`), so a command that prints JSON never pays for the renderers.
+imports the output layer: the package's root tells this module how to load each format's module
+on first use (:func:`load_with`), so a command that prints JSON never pays for the renderers
+and one that prints rich text never pays for LaTeX.
+
+A type is registered by the class or by its qualified name (``"symcheck.paper.auditing.Audit"``),
+so a renderer module need not import every result's module to register for it.
 """
 from __future__ import annotations
 
@@ -16,35 +20,49 @@ __all__ = ["renderer", "render", "find", "load_with", "FORMATS"]
 #: "rich" (a rich renderable), "latex" (a LaTeX fragment), "html" (for Jupyter)
 FORMATS = ("rich", "latex", "html")
 
-_REGISTRY: dict[str, dict[type, Callable[..., Any]]] = {name: {} for name in FORMATS}
-_LOADERS: list[Callable[[], None]] = []
+_REGISTRY: dict[str, dict[str, Callable[..., Any]]] = {name: {} for name in FORMATS}
+_LOADERS: dict[str, list[Callable[[], None]]] = {name: [] for name in FORMATS}
 
 
-def renderer(fmt: str, cls: type) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Register the decorated function as the ``fmt`` renderer of ``cls`` (and its subclasses)."""
+def _key(cls: type | str) -> str:
+    return cls if isinstance(cls, str) else f"{cls.__module__}.{cls.__qualname__}"
+
+
+def _check(fmt: str) -> None:
     if fmt not in _REGISTRY:
         raise ValueError(f"unknown output format {fmt!r}; expected one of {', '.join(FORMATS)}")
 
+
+def renderer(fmt: str, cls: type | str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register the decorated function as the ``fmt`` renderer of ``cls`` (and its subclasses);
+    ``cls`` is the class or its qualified name."""
+    _check(fmt)
+
     def register(function: Callable[..., Any]) -> Callable[..., Any]:
-        _REGISTRY[fmt][cls] = function
+        _REGISTRY[fmt][_key(cls)] = function
         return function
 
     return register
 
 
-def load_with(loader: Callable[[], None]) -> None:
-    """How to load the renderers when one is first needed (called by the package's root)."""
-    _LOADERS.append(loader)
+def load_with(loader: Callable[[], None], fmt: str | None = None) -> None:
+    """How to load the renderers of ``fmt`` (every format when None) when one is first needed
+    (called by the package's root)."""
+    for name in FORMATS if fmt is None else (fmt,):
+        _check(name)
+        _LOADERS[name].append(loader)
 
 
 def find(fmt: str, cls: type) -> Callable[..., Any]:
     """The ``fmt`` renderer of ``cls``, by its method resolution order."""
+    _check(fmt)
     for attempt in range(2):
         for base in cls.__mro__:
-            if base in _REGISTRY[fmt]:
-                return _REGISTRY[fmt][base]
+            found = _REGISTRY[fmt].get(_key(base))
+            if found is not None:
+                return found
         if attempt == 0:
-            for load in _LOADERS:
+            for load in _LOADERS[fmt]:
                 load()
     raise LookupError(f"no {fmt} renderer for {cls.__name__}")
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
@@ -12,13 +13,17 @@ from rich.table import Table
 from rich.text import Text
 
 from symcheck.core.rendering import renderer
-from symcheck.engine.check_result import CheckResult
-from symcheck.language.activations import Listing
-from symcheck.paper.auditing import Audit
-from symcheck.paper.derivations import Derivation
-from symcheck.paper.targets import Catalogue, PaperResult
 from symcheck.core.verdict import Verdict
-from symcheck.numeric.report import IDENTITIES, NumericReport
+
+if TYPE_CHECKING:  # registered by qualified name: rich text need not import every result's module
+    from symcheck.engine.check_result import CheckResult
+    from symcheck.engine.group import FormulationSymmetries, SymmetryGroup
+    from symcheck.language.activations import Listing
+    from symcheck.numeric.model_report import LayerRecord, ModelReport
+    from symcheck.numeric.report import NumericReport
+    from symcheck.paper.auditing import Audit
+    from symcheck.paper.derivations import Derivation
+    from symcheck.paper.targets import Catalogue, PaperResult
 
 VERDICT_STYLE = {Verdict.HOLDS: "bold green", Verdict.BROKEN: "bold red",
                  Verdict.INCONCLUSIVE: "bold yellow"}
@@ -123,7 +128,7 @@ def _step_rows(steps) -> list[tuple[str, Text, Text]]:
     return rows
 
 
-@renderer("rich", CheckResult)
+@renderer("rich", "symcheck.engine.check_result.CheckResult")
 def rich_result(result: CheckResult) -> TitledPanel:
     parts: list = [_proof(_step_rows(result.steps), "step", "statement", style="bold")]
     if result.note:
@@ -145,9 +150,10 @@ def rich_result(result: CheckResult) -> TitledPanel:
                        subtitle=f"σ(z) = {result.formula}")
 
 
-@renderer("rich", NumericReport)
+@renderer("rich", "symcheck.numeric.report.NumericReport")
 def rich_numeric_report(report: NumericReport) -> TitledPanel:
     """Two evaluations at size as a key/value panel; the outcome last, coloured by what it means."""
+    from symcheck.numeric.report import IDENTITIES
     table = Table(show_header=False, box=None, padding=(0, 1))
     table.add_column(style="bold", no_wrap=True)
     table.add_column(overflow="fold")
@@ -217,7 +223,7 @@ def _transformation(row) -> str:
     return f"{kind}, {row.domain.condition(scale)}"
 
 
-@renderer("rich", Listing)
+@renderer("rich", "symcheck.language.activations.Listing")
 def rich_listing(listing: Listing) -> Table:
     table = Table(title="Activation catalogue", header_style="bold")
     for column in ("name", "formula", "description", "aliases"):
@@ -227,7 +233,7 @@ def rich_listing(listing: Listing) -> Table:
     return table
 
 
-@renderer("rich", Audit)
+@renderer("rich", "symcheck.paper.auditing.Audit")
 def rich_audit(audit: Audit) -> Fitted:
     """The audit as one table: form, transformation and domain, verdict, degree p, basis (last:
     it wraps); where that cannot fit, a list grouped by form."""
@@ -257,7 +263,7 @@ def rich_audit(audit: Audit) -> Fitted:
     return Fitted(table, narrow)
 
 
-@renderer("rich", Derivation)
+@renderer("rich", "symcheck.paper.derivations.Derivation")
 def rich_derivation(derivation: Derivation) -> TitledPanel:
     """A derivation as a numbered table: each step, its status, why it holds, the checks run."""
     rows = []
@@ -277,14 +283,14 @@ def rich_derivation(derivation: Derivation) -> TitledPanel:
                        subtitle=f"{len(derivation.steps)} steps, checked in {derivation.elapsed:.2f} s")
 
 
-@renderer("rich", Catalogue)
+@renderer("rich", "symcheck.paper.targets.Catalogue")
 def rich_catalogue(catalogue: Catalogue) -> Fitted:
     labels = [t.name if t.domain is None else f"{t.name} ({t.domain})" for t in catalogue.columns]
     return catalogue_table([(name, results[0].formula, list(results)) for name, results in catalogue.rows],
                            labels)
 
 
-@renderer("rich", PaperResult)
+@renderer("rich", "symcheck.paper.targets.PaperResult")
 def rich_paper_result(result: PaperResult) -> Group:
     return Group(Text(result.title, style="bold"), *result.items)
 
@@ -292,7 +298,6 @@ def rich_paper_result(result: PaperResult) -> Group:
 # ---- symmetry groups (symcheck.engine.group) ----------------------------------------------------
 
 from symcheck.core.printing import text  # noqa: E402  (imports of this section kept with it)
-from symcheck.engine.group import FormulationSymmetries, SymmetryGroup  # noqa: E402
 
 
 def _proof_summary(steps) -> Text:
@@ -322,7 +327,7 @@ def _members(group: SymmetryGroup) -> Fitted:
     return Fitted(table, narrow)
 
 
-@renderer("rich", SymmetryGroup)
+@renderer("rich", "symcheck.engine.group_results.SymmetryGroup")
 def rich_group(group: SymmetryGroup) -> TitledPanel:
     """The components (a-set, c, proof), then the maximality argument step by step."""
     parts: list = [Text("Members", style="bold underline"), _members(group),
@@ -344,7 +349,7 @@ def rich_group(group: SymmetryGroup) -> TitledPanel:
                        subtitle=f"σ(z) = {group.activation.short}")
 
 
-@renderer("rich", FormulationSymmetries)
+@renderer("rich", "symcheck.engine.group_formulations.FormulationSymmetries")
 def rich_formulation(symmetries: FormulationSymmetries) -> TitledPanel:
     """(q, k, v) → (λq, μk, νv) on one unit: the condition and the families it allows."""
     parts: list = [Text(f"a symmetry iff {symmetries.condition}")]
@@ -357,8 +362,6 @@ def rich_formulation(symmetries: FormulationSymmetries) -> TitledPanel:
 
 # ---- model reports (symcheck model DIR) ---------------------------------------------------------
 
-from symcheck.numeric.model_report import VERDICTS, LayerRecord, ModelReport  # noqa: E402
-from symcheck.numeric.planner import size_text  # noqa: E402
 
 #: the verdict columns of a model report, by key
 MODEL_VERDICTS = {"exchange": "exchange", "inverse-scaling-positive": "α > 0",
@@ -384,6 +387,7 @@ def _listed(rows: Sequence[tuple[str, Sequence[tuple[str, RenderableType]]]]) ->
 
 def _model_verdicts(report: ModelReport) -> Fitted:
     """One row per (σ, form): the verdicts are decided once per activation, not per layer."""
+    from symcheck.numeric.model_report import VERDICTS
     kinds: dict[tuple[str, str], LayerRecord] = {}
     for record in report.layers:
         kinds.setdefault((record.activation.name, record.form.name), record)
@@ -414,9 +418,10 @@ def _model_layers(report: ModelReport) -> Fitted:
     return Fitted(table, lambda: _listed(rows), last_min=len("vs forward"))
 
 
-@renderer("rich", ModelReport)
+@renderer("rich", "symcheck.numeric.model_report.ModelReport")
 def rich_model_report(report: ModelReport) -> Group:
     """The model's header, its verdicts (once per σ and form), then one row per layer."""
+    from symcheck.numeric.planner import size_text
     head = Text.assemble((f"{report.name}", "bold"), f" ({report.architecture.name}): "
                          f"{len(report.layers)} of {report.count} MLP layers; inputs: {report.inputs}; "
                          f"memory {size_text(report.memory)} per layer; {report.runner}; "
