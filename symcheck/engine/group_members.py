@@ -9,7 +9,9 @@ interval arithmetic, exactly as a ``broken`` check does.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import sympy
 from sympy import S
@@ -67,20 +69,28 @@ def pair_witness(sigma: Activation, a: sympy.Expr, c: sympy.Expr,
     return None
 
 
-def prove_pair(sigma: Activation, a: sympy.Expr, c: sympy.Expr, budget: Budget) -> Proof:
-    """Decide ∀z ∈ R: σ(a·z) = c·σ(z) for one pair: a proof by cases, a certified witness, or neither."""
-    r = residual(sigma, a, c)
-    statement = Step("Statement", f"for all z ∈ R: σ({text(a * Z)}) = {text(c)}·σ(z)",
-                     rf"\forall z \in \mathbb{{R}}:\ \sigma({sympy.latex(a * Z)}) = {sympy.latex(c)}\,\sigma(z)",
-                     f"(a, c) = ({text(a)}, {text(c)}) is in the group iff this holds", Status.GIVEN)
+def _decided(statement: Step, decide: Callable[[], Any]) -> Any:
+    """The decider's answer, or an inconclusive Proof when the budget runs out or SymPy, mpmath or
+    FLINT fail inside it (a failure in symcheck's own code is a bug and propagates)."""
     try:
-        decision = decide_zero(r, Z, budget)
+        return decide()
     except BudgetExceeded:
         return Proof(Verdict.INCONCLUSIVE, (statement,), note="the time budget ran out")
     except Exception as err:
         if not failed_outside(err):
             raise
         return Proof(Verdict.INCONCLUSIVE, (statement,), note=f"{failed_outside(err)} failed ({type(err).__name__})")
+
+
+def prove_pair(sigma: Activation, a: sympy.Expr, c: sympy.Expr, budget: Budget) -> Proof:
+    """Decide ∀z ∈ R: σ(a·z) = c·σ(z) for one pair: a proof by cases, a certified witness, or neither."""
+    r = residual(sigma, a, c)
+    statement = Step("Statement", f"for all z ∈ R: σ({text(a * Z)}) = {text(c)}·σ(z)",
+                     rf"\forall z \in \mathbb{{R}}:\ \sigma({sympy.latex(a * Z)}) = {sympy.latex(c)}\,\sigma(z)",
+                     f"(a, c) = ({text(a)}, {text(c)}) is in the group iff this holds", Status.GIVEN)
+    decision = _decided(statement, lambda: decide_zero(r, Z, budget))
+    if isinstance(decision, Proof):
+        return decision
     if decision.verdict is Verdict.HOLDS:
         found = _guarded(r, {Z: whole_line()}, budget)
         if found is None:
@@ -105,14 +115,9 @@ def prove_family(sigma: Activation, sign: int, c: sympy.Expr, budget: Budget) ->
                      rf"\forall {where_latex},\ z \in \mathbb{{R}}:\ \sigma(a z) = {sympy.latex(c)}\,\sigma(z)",
                      f"every (a, {text(c)}) with {where} is in the group iff this holds", Status.GIVEN)
     space = {A: scale_regions(domain), Z: whole_line()}
-    try:
-        decision = decide_plane(lhs, rhs, space, budget)
-    except BudgetExceeded:
-        return Proof(Verdict.INCONCLUSIVE, (statement,), note="the time budget ran out")
-    except Exception as err:
-        if not failed_outside(err):
-            raise
-        return Proof(Verdict.INCONCLUSIVE, (statement,), note=f"{failed_outside(err)} failed ({type(err).__name__})")
+    decision = _decided(statement, lambda: decide_plane(lhs, rhs, space, budget))
+    if isinstance(decision, Proof):
+        return decision
     difference = lhs - rhs
     if decision.verdict is Verdict.HOLDS:
         present = {v: r for v, r in space.items() if v in difference.free_symbols}
