@@ -54,7 +54,7 @@ def test_a_larger_budget_never_cuts_smaller_and_no_cut_passes_its_budget(rows, d
             assert previous == (0, 0)  # only the smallest budgets may be refused
             continue
         assert plan.bytes <= memory
-        assert 1 <= plan.rows <= rows and 1 <= plan.units <= m
+        assert plan.rows in range(1, rows + 1) and plan.units in range(1, m + 1)
         assert (plan.rows, plan.units) >= previous
         previous = (plan.rows, plan.units)
     assert previous == (rows, m)  # 8 GiB holds any of these layers whole
