@@ -107,3 +107,23 @@ def test_a_root_that_is_not_real_has_no_order(root) -> None:
         certified_order(root, S.Zero)
     with pytest.raises(Undecided, match="is not a real root"):
         certified_order(S.One, root)
+
+
+def test_an_undecided_branch_is_left_as_written_where_sympy_would_choose_one() -> None:
+    """A branch is chosen only by a certified sign. Here the condition's left side is a square
+    that Arb cannot separate from 0 (exp(ε) − 1 − ε with ε = e^-3000 cancels far below 8192
+    bits), while SymPy's own evaluation decides it from the square's assumptions; the choice
+    must stay open (the Piecewise as written), never SymPy's."""
+    import sympy
+    from symcheck.core.errors import Undecided
+    from symcheck.exact.signs import at_point, exact_sign
+    from symcheck.language.symbols import Z
+    eps = sympy.exp(-3000)
+    square = (sympy.exp(eps) - 1 - eps) ** 2
+    with pytest.raises(Undecided):
+        exact_sign(square)
+    piecewise = sympy.Piecewise((1, square * Z >= 0), (0, True))
+    with sympy.evaluate(True):
+        assert piecewise.xreplace({Z: 1}) == 1  # what SymPy alone would pick
+    kept = at_point(piecewise, Z, 1)
+    assert isinstance(kept, sympy.Piecewise) and kept.args[0][1] != sympy.true
