@@ -58,3 +58,17 @@ def test_a_case_whose_violation_is_undecided_proves_no_definedness(monkeypatch) 
     monkeypatch.setattr(definedness, "split", undecided)
     with pytest.raises(DomainError):
         parse_activation("1/(z - 3)")
+
+
+def test_a_point_where_the_obligation_is_unknown_is_no_failure() -> None:
+    """log(z² + c) with c = exp(ε) − 1 − ε > 0 (ε = e^-3000): SymPy cannot tell c's sign, so at
+    z = 0 whether the argument is positive is unknown, not false. The activation is refused as
+    unverified, never as failing at a point nothing confirmed."""
+    import sympy
+    from symcheck.core.errors import DomainError
+    from symcheck.language.activations import activation
+    c = "(exp(exp(-3000)) - 1 - exp(-3000))"
+    assert sympy.sympify(c).is_positive is None
+    with pytest.raises(DomainError, match="could not verify") as caught:
+        activation(f"log(z**2 + {c})")
+    assert caught.value.point is None
