@@ -204,3 +204,14 @@ def test_a_case_off_the_grid_whose_difference_is_exactly_one_is_refuted() -> Non
     decision = decide_plane(left, B, SPACE, Budget(60))
     assert decision.verdict is Verdict.BROKEN
     assert S(1) / 1000 < decision.witness[A] < S(1) / 500
+
+
+def test_sides_with_a_term_that_cancels_in_the_difference_are_shown_as_written() -> None:
+    """|b| occurs on both sides and cancels in D, so b is no variable of any case: the sides
+    are shown as written where choosing their branches needs a sign no case knows (that of
+    b, a symbol that is not one of the case's): undecided, never a crash."""
+    left, right = sympy.Abs(B) + sympy.Abs(A), sympy.Abs(B) + sympy.Max(A, -A)
+    decision = decide_plane(left, right, SPACE, Budget(60))
+    assert decision.verdict is Verdict.HOLDS
+    assert {v for o in decision.cases for v, _ in o.case.regions} == {A}
+    assert all(side.has(sympy.Abs(B)) for o in decision.cases for side in o.sides)

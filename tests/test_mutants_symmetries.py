@@ -4,6 +4,7 @@ a counterexample the guard reports but that cannot be re-certified withdraws the
 """
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import pytest
@@ -142,3 +143,30 @@ def test_holds_for_every_sigma_only_when_sigma_was_left_opaque(act, unit, every)
     result = symmetries.check_exchange(act, unit) if unit == "rank1" else symmetries.check_inverse_scaling(act)
     assert result.verdict is Verdict.HOLDS
     assert result.every_sigma is every
+
+
+@pytest.mark.parametrize(("z3_says", "model", "shown"), [
+    ("holds", None, "z3 says holds (z3 finds no counterexample: unsat)"),
+    ("broken", {"a": "1", "b": "-1", "alpha": "2"},
+     "z3 says broken (z3 model a = 1, b = -1, alpha = 2, re-evaluated exactly)"),
+])
+def test_a_disagreement_quotes_z3s_own_answer(monkeypatch, z3_says, model, shown) -> None:
+    """The withdrawn verdict's note says what z3 answered: its model when it found one."""
+    cross = CrossCheck("z3", "holds", verdict=z3_says, agrees=False, model=model)
+    monkeypatch.setattr(symmetries.smt, "cross_check", lambda *args, **kwargs: cross)
+    result = symmetries.check_inverse_scaling("relu")
+    assert result.verdict is Verdict.INCONCLUSIVE and result.witness is None
+    assert result.note == f"the engines disagree: the symbolic engine says holds, {shown}; reported as inconclusive"
+
+
+@pytest.mark.parametrize(("largest", "number"), [
+    ("0", 0.0), ("2.5", 2.5), ("-3", -3.0), ("1.0e-300", 1e-300),
+    ("1.0e+400", None),    # beyond float64: it would read as inf
+    ("1.0e-400", None),    # non-zero, but float64 would read it as 0
+    ("0.0e-400", 0.0),
+])
+def test_the_largest_value_seen_is_a_json_number_only_where_float64_holds_it(largest, number) -> None:
+    """Evidence is what was seen: never rounded to 0 or to inf, and always strict JSON."""
+    assert symmetries._magnitude(largest) == number
+    evidence = symmetries._evidence(type("Seen", (), {"points": 3, "largest": largest})())
+    assert json.loads(json.dumps(evidence, allow_nan=False)) == {"points": 3, "largest": number}

@@ -182,3 +182,15 @@ def test_a_condition_undecided_at_a_cut_point_leaves_that_point_unproved() -> No
     decision = decide_zero(r, Z, Budget(60))
     assert decision.verdict is not Verdict.HOLDS
     assert [p.status for p in decision.pieces if p.region.is_point] == ["unknown"]
+
+
+@pytest.mark.parametrize(("expr", "identity"), [
+    (sympy.asinh(sympy.sinh(Z)) - Z, "asinh(sinh u) = u"),
+    (2 * sympy.atan(sympy.tanh(Z)) - sympy.atan(sympy.sinh(2 * Z)), "2·atan(tanh u) = atan(sinh 2u)"),
+    (sympy.erfc(Z) + sympy.erf(Z) - 1, "erfc u = 1 − erf u"),
+], ids=str)
+def test_a_residual_that_needs_an_identity_of_real_functions_is_proved_by_it(expr, identity) -> None:
+    """None of the plain rewrites reduces these to 0; the identity does, and is named."""
+    method = prove_identically_zero(expr, Z, Region(-S.Infinity, S.Infinity), Budget(60))
+    assert method == f"identities of real functions, then simplify ({identity})"
+    assert decide_zero(expr, Z, Budget(60)).verdict is Verdict.HOLDS
