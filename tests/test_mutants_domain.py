@@ -3,11 +3,15 @@ that fails or leaves a violation undecided proves nothing."""
 from __future__ import annotations
 
 import pytest
+import sympy
 from sympy import S
 
 from symcheck.core.errors import DomainError, Undecided
 from symcheck.exact.regions import Piece, Region
+from symcheck.language import definedness
+from symcheck.language.definedness import Obligation
 from symcheck.language.parsing import parse_activation
+from symcheck.language.symbols import Z
 
 
 @pytest.mark.parametrize(("text", "point"), [
@@ -72,3 +76,71 @@ def test_a_point_where_the_obligation_is_unknown_is_no_failure() -> None:
     with pytest.raises(DomainError, match="could not verify") as caught:
         activation(f"log(z**2 + {c})")
     assert caught.value.point is None
+
+
+# --- a failure point is confirmed by certified evaluation, never by SymPy's subs -------------
+
+_TINY = sympy.log(1 + sympy.exp(-2000))  # > 0, but SymPy's evalf reads 5·_TINY <= 0 as True
+
+
+def test_a_region_sympy_misjudges_at_a_point_is_no_failure_there() -> None:
+    """The branch applies only for z <= -5 (sin(z) + 5 > 0 and _TINY > 0), where log(-z - 4) is
+    defined. SymPy's subs puts z = 0 in the region, where the argument is -4: read that way the
+    activation would be refused as failing at z = 0. Certified, nothing fails anywhere; the split
+    cannot prove it either (sin), so it is refused as unverified, with no point."""
+    region = (sympy.sin(Z) + 5) * _TINY * (Z + 5) <= 0
+    assert region.subs(Z, 0) is sympy.true  # the trap: SymPy's own answer at z = 0
+    with pytest.raises(DomainError, match="could not verify that log") as caught:
+        parse_activation("Piecewise((log(-z - 4), (sin(z) + 5)*log(1 + exp(-2000))*(z + 5) <= 0), (0, True))")
+    assert caught.value.point is None
+
+
+def test_a_branch_inside_the_obligation_is_chosen_by_certified_signs() -> None:
+    """log(σ) with σ = -1 only for z <= -5: at z = 0 the argument is 1 (SymPy's subs picks -1)."""
+    inner = sympy.Piecewise((-1, (Z + 5) * _TINY <= 0), (1, True))
+    assert inner.subs(Z, 0) == -1  # the trap
+    ob = Obligation("positive", inner, "log(...)")
+    assert definedness._fails_at(ob, Z, S.Zero) is False
+    assert definedness._fails_at(ob, Z, S(-6)) is True
+
+
+@pytest.mark.parametrize(("kind", "expr", "region", "point", "fails"), [
+    # each kind at, below and above its boundary
+    ("positive", Z, sympy.true, S.Zero, True), ("positive", Z, sympy.true, S(-1), True),
+    ("positive", Z, sympy.true, S(1) / 2, False), ("positive", Z, sympy.true, S(1), False),
+    ("nonnegative", Z, sympy.true, S.Zero, False), ("nonnegative", Z, sympy.true, S(-1) / 2, True),
+    ("nonnegative", Z, sympy.true, S(2), False),
+    ("nonzero", Z - 2, sympy.true, S(2), True), ("nonzero", Z - 2, sympy.true, S(3), False),
+    ("nonzero", Z - 2, sympy.true, S(1), False),
+    ("cos-nonzero", Z, sympy.true, sympy.pi / 2, True), ("cos-nonzero", Z, sympy.true, S.Zero, False),
+    ("cos-nonzero", Z, sympy.true, S(2), False),
+    # "covered": no branch applies anywhere in the region, so it fails exactly inside it
+    ("covered", Z, Z < 0, S(-1), True), ("covered", Z, Z < 0, S.Zero, False),
+    ("covered", Z, Z < 0, S(1), False),
+    # outside its region an obligation is not evaluated at all
+    ("positive", Z, Z > 1, S.Zero, False), ("positive", Z, Z > 1, S(2), False),
+    ("positive", Z, Z >= 1, S(1), False), ("positive", Z - 3, Z >= 1, S(1), True),
+    ("nonzero", Z - 1, (Z > 0) & (Z < 2), S(1), True), ("nonzero", Z - 1, (Z > 0) & (Z < 2), S(3), False),
+    # a sign nothing certifies is no failure: exp(ε) − 1 − ε > 0 with ε = e^-3000
+    ("positive", sympy.exp(sympy.exp(-3000)) - 1 - sympy.exp(-3000) + 0 * Z, sympy.true, S.Zero, False),
+    ("nonzero", Z - _TINY, sympy.true, S.Zero, False), ("positive", Z - _TINY, sympy.true, S.Zero, True),
+    # only real finite points: at z = i the value i − i is 0, at ±oo nothing is evaluated
+    ("nonzero", Z - sympy.I, sympy.true, sympy.I, False), ("nonzero", Z - sympy.I, Z > 0, sympy.I, False),
+    ("positive", -Z, sympy.true, S.Infinity, False), ("covered", Z, Z > 0, S.Infinity, False),
+])
+def test_a_failure_is_reported_exactly_where_it_is_certified(kind, expr, region, point, fails) -> None:
+    ob = Obligation(kind, expr, "f", region)
+    assert definedness._fails_at(ob, Z, point) is fails
+
+
+def test_a_solver_that_fails_only_loses_a_proposal(monkeypatch) -> None:
+    """SymPy's solveset raising (NotImplementedError is what it raises for what it cannot
+    solve) leaves no proposal from it; the point the case split found is still confirmed."""
+    def failing(*args, **kwargs):
+        raise NotImplementedError("solveset cannot solve this")
+
+    monkeypatch.setattr(definedness, "_violation_set", failing)
+    with pytest.raises(DomainError) as caught:
+        parse_activation("1/(z - 3)")
+    assert str(caught.value) == "division by (z - 3) is undefined at z = 3"
+    assert caught.value.point == 3

@@ -25,6 +25,7 @@ from sympy.logic.boolalg import Boolean
 from symcheck.core.budget import Budget, BudgetExceeded, alarm
 from symcheck.core.errors import DomainError
 from symcheck.exact.regions import Undecided, split
+from symcheck.exact.signs import at_point, exact_sign
 from symcheck.language.symbols import Z
 
 __all__ = ["SOLVE_SECONDS", "Obligation", "ObligationKind", "check_defined_on_reals", "holds"]
@@ -198,12 +199,33 @@ def _proved_by_assumptions(ob: Obligation) -> bool:
 
 
 def _fails_at(ob: Obligation, var: sympy.Symbol, point: sympy.Expr) -> bool:
-    """True only when exact evaluation confirms the obligation fails at ``point``."""
+    """True only when certified evaluation confirms the obligation fails at ``point``.
+
+    The region's condition, every branch inside the expression and the sign the obligation
+    needs are decided by :func:`~symcheck.exact.signs.exact_sign` (a proof of 0 or a ball that
+    excludes it), never by SymPy's ``subs``, which decides ``5*log(1 + exp(-2000)) <= 0`` as
+    True with ``evalf``. Anything undecided is no failure.
+    """
     if point.is_extended_real is not True or not point.is_finite:
         return False
-    if ob.region.subs(var, point) is not sympy.true:
+    try:
+        if at_point(sympy.Piecewise((S.One, ob.region), (S.Zero, True)), var, point) != S.One:
+            return False
+        if ob.kind == "covered":
+            return True  # no branch applies anywhere in the region
+        value = at_point(ob.expr, var, point)
+        return _FAILS[ob.kind](exact_sign(sympy.cos(value) if ob.kind == "cos-nonzero" else value))
+    except Undecided:
         return False
-    return holds(ob.kind, ob.expr.subs(var, point)) is False
+
+
+#: the certified signs of the value (of cos(value) for tan) at which each obligation fails
+_FAILS: dict[str, Callable[[int], bool]] = {
+    "positive": lambda s: s <= 0,
+    "nonnegative": lambda s: s < 0,
+    "nonzero": lambda s: s == 0,
+    "cos-nonzero": lambda s: s == 0,
+}
 
 
 def _violation_set(ob: Obligation, var: sympy.Symbol, domain: sympy.Set) -> sympy.Set:
