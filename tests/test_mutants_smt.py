@@ -174,3 +174,40 @@ def test_a_heaviside_with_a_symbolic_value_at_zero_is_not_covered() -> None:
     from symcheck.language.symbols import Z
     assert covers(sympy.Heaviside(Z, sympy.Rational(1, 2)))
     assert not covers(sympy.Heaviside(Z, Z**2 + 1))
+
+
+def test_z3_is_reported_unavailable_when_it_cannot_be_imported(monkeypatch) -> None:
+    import builtins
+    real_import = builtins.__import__
+
+    def no_z3(name, *args, **kwargs):
+        if name == "z3" or name.startswith("z3."):
+            raise ImportError("no z3 here")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_z3)
+    assert smt.z3_available() is False
+
+
+@pytest.mark.parametrize("witness", [
+    {"a": "sqrt(2)", "b": "1"},          # not a rational: z3 cannot pin it, so nothing is confirmed
+    {"a": "1", "b": "pi"},
+    {"a": "1/0", "b": "1"},
+    {"a": "1", "b": "1", "gamma": "2"},  # a variable the statement does not have
+])
+def test_a_witness_z3_cannot_pin_is_not_confirmed(witness) -> None:
+    """Only an exact rational value of a statement's own variable is fixed in z3; anything
+    else leaves witness_confirmed None (unknown), never True, even where the real solver would
+    find left ≠ right with the variable left free."""
+    ctx = z3.Context()
+    reals = {A: z3.Real("a", ctx), B: z3.Real("b", ctx)}
+    differ = reals[A] != reals[B]  # satisfiable: a bare `sat` must not be read as confirmation
+    assert smt._witness_confirmed(z3, ctx, [differ], reals, witness, 1.0) is None
+
+
+def test_a_rational_witness_is_confirmed_or_refuted_by_z3_itself() -> None:
+    ctx = z3.Context()
+    reals = {A: z3.Real("a", ctx), B: z3.Real("b", ctx)}
+    differ = reals[A] != reals[B]
+    assert smt._witness_confirmed(z3, ctx, [differ], reals, {"a": "1/2", "b": "1"}, 1.0) is True
+    assert smt._witness_confirmed(z3, ctx, [differ], reals, {"a": "1/2", "b": "0.5"}, 1.0) is False
