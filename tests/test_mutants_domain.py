@@ -144,3 +144,61 @@ def test_a_solver_that_fails_only_loses_a_proposal(monkeypatch) -> None:
         parse_activation("1/(z - 3)")
     assert str(caught.value) == "division by (z - 3) is undefined at z = 3"
     assert caught.value.point == 3
+
+
+def _no_solver(monkeypatch) -> None:
+    def failing(*args, **kwargs):
+        raise NotImplementedError("solveset cannot solve this")
+
+    monkeypatch.setattr(definedness, "_violation_set", failing)
+
+
+def _no_split(monkeypatch) -> None:
+    def failing(*args, **kwargs):
+        raise Undecided("a cut point that cannot be placed")
+
+    monkeypatch.setattr(definedness, "split", failing)
+
+
+def test_the_point_of_a_violated_case_is_confirmed_without_the_solver(monkeypatch) -> None:
+    """1/(z - 7): the split's case {7} is violated on the whole case; its point is proposed
+    and confirmed even with no solver, and 7 is none of the fixed sample points."""
+    _no_solver(monkeypatch)
+    assert S(7) not in definedness._SAMPLE_POINTS
+    with pytest.raises(DomainError) as caught:
+        parse_activation("1/(z - 7)")
+    assert str(caught.value) == "division by (z - 7) is undefined at z = 7"
+    assert caught.value.point == 7
+
+
+def test_the_sample_points_are_tried_when_nothing_is_proposed(monkeypatch) -> None:
+    _no_solver(monkeypatch)
+    _no_split(monkeypatch)
+    with pytest.raises(DomainError) as caught:
+        parse_activation("log(z)")
+    assert str(caught.value) == "log(z) is not defined on all of R: its argument is not positive at z = 0"
+
+
+def test_a_case_the_split_left_undecided_is_not_sampled(monkeypatch) -> None:
+    """Only a case violated throughout gives a point: an undecided case is no evidence, and it
+    may hold no rational anyone can name (pi < z < pi + e^-10000): sampling it would end the
+    check in Undecided instead of the solver's confirmed point."""
+    region = Region(sympy.pi, sympy.pi + sympy.exp(-10000))
+    with pytest.raises(Undecided):
+        region.sample()
+    monkeypatch.setattr(definedness, "split",
+                        lambda *args, **kwargs: [Piece(region, S.Zero, (S.Zero, S.One), ("undecided",))])
+    with pytest.raises(DomainError) as caught:
+        parse_activation("1/(z - 7)")
+    assert caught.value.point == 7
+
+
+@pytest.mark.parametrize("text", ["log(1 + z**2)", "sqrt(exp(z))", "1/(2 + z**2)"])
+def test_an_obligation_sympy_assumptions_prove_needs_no_case_split(monkeypatch, text) -> None:
+    _no_split(monkeypatch)
+    parse_activation(text)
+
+
+def test_an_obligation_in_a_region_that_is_false_is_never_evaluated(monkeypatch) -> None:
+    _no_split(monkeypatch)
+    definedness.check_defined_on_reals(Z, [Obligation("positive", -Z**2 - 1, "f", sympy.false)])
