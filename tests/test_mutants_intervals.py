@@ -10,8 +10,10 @@ import mpmath
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from mpmath.libmp import from_rational, round_ceiling, round_floor
+from mpmath.libmp import finf, fnan, fninf, fone, from_rational, round_ceiling, round_floor
 
+from symcheck.core.errors import EvaluationError, Imprecise
+from symcheck.exact import intervals
 from symcheck.exact.intervals import Enclosure, _alternating_series, _int, _positive_series
 
 PRECISIONS = (64, 200)
@@ -173,3 +175,24 @@ def test_an_exact_factor_multiplies_an_interval_exactly(factor: Fraction, other:
     ref_lo, ref_hi = _reference(other, Fraction(1), 64)
     ends = sorted([factor * ref_lo, factor * ref_hi])
     assert lo <= ends[1] and ends[0] <= hi
+
+
+@pytest.mark.parametrize("series", [_positive_series, _alternating_series],
+                         ids=["positive", "alternating"])
+def test_a_series_whose_terms_never_shrink_is_refused(series, monkeypatch) -> None:
+    """With the term ratio 1 no tail bound ever applies: after the term budget (lowered here to
+    keep the test quick) the sum is refused, never returned without its tail."""
+    monkeypatch.setattr(intervals, "_MAX_SERIES_TERMS", 50)
+    with pytest.raises(EvaluationError) as caught:
+        series(_int(1), lambda n: _int(1), 64)
+    assert str(caught.value) == "series did not converge"
+
+
+@pytest.mark.parametrize("x", [(fninf, fone), (fone, finf), (fninf, finf), (fnan, fnan)],
+                         ids=["from -inf", "to +inf", "everything", "nan"])
+def test_an_unbounded_enclosure_is_refused_not_passed_on(x) -> None:
+    """A power of an interval with an infinite or NaN end is no enclosure to decide from (a NaN
+    end has sign 0, which would read as an exact 0): it is refused as undecided."""
+    with pytest.raises(Imprecise) as caught:
+        Enclosure(64).pow_int(x, 2)
+    assert str(caught.value) == "unbounded enclosure in a power"
