@@ -170,3 +170,40 @@ def test_the_largest_value_seen_is_a_json_number_only_where_float64_holds_it(lar
     assert symmetries._magnitude(largest) == number
     evidence = symmetries._evidence(type("Seen", (), {"points": 3, "largest": largest})())
     assert json.loads(json.dumps(evidence, allow_nan=False)) == {"points": 3, "largest": number}
+
+
+@pytest.mark.parametrize(("c", "condition"), [
+    (-S.One, "σ is odd: σ(−z) = −σ(z) for every real z"),
+    (S(2), "σ(2·z) = 2·σ(z) for every real z"),
+    (S(-1) / 2, "σ(-1/2·z) = -1/2·σ(z) for every real z"),
+])
+def test_a_fixed_scale_states_its_condition(c, condition) -> None:
+    """α = −1 is oddness; every other fixed α is stated as σ(α·z) = α·σ(z)."""
+    reduction = symmetries.fixed_scale(c)
+    assert reduction.condition == condition
+    assert reduction.residual(sympy.Function("s")) == sympy.Function("s")(c * symmetries.Z) - c * sympy.Function("s")(symmetries.Z)
+    assert reduction.witness(S(3)) == {A: S(3), B: S.One, ALPHA: c}
+
+
+POINTS = [S(3), S.One, S(1) / 2, S.Zero, -S(1) / 2, -S.One, -S(3)]
+
+
+@pytest.mark.parametrize("alpha", [None, "positive", "negative", "any", "-1", "2", "-1/3"])
+@pytest.mark.parametrize("z0", POINTS, ids=str)
+def test_each_reduction_maps_a_point_of_r_to_a_witness_of_the_statement(alpha, z0) -> None:
+    """With σ opaque, the statement's difference at the witness of z0 is a non-zero rational
+    multiple of r(z0), and the scale lies in its domain: r(z0) ≠ 0 gives D ≠ 0 there, so a
+    point of the residual is a point of the statement, on every side of 0 and at 0 itself."""
+    t = Transformation("inverse-scaling", domain(alpha)) if alpha else Transformation("exchange")
+    unit = form("gated")
+    reduction = symmetries._reduction(unit, t)
+    values = reduction.witness(z0)
+    assert t.domain is None or t.domain.contains(values[ALPHA])
+    lhs, rhs = t.statement(unit, SIGMA)
+    at_witness = (lhs - rhs).xreplace(values)
+    target = reduction.residual(SIGMA).xreplace({symmetries.Z: z0})
+    if target == 0:  # r(z0) = 0 for every σ (z0 = 1 in σ(z) − σ(1)·z): nothing to map
+        assert at_witness == 0
+        return
+    ratio = sympy.cancel(at_witness / target)
+    assert ratio.is_Rational and ratio != 0, (values, at_witness, target)
