@@ -158,6 +158,8 @@ with sympy.evaluate(False):
         sympy.erfc(Z) + sympy.erf(Z) - 1 + S(1) / 10**20,
         sympy.tanh(sympy.asinh(Z)) - Z / sympy.sqrt(1 + Z**2) + Z**2 / 10**9,
         sympy.log(2 * (Z**2 + 1)) - sympy.log(2) - sympy.log(Z**2 + 1) + S(1) / 10**20,
+        sympy.exp(2 * Z) - 2,          # exp(log u) = u applies to a log only, not to 2·z
+        sympy.cos(sympy.sinh(Z)) - Z,  # asinh(sinh u) = u applies to asinh only, not to cos
     ]
 
 
@@ -194,3 +196,24 @@ def test_a_residual_that_needs_an_identity_of_real_functions_is_proved_by_it(exp
     method = prove_identically_zero(expr, Z, Region(-S.Infinity, S.Infinity), Budget(60))
     assert method == f"identities of real functions, then simplify ({identity})"
     assert decide_zero(expr, Z, Budget(60)).verdict is Verdict.HOLDS
+
+
+def test_every_proved_piece_names_the_rewrite_that_proved_it() -> None:
+    decision = decide_zero(sympy.Max(Z, 0) - (Z + sympy.Abs(Z)) / 2, Z, Budget(30))
+    assert decision.verdict is Verdict.HOLDS
+    assert all(p.method for p in decision.pieces), decision.pieces
+
+
+@pytest.mark.parametrize("table", ["_METHODS", "_NAMED_METHODS"])
+def test_a_rewrite_that_runs_out_of_time_ends_the_proof_attempt(monkeypatch, table) -> None:
+    """Once the budget has run out no later rewrite is tried, not even one that would give 0:
+    the piece is a timeout, never a proof found after the deadline."""
+    def out_of_time(expr):
+        raise BudgetExceeded()
+
+    later = (lambda e: S.Zero) if table == "_METHODS" else (lambda e: (S.Zero, " (later)"))
+    monkeypatch.setattr(zero, table, (("out of time", out_of_time), ("would prove it", later)))
+    if table == "_NAMED_METHODS":
+        monkeypatch.setattr(zero, "_METHODS", ())
+    with pytest.raises(BudgetExceeded):
+        prove_identically_zero(sympy.sin(Z)**2 + sympy.cos(Z)**2 - 1, Z, Region(-oo, oo), Budget(30))
