@@ -215,3 +215,12 @@ def test_sides_with_a_term_that_cancels_in_the_difference_are_shown_as_written()
     assert decision.verdict is Verdict.HOLDS
     assert {v for o in decision.cases for v, _ in o.case.regions} == {A}
     assert all(side.has(sympy.Abs(B)) for o in decision.cases for side in o.sides)
+
+
+def test_a_point_case_whose_sides_differ_by_exactly_one_as_written_is_refuted() -> None:
+    """On the point case a = 1/1000 (a cut point, off the grid) the branch chooses itself when
+    the point is substituted: the sides are b + 1 and b as written, never 'the same'."""
+    left = B + sympy.Piecewise((1, sympy.Eq(A, S(1) / 1000)), (0, True))
+    decision = decide_plane(left, B, SPACE, Budget(60))
+    assert decision.verdict is Verdict.BROKEN
+    assert decision.witness[A] == S(1) / 1000
