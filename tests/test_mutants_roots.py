@@ -3,12 +3,15 @@ or one whose enclosure only touches 0, is split further or refused, never skippe
 """
 from __future__ import annotations
 
+import mpmath
 import pytest
 import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sympy import S
 
-from symcheck.exact.roots import roots_in
-from symcheck.exact.signs import Undecided
+from symcheck.exact.roots import Cuts, roots_in
+from symcheck.exact.signs import Undecided, exact_sign
 from symcheck.language.symbols import Z
 
 
@@ -63,3 +66,86 @@ def test_an_interval_that_ends_just_short_of_a_root_has_none(lower, upper) -> No
 def test_a_root_exactly_at_the_end_of_a_bisection_box_is_kept(g, lower, upper, roots) -> None:
     """A box whose end is a root has g = 0 there: that is a bracket, not a box without roots."""
     assert roots_in(g, Z, lower, upper).points == roots
+
+
+# --- roots exactly at the ends of the interval or of a bisection box -----------------------------
+
+@pytest.mark.parametrize(("g", "lower", "upper", "roots"), [
+    (sympy.sin(2 * sympy.pi * Z), S.Zero, S.One, (S.Half,)),           # roots at both ends too
+    (sympy.sin(2 * sympy.pi * Z), S.Zero, S(3) / 4, (S.Half,)),
+    (sympy.sin(2 * sympy.pi * Z), -S.One, S.One, (-S.Half, S.Zero, S.Half)),
+    (sympy.sin(2 * sympy.pi * Z), S.Half, S.One, ()),                   # the only roots are the ends
+    (sympy.sin(sympy.pi * Z) * (Z + 3), -S(2), S(2), (-S.One, S.Zero, S.One)),
+    (sympy.sin(2 * sympy.pi * Z), S(1) / 3, S(4) / 3, (S.Half, S.One)),  # 1 from SymPy's Range(0, 2)
+])
+def test_a_root_at_an_end_is_found_exactly_and_only_inner_roots_are_cuts(g, lower, upper, roots) -> None:
+    """A root at an end of a bisection box is where g is exactly 0, and g is strictly monotone
+    on the box, so that end is the box's one root (no proposal needed); a root inside a box is
+    matched by SymPy's proposal. A root at an end of the interval is no cut point."""
+    assert roots_in(g, Z, lower, upper).points == roots
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(1, 4), st.sampled_from([-S.One, -S.Half, S.Zero, S(1) / 3, S(3) / 4]),
+       st.sampled_from([S(1) / 4, S.Half, S.One, S(3) / 2, S(2)]))
+def test_the_roots_of_a_sine_on_a_rational_interval(n: int, lower: sympy.Expr, width: sympy.Expr) -> None:
+    """sin(nπz) on (lower, lower + width): exactly the k/n strictly inside, each one either an
+    end of a bisection box or proposed by SymPy (a FiniteSet or a finite Range)."""
+    upper = lower + width
+    expected = tuple(S(k) / n for k in range(int(lower * n) - 1, int(upper * n) + 2)
+                     if lower < S(k) / n < upper)
+    assert roots_in(sympy.sin(n * sympy.pi * Z), Z, lower, upper).points == expected
+
+
+# --- proposals: only real numbers, proved roots, become cut points -------------------------------
+
+def test_a_proposal_sympy_cannot_show_real_is_no_cut_point() -> None:
+    """4πik (k an integer) is a root of exp(z) − 1, real only for k = 0. On the whole line the
+    comparisons with ±oo examine nothing, so the reality test is all that keeps it out; the
+    real root 0 was not proposed, so refusing is the only sound answer."""
+    k = sympy.Symbol("k", integer=True)
+    proposal = 4 * sympy.pi * sympy.I * k
+    assert proposal.is_real is None and sympy.exp(proposal) == 1
+    try:
+        found = roots_in(sympy.exp(Z) - 1, Z, -S.Infinity, S.Infinity,
+                         candidates=lambda g, var, interval: [proposal])
+    except Undecided:
+        return
+    assert found.points == (S.Zero,)
+
+
+# --- polynomials whose coefficients are not rational as written ----------------------------------
+
+def test_a_cubic_with_transcendental_coefficients_is_cut_at_its_one_root() -> None:
+    """π z³ + z − 1 is increasing: its one real root (Cardano's formula) is the one cut point."""
+    g = sympy.pi * Z**3 + Z - 1
+    found = roots_in(g, Z, S.Zero, S.One)
+    assert len(found.points) == 1
+    root = found.points[0]
+    assert exact_sign(g.subs(Z, root)) == 0
+    with mpmath.workdps(40):
+        assert abs(mpmath.mpf(str(sympy.N(root, 40))) - mpmath.findroot(lambda z: mpmath.pi * z**3 + z - 1, 0.5)) < 1e-30
+    assert roots_in(g, Z, S.One, S(2)).points == ()
+
+
+_X = sympy.Symbol("x")
+
+
+@pytest.mark.parametrize("coefficient", [sympy.CRootOf(_X**2 - 2, 1)**2, sympy.CRootOf(_X**3 - 2, 0)**3])
+def test_a_rational_coefficient_written_as_an_algebraic_number(coefficient) -> None:
+    """√2² and (∛2)³ written as powers of CRootOf: 2z − 1 whose norm is linear; its root 1/2
+    is the cut point (no refusal for a norm of degree 1)."""
+    assert not coefficient.is_Rational
+    assert roots_in(coefficient * Z - 1, Z, -S.Infinity, S.Infinity).points == (S.Half,)
+    assert roots_in(coefficient * Z - 1, Z, S.Zero, S.One).points == (S.Half,)
+    assert roots_in(coefficient * Z - 1, Z, S.One, S(2)).points == ()
+
+
+@pytest.mark.parametrize("scale", [S.One, sympy.sqrt(2), 1 + sympy.sqrt(3)])
+def test_a_constant_written_with_the_variable_has_no_roots(scale) -> None:
+    """(z + 1)² − z² − 2z is the constant 1: no cut point, and the argument says why (a constant,
+    not an isolation; with algebraic coefficients no norm is needed and none is refused)."""
+    g = scale * ((Z + 1)**2 - Z**2 - 2 * Z)
+    assert Z in g.free_symbols
+    found = roots_in(g, Z, -S.Infinity, S.Infinity)
+    assert found == Cuts((), "it is a constant")
