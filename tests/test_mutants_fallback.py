@@ -152,3 +152,23 @@ def test_a_witness_carries_no_note_of_failure() -> None:
     found = numeric_witness(Z - S(1) / 3, [Z], samples=64, high_precision_points=8, certify=4)
     assert found.witness is not None and found.note == ""
     assert found.to_dict()["verdict"] == "broken"
+
+
+def test_each_candidate_is_certified_at_most_once(monkeypatch) -> None:
+    """The simplest and the largest candidates overlap; a point tried twice would only spend
+    the budget again and count as two attempts in the evidence."""
+    calls = []
+
+    def refuse(expr, point, **kwargs):
+        calls.append(tuple(point.items()))
+        return None
+
+    monkeypatch.setattr(fallback, "certify_nonzero", refuse)
+    found = numeric_witness(Z - S(1) / 3, [Z], samples=64, high_precision_points=8, certify=4)
+    assert len(found.candidates) > 4
+    assert len(calls) == len(set(calls)) == found.evidence.certify_attempts
+    assert 4 <= len(calls) <= 8
+    calls.clear()  # one point: the simplest candidate is also the largest
+    found = numeric_witness(Z - S(1) / 3, [Z], {Z: "2"}, samples=64, high_precision_points=8, certify=4)
+    assert len(found.candidates) == 1
+    assert calls == [((Z, S(2)),)] and found.evidence.certify_attempts == 1
