@@ -276,6 +276,20 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         "a CRootOf is irrational (SymPy returns a rational root as a Rational) and lies strictly inside its rational isolating interval, so xa == yb already gives x > y",
     ("roots", '`norm.is_zero or norm.degree() <= 0`: or → and, in `if norm.is_zero or norm.degree() <= 0:`'):
         "g has degree >= 1 here (checked just above), so its norm has degree >= 1 and is not zero: both parts are False",
+    ("roots", '`norm.degree() <= 0` → `norm.degree() < 0`, in `if norm.is_zero or norm.degree() <= 0:`'):
+        "g has degree >= 1 here (checked just above), so its norm, the product of its conjugates, has degree >= 1: `< 0` and `<= 0` are both False",
+    ("roots", '`raise Undecided(f"the norm of {text(g)} over its coefficien…` → `pass`, in `raise Undecided(f"the norm of {text(g)} over its coefficient field is degenerate")`'):
+        "unreachable: g has degree >= 1 here, so its norm has degree >= 1 and is not zero, and the test guarding this raise is never true",
+    ("roots", '`certified_order(c, qa) >= 0` → `certified_order(c, qa) > 0`, in `inside = ends or [c for c in proposals if certified_order(c, qa) >= 0 and certified_order…`'):
+        "a proved root c equal to the box end qa makes g(qa) = 0, and the bracket's sign sa at qa is certified, so sa == 0 and `ends` is used, never this list",
+    ("roots", '`certified_order(qb, c) >= 0` → `certified_order(qb, c) > 0`, in `inside = ends or [c for c in proposals if certified_order(c, qa) >= 0 and certified_order…`'):
+        "a proved root c equal to the box end qb makes g(qb) = 0, and the bracket's sign sb at qb is certified, so sb == 0 and `ends` is used, never this list",
+    ("roots", '`0` → `1`, in `inside = ends or [c for c in proposals if certified_order(c, qa) >= 0 and certified_order…`'):
+        "certified_order is -1, 0 or 1, so `>= 1` is `> 0`; a proved root c equal to a box end makes g 0 there, the bracket's certified sign there is 0 and `ends` is used, never this list",
+    ("signs", '`not r.is_real or r.index >= len(intervals)`: or → and, in `if not r.is_real or r.index >= len(intervals):`'):
+        "a CRootOf's poly is irreducible over Q (SymPy factors it first), so its distinct real roots are indices 0 .. len(intervals) - 1 and its complex ones come after: not r.is_real and r.index >= len(intervals) are the same test",
+    ("signs", '`r.index >= len(intervals)` → `r.index > len(intervals)`, in `if not r.is_real or r.index >= len(intervals):`'):
+        "a CRootOf's poly is irreducible over Q (SymPy factors it first), so index == len(intervals) is its first complex root, for which `not r.is_real` is already True",
     ("balls", '`lo > 0` → `lo >= 0`, in `return lo if lo > 0 else -1`'):
         "in the branch `lo > 0 or hi < 0`, lo == 0 would need hi < 0, impossible as lo <= hi: there lo >= 0 means lo > 0",
     ("balls", '`lo` → `hi`, in `return lo if lo > 0 else -1`'):
@@ -313,6 +327,8 @@ SOUND_EITHER_WAY: dict[tuple[str, str], str] = {
         "with hi = 0, x = [l, 0] and span(0, max |x|) encloses |x| = -x as -x does",
     ("intervals", "`1` → `0`, in `small = _bits(term[1]) < _bits(total[0]) - 1 + tol`"):
         "`small` only chooses where the series stops: the tail bound 2·t_(n+1) is added wherever it stops, once ratio(n+1) <= 1/2",
+    ("roots", "`10` → `20`, in `step = Fraction(1, 10**30) * max(1, abs(approx))`"):
+        "step only sets how far beyond x the rational is put: the next line certifies it at or beyond x (else Undecided), and the isolation box [lo, hi] need only contain the interval",
     ("intervals", "`2 * m + 3` → `2 * m - 3`, in `next_ratio_below_1 = mpf_lt(from_int(2 * m + 3), two_x2[0])`"):
         "for real x > 0 the asymptotic series of erfc is enveloping at every truncation (DLMF 7.12(i)): the hull with the first omitted term added after the loop encloses erfc wherever the loop stops",
 }
