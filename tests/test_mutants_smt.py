@@ -211,3 +211,19 @@ def test_a_rational_witness_is_confirmed_or_refuted_by_z3_itself() -> None:
     differ = reals[A] != reals[B]
     assert smt._witness_confirmed(z3, ctx, [differ], reals, {"a": "1/2", "b": "1"}, 1.0) is True
     assert smt._witness_confirmed(z3, ctx, [differ], reals, {"a": "1/2", "b": "0.5"}, 1.0) is False
+
+
+@pytest.mark.parametrize(("expr", "variables", "covered"), [
+    (Z + 1, frozenset({Z}), True),
+    (Z * sympy.Symbol("w", real=True), frozenset({Z}), False),  # a symbol the statement lacks
+    (A + B, frozenset({A}), False),
+    (A + B, frozenset({A, B}), True),
+    (sympy.exp(Z)**2, frozenset({Z}), False),                    # the base of a power is walked
+    (sympy.sin(Z)**3 + Z, frozenset({Z}), False),
+    (sympy.Max(Z, sympy.exp(Z))**2, frozenset({Z}), False),
+    ((Z + 1)**3, frozenset({Z}), True),
+    (Z**-1, frozenset({Z}), False),                               # 1/z: only a non-zero scale may be inverted
+    (sympy.Rational(1, 2)**Z, frozenset({Z}), False),
+])
+def test_coverage_walks_every_node(expr, variables, covered) -> None:
+    assert smt.covers(expr, variables) is covered
