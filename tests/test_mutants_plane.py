@@ -224,3 +224,44 @@ def test_a_point_case_whose_sides_differ_by_exactly_one_as_written_is_refuted() 
     decision = decide_plane(left, B, SPACE, Budget(60))
     assert decision.verdict is Verdict.BROKEN
     assert decision.witness[A] == S(1) / 1000
+
+
+def test_a_difference_of_exactly_one_as_written_is_broken() -> None:
+    decision = decide_plane(B + 1, B, SPACE, Budget(60))
+    assert decision.verdict is Verdict.BROKEN and decision.certificate is not None
+
+
+def test_a_case_with_no_branch_is_undecided_and_the_note_says_why() -> None:
+    """The first undecided case's reason is the decision's note."""
+    decision = decide_plane(sympy.Piecewise((B, A > 0)), B, SPACE, Budget(60))
+    assert decision.verdict is Verdict.INCONCLUSIVE
+    undecided = [o for o in decision.cases if o.status == "undecided"]
+    assert [o.case.describe() for o in undecided] == ["a < 0, b ∈ R"]
+    assert undecided[0].expr is None
+    assert decision.note == undecided[0].method == "no branch of Piecewise((b, a > 0)) applies on a < 0, b ∈ R"
+
+
+def test_an_unproved_case_without_an_undecided_one_gives_the_general_note() -> None:
+    """b·(cos(e^-5000) − 1) is not 0, but no enclosure separates it from 0: nothing decides it."""
+    decision = decide_plane(B * (sympy.cos(sympy.exp(-5000)) - 1), S.Zero, SPACE, Budget(60))
+    assert decision.verdict is Verdict.INCONCLUSIVE
+    assert [o.status for o in decision.cases] == ["unknown", "proved", "unknown"]  # b < 0, b = 0, b > 0
+    assert decision.note == "the difference was neither proved zero nor certified non-zero on every case"
+
+
+def test_the_change_of_variables_is_taken_only_where_x_cancels_as_written() -> None:
+    """With b = u/a the difference keeps a in b·(a + 1)² − b·(a² + 2a + 1) (SymPy does not
+    expand it): D is not written as a function of a·b, so no step may say it is."""
+    left = sympy.Piecewise((B * (A + 1)**2 - B * (A**2 + 2 * A + 1), A * B > 1), (0, True))
+    decision = decide_plane(left, S.Zero, SPACE, Budget(60))
+    assert decision.product is None or decision.product.x not in decision.product.reduced.free_symbols
+
+
+def test_the_change_of_variables_pairs_whole_line_variables_only() -> None:
+    """D = [−1/999 < a·α < −1/1000] with α > 0: a witness must keep α > 0 (a < 0 does it), never
+    become α = u < 0 as the u = a·α route with a = 1 would make it."""
+    window = (A * ALPHA < -S(1) / 1000) & (A * ALPHA > -S(1) / 999)
+    space = {A: whole_line(), ALPHA: scale_regions("positive")}
+    decision = decide_plane(sympy.Piecewise((1, window), (0, True)), S.Zero, space, Budget(60))
+    assert decision.verdict is not Verdict.HOLDS
+    assert decision.witness is None or decision.witness[ALPHA] > 0
