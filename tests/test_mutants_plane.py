@@ -265,3 +265,25 @@ def test_the_change_of_variables_pairs_whole_line_variables_only() -> None:
     decision = decide_plane(sympy.Piecewise((1, window), (0, True)), S.Zero, space, Budget(60))
     assert decision.verdict is not Verdict.HOLDS
     assert decision.witness is None or decision.witness[ALPHA] > 0
+
+
+def test_a_heaviside_that_is_zero_on_a_whole_case_takes_its_value_at_zero_there() -> None:
+    """|a| − a is exactly 0 on the open case a > 0, where H(|a| − a, 1) is 1 (its value at 0),
+    and positive for a < 0: the step is 1 everywhere, so H(|a| − a, 1)·b = b holds."""
+    with sympy.evaluate(False):
+        left = sympy.Heaviside(sympy.Abs(A) - A, 1) * B
+    assert decide_plane(left, B, SPACE, Budget(60)).verdict is Verdict.HOLDS
+
+
+def test_an_exclusive_or_of_three_conditions_is_true_where_an_odd_number_are() -> None:
+    left = sympy.Piecewise((B, sympy.Xor(A > 0, A > 1, A > 2)), (0, True))
+    right = sympy.Piecewise((B, ((A > 0) & (A <= 1)) | (A > 2)), (0, True))
+    assert decide_plane(left, right, SPACE, Budget(60)).verdict is Verdict.HOLDS
+
+
+def test_a_condition_the_resolver_cannot_read_is_not_taken_as_false() -> None:
+    """Equivalent(a > 1/1000, a < 1/999) is the window 1/1000 < a < 1/999, which no grid point
+    meets: the condition is undecided, so b on that window is not proved to be 0."""
+    window = sympy.Equivalent(A > S(1) / 1000, A < S(1) / 999)
+    decision = decide_plane(sympy.Piecewise((B, window), (0, True)), S.Zero, SPACE, Budget(60))
+    assert decision.verdict is not Verdict.HOLDS
