@@ -276,6 +276,14 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         "a CRootOf is irrational (SymPy returns a rational root as a Rational) and lies strictly inside its rational isolating interval, so xa == yb already gives x > y",
     ("roots", '`norm.is_zero or norm.degree() <= 0`: or → and, in `if norm.is_zero or norm.degree() <= 0:`'):
         "g has degree >= 1 here (checked just above), so its norm has degree >= 1 and is not zero: both parts are False",
+    ("regions", "`self.lower` → `self.upper`, in `return sympy.Eq(var, self.lower)`"):
+        "this branch is taken for a point region, whose lower and upper are equal (that is what is_point tests)",
+    ("regions", "`self.lower` → `self.upper`, in `return [self.lower] if self.lower.is_Rational else []`"):
+        "this line runs only for a point region, whose lower and upper are equal (that is what is_point tests)",
+    ("regions", "`region.lower` → `region.upper`, in `branches = tuple(dict.fromkeys(b.subs(var, region.lower) for b in branches))`"):
+        "this line runs only for a point region, whose lower and upper are equal (that is what is_point tests)",
+    ("regions", "`region.lower` → `region.upper`, in `return _SIGN_TEST[type(rel)](exact_sign(f.subs(var, region.lower)))`"):
+        "this branch is taken for a point region, whose lower and upper are equal (that is what is_point tests)",
     ("roots", '`norm.degree() <= 0` → `norm.degree() < 0`, in `if norm.is_zero or norm.degree() <= 0:`'):
         "g has degree >= 1 here (checked just above), so its norm, the product of its conjugates, has degree >= 1: `< 0` and `<= 0` are both False",
     ("roots", '`raise Undecided(f"the norm of {text(g)} over its coefficien…` → `pass`, in `raise Undecided(f"the norm of {text(g)} over its coefficient field is degenerate")`'):
@@ -327,6 +335,10 @@ SOUND_EITHER_WAY: dict[tuple[str, str], str] = {
         "with hi = 0, x = [l, 0] and span(0, max |x|) encloses |x| = -x as -x does",
     ("intervals", "`1` → `0`, in `small = _bits(term[1]) < _bits(total[0]) - 1 + tol`"):
         "`small` only chooses where the series stops: the tail bound 2·t_(n+1) is added wherever it stops, once ratio(n+1) <= 1/2",
+    ("signs", "`value.is_zero is True or sympy.expand(value) == 0`: or → and, in `if value.is_zero is True or sympy.expand(value) == 0:`"):
+        "where only one test proves the value 0 the mutant goes on to certify_nonzero, which cannot certify a sign of 0 and, for a number (exact_sign's contract), raises nothing, then to simplify: it returns 0 or Undecided, never a sign",
+    ("signs", "`10` → `20`, in `eps = sympy.Rational(1, 10**digits)`"):
+        "eps only sets the width of the exact isolating intervals: each contains its root at any width, and an order is returned only when the two intervals are certified apart",
     ("roots", "`10` → `20`, in `step = Fraction(1, 10**30) * max(1, abs(approx))`"):
         "step only sets how far beyond x the rational is put: the next line certifies it at or beyond x (else Undecided), and the isolation box [lo, hi] need only contain the interval",
     ("intervals", "`2 * m + 3` → `2 * m - 3`, in `next_ratio_below_1 = mpf_lt(from_int(2 * m + 3), two_x2[0])`"):
