@@ -287,3 +287,10 @@ def test_a_condition_the_resolver_cannot_read_is_not_taken_as_false() -> None:
     window = sympy.Equivalent(A > S(1) / 1000, A < S(1) / 999)
     decision = decide_plane(sympy.Piecewise((B, window), (0, True)), S.Zero, SPACE, Budget(60))
     assert decision.verdict is not Verdict.HOLDS
+
+
+def test_a_condition_that_factors_to_zero_is_decided_in_two_variables() -> None:
+    """(a + b)² − (a² + 2ab + b²) is 0 everywhere but only its factored form says so: the
+    condition '> 0' is false on the whole plane, without a cut along a curve."""
+    left = sympy.Piecewise((B, (A + B)**2 > A**2 + 2 * A * B + B**2), (0, True))
+    assert decide_plane(left, S.Zero, SPACE, Budget(60)).verdict is Verdict.HOLDS
