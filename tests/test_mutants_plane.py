@@ -294,3 +294,13 @@ def test_a_condition_that_factors_to_zero_is_decided_in_two_variables() -> None:
     condition '> 0' is false on the whole plane, without a cut along a curve."""
     left = sympy.Piecewise((B, (A + B)**2 > A**2 + 2 * A * B + B**2), (0, True))
     assert decide_plane(left, S.Zero, SPACE, Budget(60)).verdict is Verdict.HOLDS
+
+
+@pytest.mark.parametrize("choose", [sympy.Min, sympy.Max], ids=lambda f: f.__name__)
+def test_a_tie_between_equal_arguments_keeps_the_first_as_written(choose) -> None:
+    """(a + 1)² and a² + 2a + 1 are equal everywhere (sign 0 on the case): Max and Min keep the
+    argument SymPy lists first, so the side shown is the one written, not its expansion."""
+    left = choose((A + 1)**2, A**2 + 2 * A + 1) * B
+    decision = decide_plane(left, (A + 1)**2 * B, SPACE, Budget(60))
+    assert decision.verdict is Verdict.HOLDS
+    assert [o.sides[0] for o in decision.cases] == [B * (A + 1)**2]
