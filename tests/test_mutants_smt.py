@@ -227,3 +227,19 @@ def test_a_rational_witness_is_confirmed_or_refuted_by_z3_itself() -> None:
 ])
 def test_coverage_walks_every_node(expr, variables, covered) -> None:
     assert smt.covers(expr, variables) is covered
+
+
+def test_a_literal_truth_value_that_coverage_admits_is_translated() -> None:
+    """covers() admits true and false as conditions (SymPy builds them when a Piecewise is not
+    re-evaluated); the translator must then give them their value, not refuse them."""
+    from sympy import Basic
+    from sympy.functions.elementary.piecewise import ExprCondPair
+
+    literal = Basic.__new__(sympy.Piecewise, Basic.__new__(ExprCondPair, Z, sympy.false),
+                            Basic.__new__(ExprCondPair, 2 * Z, sympy.true))
+    assert smt.covers(literal)
+    for z in ("3", "-1/2", "0"):
+        assert _value_at(literal, {Z: sympy.Rational(z)}) == 2 * sympy.Rational(z)
+    first = Basic.__new__(sympy.Piecewise, Basic.__new__(ExprCondPair, Z, sympy.true),
+                          Basic.__new__(ExprCondPair, 2 * Z, sympy.true))
+    assert _value_at(first, {Z: sympy.Rational(3)}) == 3
