@@ -310,6 +310,14 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         "1 and 1/2 are in GRID already, and an extra 0 only repeats the sample at 0, whose pair (0, 0) no argument but the one on S.Zero uses",
     ("symmetries", '`shown.is_number and shown.is_real`: and → or, in `if shown.is_number and shown.is_real:`'):
         "both branches return a string, never None, and only whether _recheck returns None is a decision: the string is the Re-check step's text",
+    ("plane", "`isinstance(cond, sympy.Rel) and type(cond) in _SIGN_TEST`: and → or, in `if isinstance(cond, sympy.Rel) and type(cond) in _SIGN_TEST:`"):
+        "SymPy's Relational subclasses are the six keys of _SIGN_TEST and the abstract bases _Inequality, _Greater, _Less, which SymPy never instantiates (Relational.__new__ maps every operator to one of the six): both parts are true for the same conditions",
+    ("plane", "`0` → `1`, in `return -x if self.sign(x) < 0 else x`"):
+        "sign is -1, 0 or 1, so `< 1` is `<= 0`, and a sign of 0 on the case means x is 0 at every point of it, where -x and x are the same value",
+    ("zero", "`piece.region.lower` → `piece.region.upper`, in `samples = [piece.region.lower] if piece.region.is_point else piece.region.samples(12)`"):
+        "this branch is taken for a point region, whose lower and upper are equal (that is what is_point tests)",
+    ("zero", "`piece.region.lower` → `piece.region.upper`, in `point = piece.region.lower`"):
+        "_settle_point is called only for a point region (_settle tests is_point first), whose lower and upper are equal",
 }
 
 # Mutants proved to keep every result sound, though not always the same: an enclosure that
