@@ -304,3 +304,20 @@ def test_a_tie_between_equal_arguments_keeps_the_first_as_written(choose) -> Non
     decision = decide_plane(left, (A + 1)**2 * B, SPACE, Budget(60))
     assert decision.verdict is Verdict.HOLDS
     assert [o.sides[0] for o in decision.cases] == [B * (A + 1)**2]
+
+
+def test_each_point_is_evaluated_once_and_counted_once(monkeypatch) -> None:
+    """The case search meets points the grid already tried (a = 1, b = ±1, ...): they are not
+    evaluated again, and the evidence counts each point sampled once."""
+    from symcheck.engine import plane
+    seen: list[tuple] = []
+
+    def recording(expr, point, **kwargs):
+        seen.append(tuple(sorted(point.items(), key=str)))
+        return plane_approximate(expr, point, **kwargs)
+
+    plane_approximate = plane.approximate
+    monkeypatch.setattr(plane, "approximate", recording)
+    decision = decide_plane(B * (sympy.cos(sympy.exp(-5000)) - 1), S.Zero, SPACE, Budget(60))
+    assert decision.verdict is Verdict.INCONCLUSIVE and len(decision.cases) == 3
+    assert len(seen) == len(set(seen)) == decision.evidence.points
