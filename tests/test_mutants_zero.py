@@ -217,3 +217,14 @@ def test_a_rewrite_that_runs_out_of_time_ends_the_proof_attempt(monkeypatch, tab
         monkeypatch.setattr(zero, "_METHODS", ())
     with pytest.raises(BudgetExceeded):
         prove_identically_zero(sympy.sin(Z)**2 + sympy.cos(Z)**2 - 1, Z, Region(-oo, oo), Budget(30))
+
+
+def test_a_cut_point_whose_every_alternative_is_one_is_not_proved_zero() -> None:
+    """At z = 0 the condition cannot be decided (cos(e^-5000) − 1 is not separated from 0) and
+    both branches are exactly 1 (one as √2·(1 + √2) − √2 − 1): r(0) = 1, never 'exact value 0'."""
+    hidden = sympy.cos(sympy.exp(-5000)) - 1
+    one = sympy.sqrt(2) * (1 + sympy.sqrt(2)) - sympy.sqrt(2) - 1
+    r = sympy.Piecewise((1, Z + hidden > 0), (one + Z, True)) * sympy.Piecewise((1, sympy.Eq(Z, 0)), (0, True))
+    decision = decide_zero(r, Z, Budget(60))
+    assert decision.verdict is not Verdict.HOLDS
+    assert [p.status for p in decision.pieces if p.region.is_point] in (["unknown"], ["nonzero"])
