@@ -302,6 +302,8 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         "in the branch `lo > 0 or hi < 0`, lo == 0 would need hi < 0, impossible as lo <= hi: there lo >= 0 means lo > 0",
     ("balls", '`lo` → `hi`, in `return lo if lo > 0 else -1`'):
         "in the branch `lo > 0 or hi < 0`, with end signs lo <= hi in {-1, 0, 1}, lo > 0 and hi > 0 are the same test and both give lo == hi == 1",
+    ("balls", "`ball.lower() <= a and ball.upper() >= b`: and → or, in `if ball.lower() <= a and ball.upper() >= b:`"):
+        "both tests always hold, so and/or agree: the ball has radius R (the mag Arb gives `wanted`, as arb(0, wanted) showed) and exact midpoint m = lower(a + R) <= a + R, so m − R <= a; and a + R − m <= |a + R|·2^(2−prec) < 2·slack = (|a| + |b|)·2^(3−prec) while 2R >= b − a + 2·slack, so m + R >= b",
     ("intervals", '`lo <= 0 <= hi` → `lo <= 0 < hi`, in `if lo <= 0 <= hi:`'):
         "for x = [lo, 0] with lo < 0 mpmath's x**n (n < 0) is unbounded, which _finite refuses with the same Imprecise",
     ("homogeneity", '`0` → `1`, in `if z == z1 or (samples[z].sign == 0 and samples[SCALE * z].sign == 0):`'):
@@ -341,6 +343,24 @@ SOUND_EITHER_WAY: dict[tuple[str, str], str] = {
         "lo is an end's sign; with lo = 0, x = [0, h] and the other branches return -x = 0 (h = 0) or span(0, max |x|), both enclosing |x| = x",
     ("balls", "`hi <= 0` → `hi < 0`, in `if hi <= 0:`"):
         "with hi = 0, x = [l, 0] and span(0, max |x|) encloses |x| = -x as -x does",
+    ("balls", "`((b - a) / 2).upper` → `((b - a) / 2).lower`, in `half = ((b - a) / 2).upper()`"):
+        "span returns the ball it builds only after checking that it holds [a, b] (else Arb's own a.union(b), which holds it too): how half, slack or the midpoint are rounded changes the width, never that [a, b] is enclosed",
+    ("balls", "`((abs(a) + abs(b)) * arb(2) ** (2 - flint.ctx.prec)).upper` → `((abs(a) + abs(b)) * arb(2) ** (2 - flint.ctx.prec)).lower`, in `slack = ((abs(a) + abs(b)) * arb(2) ** (2 - flint.ctx.prec)).upper()`"):
+        "span returns the ball it builds only after checking that it holds [a, b] (else Arb's own a.union(b), which holds it too): how half, slack or the midpoint are rounded changes the width, never that [a, b] is enclosed",
+    ("balls", "`2` → `4`, in `slack = ((abs(a) + abs(b)) * arb(2) ** (2 - flint.ctx.prec)).upper()`"):
+        "span returns the ball it builds only after checking that it holds [a, b] (else Arb's own a.union(b), which holds it too): how half, slack or the midpoint are rounded changes the width, never that [a, b] is enclosed",
+    ("balls", "`ball.upper() >= b` → `ball.upper() > b`, in `if ball.lower() <= a and ball.upper() >= b:`"):
+        "where ball.upper() == b the built ball holds [a, b]; the mutant returns Arb's a.union(b) instead, which holds [a, b] too (only the clip to the sign of an end is skipped: a sign left undecided, never a wrong one)",
+    ("balls", "`a >= 0 > ball.lower()` → `a >= 0 >= ball.lower()`, in `if a >= 0 > ball.lower():`"):
+        "with a >= 0 the ball is also clipped when its lower end is exactly 0: ball.nonnegative_part() encloses ball ∩ [0, ∞), which contains [a, b]",
+    ("balls", "`b <= 0 < ball.upper()` → `b <= 0 <= ball.upper()`, in `if b <= 0 < ball.upper():`"):
+        "with b <= 0 the ball is also clipped when its upper end is exactly 0: -(-ball).nonnegative_part() encloses ball ∩ (−∞, 0], which contains [a, b]",
+    ("balls", "`rad != 0 and rad * self._narrow > abs(x.mid())`: and → or, in `return bool(rad != 0 and rad * self._narrow > abs(x.mid()))`"):
+        "_wide only chooses how a monotone f is applied (to the ball, or to its two ends and hulled; every f passed is defined on the whole ball, its domain checked before): both enclose f over the ball",
+    ("balls", "`0` → `1`, in `if lo >= 0 or hi <= 0: # monotone on each side of 0`"):
+        "lo is an end's sign in {-1, 0, 1}, so `lo >= 1` differs from `lo >= 0` only at lo = 0, x = [0, h], where the hull [1, cosh(max |x|)] = [1, cosh h] encloses cosh over x as Arb's monotone cosh does",
+    ("intervals", "`2 * bits >= target` → `2 * bits > target`, in `if 2 * bits >= target:`"):
+        "at 2·bits == target both routes enclose erf(x) for x > 0: 1 − erfc's enveloping asymptotic series with its first omitted term (DLMF 7.12(i)), or the positive series with its tail bound (about 2x² = target/log2(e) terms, far below the term limit): only the width differs",
     ("intervals", "`1` → `0`, in `small = _bits(term[1]) < _bits(total[0]) - 1 + tol`"):
         "`small` only chooses where the series stops: the tail bound 2·t_(n+1) is added wherever it stops, once ratio(n+1) <= 1/2",
     ("signs", "`value.is_zero is True or sympy.expand(value) == 0`: or → and, in `if value.is_zero is True or sympy.expand(value) == 0:`"):
