@@ -243,3 +243,18 @@ def test_a_literal_truth_value_that_coverage_admits_is_translated() -> None:
     first = Basic.__new__(sympy.Piecewise, Basic.__new__(ExprCondPair, Z, sympy.true),
                           Basic.__new__(ExprCondPair, 2 * Z, sympy.true))
     assert _value_at(first, {Z: sympy.Rational(3)}) == 3
+
+
+@pytest.mark.parametrize(("engine", "witness"), [
+    ("broken", None),                                   # a broken verdict without a witness to pin
+    ("inconclusive", {"a": "1", "b": "2", "alpha": "3"}),
+    ("holds", {"a": "1", "b": "2", "alpha": "3"}),
+])
+def test_only_a_broken_verdict_with_a_witness_has_it_checked_by_z3(engine, witness) -> None:
+    """relu inverse scaling for α > 0 holds: z3 says unsat. witness_confirmed is about the
+    engine's counterexample, so it stays None unless there is one (and no call fails)."""
+    t = Transformation("inverse-scaling", domain("positive"))
+    cross = smt.cross_check(activation("relu"), t, form("gated"), engine, witness)
+    assert cross.verdict == "holds"
+    assert cross.witness_confirmed is None
+    assert cross.agrees is {"broken": False, "inconclusive": None, "holds": True}[engine]
