@@ -228,3 +228,24 @@ def test_a_cut_point_whose_every_alternative_is_one_is_not_proved_zero() -> None
     decision = decide_zero(r, Z, Budget(60))
     assert decision.verdict is not Verdict.HOLDS
     assert [p.status for p in decision.pieces if p.region.is_point] in (["unknown"], ["nonzero"])
+
+
+def test_a_residual_zero_at_every_cut_point_is_refuted_at_a_sample() -> None:
+    """r = z vanishes at the cut point 0: the witness comes from the sample points, simplest
+    first (0 is not visibly non-zero, 2 is)."""
+    decision = decide_zero(Z, Z, Budget(60))
+    assert decision.verdict is Verdict.BROKEN and decision.point == 2 and decision.pieces == ()
+
+
+def test_a_cut_point_off_the_samples_whose_value_is_exactly_one_is_a_witness() -> None:
+    decision = decide_zero(sympy.Piecewise((1, sympy.Eq(Z, S(1) / 1000)), (0, True)), Z, Budget(60))
+    assert decision.verdict is Verdict.BROKEN and decision.point == S(1) / 1000
+
+
+def test_a_cut_point_value_that_expands_to_zero_is_proved_by_its_exact_value() -> None:
+    """√2·(1 + √2) − √2 − 2 is 0 once expanded: no simplification is needed."""
+    value = sympy.sqrt(2) * (1 + sympy.sqrt(2)) - sympy.sqrt(2) - 2
+    decision = decide_zero(sympy.Piecewise((value, sympy.Eq(Z, S(1) / 1000)), (0, True)), Z, Budget(60))
+    assert decision.verdict is Verdict.HOLDS
+    at_cut = [p for p in decision.pieces if p.region == Region(S(1) / 1000, S(1) / 1000)]
+    assert [(p.status, p.method) for p in at_cut] == [("proved", "exact value 0")]
