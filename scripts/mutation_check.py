@@ -284,6 +284,8 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         "this line runs only for a point region, whose lower and upper are equal (that is what is_point tests)",
     ("regions", "`region.lower` → `region.upper`, in `return _SIGN_TEST[type(rel)](exact_sign(f.subs(var, region.lower)))`"):
         "this branch is taken for a point region, whose lower and upper are equal (that is what is_point tests)",
+    ("roots", "`s * side * slope > 0` → `s * side * slope >= 0`, in `if s != 0 and s * side * slope > 0 or s == 0:`"):
+        "after `s != 0` each factor is ±1 (s a certified sign, side ±1, slope ±1 as 0 returned earlier): the product is ±1, where >= 0 and > 0 agree",
     ("roots", '`norm.degree() <= 0` → `norm.degree() < 0`, in `if norm.is_zero or norm.degree() <= 0:`'):
         "g has degree >= 1 here (checked just above), so its norm, the product of its conjugates, has degree >= 1: `< 0` and `<= 0` are both False",
     ("roots", '`raise Undecided(f"the norm of {text(g)} over its coefficien…` → `pass`, in `raise Undecided(f"the norm of {text(g)} over its coefficient field is degenerate")`'):
@@ -367,6 +369,10 @@ SOUND_EITHER_WAY: dict[tuple[str, str], str] = {
         "where only one test proves the value 0 the mutant goes on to certify_nonzero, which cannot certify a sign of 0 and, for a number (exact_sign's contract), raises nothing, then to simplify: it returns 0 or Undecided, never a sign",
     ("signs", "`10` → `20`, in `eps = sympy.Rational(1, 10**digits)`"):
         "eps only sets the width of the exact isolating intervals: each contains its root at any width, and an order is returned only when the two intervals are certified apart",
+    ("roots", "`1` → `0`, in `stack += [(mid, b, depth + 1), (a, mid, depth + 1)]`"):
+        "depth is read only by the MAX_DEPTH refusal: every excluded box and every bracket is decided by its enclosures and exact end signs at any depth, and MAX_BOXES still ends the loop in a refusal",
+    ("roots", "`depth + 1` → `depth - 1`, in `stack += [(mid, b, depth + 1), (a, mid, depth + 1)]`"):
+        "depth is read only by the MAX_DEPTH refusal: every excluded box and every bracket is decided by its enclosures and exact end signs at any depth, and MAX_BOXES still ends the loop in a refusal",
     ("roots", "`10` → `20`, in `step = Fraction(1, 10**30) * max(1, abs(approx))`"):
         "step only sets how far beyond x the rational is put: the next line certifies it at or beyond x (else Undecided), and the isolation box [lo, hi] need only contain the interval",
     ("intervals", "`2 * m + 3` → `2 * m - 3`, in `next_ratio_below_1 = mpf_lt(from_int(2 * m + 3), two_x2[0])`"):

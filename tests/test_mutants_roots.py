@@ -149,3 +149,49 @@ def test_a_constant_written_with_the_variable_has_no_roots(scale) -> None:
     assert Z in g.free_symbols
     found = roots_in(g, Z, -S.Infinity, S.Infinity)
     assert found == Cuts((), "it is a constant")
+
+
+_HAIR = sympy.exp(-10**6)  # no enclosure up to the certifier's precision tells 1 ± _HAIR from 1
+
+
+@pytest.mark.parametrize(("lower", "upper"), [(S.Zero, 1 + _HAIR), (1 - _HAIR, S(2))],
+                         ids=["upper-end-uncertain", "lower-end-uncertain"])
+def test_an_end_whose_sign_cannot_be_certified_rules_out_no_root(lower, upper) -> None:
+    """exp(z) − e is increasing with its root 1 inside; the proposals miss it. At one end the
+    sign of g cannot be certified: that end says nothing (in particular not the other end's
+    sign), so the root is not ruled out and, with no proposal to name it, the answer is a refusal."""
+    with pytest.raises(Undecided):
+        roots_in(sympy.exp(Z) - sympy.E, Z, lower, upper, candidates=lambda g, var, interval: [])
+
+
+@pytest.mark.parametrize("direction", [1, -1], ids=["increasing", "decreasing"])
+@pytest.mark.parametrize(("lower", "upper", "has_root"), [
+    (S(2), S(3), False), (-S.One, S.Zero, False),    # one sign at the end g moves away from 0 from
+    (S(2), S.Infinity, False), (-S.Infinity, S.Zero, False),  # no bisection to fall back on
+    (S.One, S(2), False), (S.Zero, S.One, False),    # g = 0 at an end: the root is not inside
+    (S.One, S.Infinity, False), (-S.Infinity, S.One, False),
+    (S.Zero, S(2), True), (S.Half, S(3) / 2, True),  # the ends straddle the root 1
+    (S.Zero, S.Infinity, True), (-S.Infinity, S(2), True),
+])
+def test_a_monotone_function_without_proposals_is_decided_by_its_ends(direction, lower, upper, has_root) -> None:
+    """±(exp(z) − e), strictly monotone, and no proposal: the exact signs at the ends rule a
+    root out only when g already moves away from 0 at the near end (or is 0 at an end); a root
+    between the ends cannot be named, so that case is refused, never declared root-free."""
+    g = direction * (sympy.exp(Z) - sympy.E)
+    if has_root:
+        with pytest.raises(Undecided):
+            roots_in(g, Z, lower, upper, candidates=lambda g, var, interval: [])
+    else:
+        assert roots_in(g, Z, lower, upper, candidates=lambda g, var, interval: []).points == ()
+
+
+@pytest.mark.parametrize(("lower", "upper", "roots"), [
+    (-sympy.pi, sympy.pi, (S.Zero,)),
+    (S.Zero, 4 * sympy.pi, (sympy.pi, 2 * sympy.pi, 3 * sympy.pi)),
+    (-sympy.E, sympy.sqrt(10), (S.Zero, sympy.pi)),
+])
+def test_the_bisection_box_around_irrational_ends_is_found(lower, upper, roots) -> None:
+    """sin z is neither monotone nor of one sign here: the roots come from bisection on a
+    rational box [lo, hi] ⊇ [lower, upper], whose ends are put just beyond the irrational ends
+    (40 digits of π, then a step certified to clear it) — a refusal there loses these cuts."""
+    assert roots_in(sympy.sin(Z), Z, lower, upper).points == roots
