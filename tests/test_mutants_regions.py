@@ -160,3 +160,31 @@ def test_and_and_or_of_three_valued_truths(values, conjunction, disjunction) -> 
     parts = [Z > k for k in range(len(values))]
     assert _three_valued(sympy.And(*parts), values) is conjunction
     assert _three_valued(sympy.Or(*parts), values) is disjunction
+
+
+def test_a_region_too_narrow_for_any_certified_rational_has_no_sample() -> None:
+    """(3, log(e³ + e^-1000000)) is non-empty, but no enclosure measures its width: no rational
+    is certified inside, and sample() refuses rather than return a point from elsewhere."""
+    region = Region(S(3), sympy.log(sympy.exp(3) + sympy.exp(-10**6)))
+    assert region.samples() == []
+    with pytest.raises(Undecided, match="no rational point found"):
+        region.sample()
+
+
+def test_cut_points_equal_in_value_but_written_differently_make_no_empty_region() -> None:
+    """1 + √2 and √(3 + 2√2) are the same number: the split refuses (it cannot order them) or
+    keeps one; an open region between them would be empty, no part of a partition of R."""
+    cuts = (1 + sympy.sqrt(2), sympy.sqrt(3 + 2 * sympy.sqrt(2)))
+    try:
+        pieces = split(Z**2, Z, Budget(60), cuts=cuts)
+    except Undecided:
+        return
+    from symcheck.exact.signs import certified_order
+    for p in pieces:
+        assert p.region.is_point or certified_order(p.region.upper, p.region.lower) > 0, p.region
+
+
+def test_a_piecewise_with_no_branch_on_a_region_is_refused() -> None:
+    """Piecewise((1, z > 0)) has no value for z <= 0: no branch applies there."""
+    with pytest.raises(Undecided, match="no branch"):
+        split(sympy.Piecewise((1, Z > 0)), Z, Budget(60))
