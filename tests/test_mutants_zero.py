@@ -249,3 +249,9 @@ def test_a_cut_point_value_that_expands_to_zero_is_proved_by_its_exact_value() -
     assert decision.verdict is Verdict.HOLDS
     at_cut = [p for p in decision.pieces if p.region == Region(S(1) / 1000, S(1) / 1000)]
     assert [(p.status, p.method) for p in at_cut] == [("proved", "exact value 0")]
+
+
+def test_a_residual_no_sample_can_evaluate_is_inconclusive_not_a_crash() -> None:
+    """An opaque f(z) has no value at any sample: nothing is certified, nothing raises."""
+    decision = decide_zero(sympy.Function("f")(Z), Z, Budget(60))
+    assert decision.verdict is Verdict.INCONCLUSIVE and decision.point is None
