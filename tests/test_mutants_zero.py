@@ -158,6 +158,7 @@ with sympy.evaluate(False):
         sympy.erfc(Z) + sympy.erf(Z) - 1 + S(1) / 10**20,
         sympy.tanh(sympy.asinh(Z)) - Z / sympy.sqrt(1 + Z**2) + Z**2 / 10**9,
         sympy.log(2 * (Z**2 + 1)) - sympy.log(2) - sympy.log(Z**2 + 1) + S(1) / 10**20,
+        S.One, -S(2),                  # a constant: no rewrite makes it 0
         sympy.exp(2 * Z) - 2,          # exp(log u) = u applies to a log only, not to 2·z
         sympy.cos(sympy.sinh(Z)) - Z,  # asinh(sinh u) = u applies to asinh only, not to cos
     ]
