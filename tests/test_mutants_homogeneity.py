@@ -56,3 +56,13 @@ def test_an_enclosure_that_only_touches_zero_is_not_an_exact_zero() -> None:
     assert not _exactly_zero(value, {Z: 1 + S(2)**-200})
     assert _exactly_zero(Z - 1, {Z: S.One})
     assert not _exactly_zero(Z - 1, {Z: S(2)})
+
+
+def test_a_value_whose_double_is_undecided_pins_nothing() -> None:
+    """σ(1) = 1 but σ is cos(e^-5000) − 1 elsewhere, whose sign no enclosure decides: σ(2)/σ(1)
+    is not known to be positive, so z = 1 pins no p, and nothing else is decided."""
+    degree = homogeneity_degree(activation("Piecewise((1, Eq(z, 1)), (cos(exp(-5000)) - 1, True))"))
+    assert degree.kind == "undecided" and degree.pin is None and not degree.excludes_every_p
+    assert str(degree) == ("no sample pins p or excludes every p (σ undecided at 0, -1/3, 1/3, -1/2, 1/2, "
+                           "-2/3, 2/3, -5/7, 5/7, -1, -10/7, 10/7, -2, 2, -3, 3, -6, 6)")
+    assert degree.refutations == ()
