@@ -256,6 +256,22 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         _DEAD_EXP,
     ("smt", "`left.is_Rational and right.is_Rational`: and → or, in `if not (left.is_Rational and right.is_Rational):`"):
         "covers() admits only rationals, the variables, +, ·, integer powers (negative ones of the scale, checked in its domain and non-zero just above) and piecewise choices, so at z3's rational model both sides are rationals: the test is never true",
+    ("smt", "`len(node.args) > 1` → `len(node.args) >= 1`, in `if isinstance(node, sympy.Heaviside) and len(node.args) > 1 and not node.args[1].is_Ratio…`"):
+        "SymPy >= 1.9 (the package needs 1.12) always stores Heaviside's value at 0 as args[1], so len(args) is 2",
+    ("smt", "`n >= 0` → `n > 0`, in `return power if n >= 0 else self.real(sympy.Integer(1)) / power # base ≠ 0 is asserted`"):
+        "SymPy evaluates x**0 to 1, so no Pow node has exponent 0 (and were n 0, power is the constant 1, whose reciprocal is 1)",
+    ("smt", "`0` → `1`, in `return power if n >= 0 else self.real(sympy.Integer(1)) / power # base ≠ 0 is asserted`"):
+        "n is a non-zero integer here (SymPy evaluates x**0 to 1), so n >= 1 and n >= 0 are the same test",
+    ("smt", "`x > best` → `x >= best`, in `best = z3.If(x > best, x, best) if isinstance(e, sympy.Max) else z3.If(x < best, x, best)`"):
+        "the tests differ only on a tie x == best, where the If's two branches are the same real",
+    ("smt", "`x < best` → `x <= best`, in `best = z3.If(x > best, x, best) if isinstance(e, sympy.Max) else z3.If(x < best, x, best)`"):
+        "the tests differ only on a tie x == best, where the If's two branches are the same real",
+    ("smt", "`x >= 0` → `x > 0`, in `return z3.If(x >= 0, x, -x)`"):
+        "the tests differ only at x = 0, where x and -x are the same real (0)",
+    ("smt", "`isinstance(c, Relational) and type(c) in _RELATIONS`: and → or, in `if isinstance(c, Relational) and type(c) in _RELATIONS:`"):
+        "condition() only receives conditions of expressions covers() admitted, which admits a relation only when type(c) is in _RELATIONS (six Relational classes), so both tests are true together or false together",
+    ("fallback", "`region.lower` → `region.upper`, in `if region.lower == sympy.Rational(q.numerator, q.denominator):`"):
+        "a point region has lower == upper (that is what is_point tests)",
     ('signs', '`x.index < y.index` → `x.index <= y.index`, in `return (x.index > y.index) - (x.index < y.index)`'):
         'certified_order returns 0 for x == y before _order_roots, and two roots of one polynomial with one index are equal, so x.index == y.index never reaches this line',
     ('signs', '`raise Undecided(f"cannot decide the sign of {text(value)} (…` → `pass`, in `raise Undecided(f"cannot decide the sign of {text(value)} ({type(err).__name__})") from N…`'):
@@ -329,6 +345,22 @@ EQUIVALENT: dict[tuple[str, str], str] = {
 # remainder bound is added all the same. Like equivalent mutants they are not unsound edits:
 # listed with the one-line proof, not run, and kept out of the score's denominator.
 SOUND_EITHER_WAY: dict[tuple[str, str], str] = {
+    ("smt", "`seconds < 0.05` → `seconds <= 0.05`, in `if seconds < 0.05:`"):
+        "it only decides whether z3 is asked at all with about 0.05 s left: not asking gives verdict unknown and agrees None, and a cross-check only withdraws a verdict when agrees is False, never upgrades one",
+    ("smt", "`0.05` → `0.1`, in `if seconds < 0.05:`"):
+        "it only decides whether z3 is asked at all with under 0.1 s left: not asking gives verdict unknown and agrees None, and a cross-check only withdraws a verdict when agrees is False, never upgrades one",
+    ("smt", '`1000` → `2000`, in `solver.set("timeout", max(1, int(seconds * 1000)))`'):
+        "z3's time limit in milliseconds only bounds how long it searches: sat and unsat mean the same whenever they come, and running out is unknown, no verdict",
+    ("fallback", "`2` → `4`, in `pools = [_values(v, domain_regions(domains.get(v)), expr, max(samples // 2, 16), rng) for…`"):
+        "only how many random values each variable's pool draws (at least 16 either way): every point still passes _inside, and a witness is only a point certify_nonzero certified",
+    ("fallback", "`value < 1e300` → `value <= 1e+300`, in `v = float(value) if value < 1e300 else math.inf`"):
+        "v changes only at a value equal to the double 1e300, to that finite double instead of inf (both > 0): v only ranks candidates and fills the evidence's largest, and a witness is only a point certify_nonzero certified",
+    ("fallback", "`1e300` → `2e+300`, in `v = float(value) if value < 1e300 else math.inf`"):
+        "for values in [1e300, 2e300) v becomes float(value), finite (below float64's maximum 1.8e308) and > 0, instead of inf: v only ranks candidates and fills the evidence's largest, and a witness is only a point certify_nonzero certified",
+    ("fallback", "`value > 10 ** (10 - digits) * max(scale, 10 ** -digits)` → `value >= 10 ** (10 - digits) * max(scale, 10 ** (-digits))`, in `if value > 10 ** (10 - digits) * max(scale, 10 ** -digits) and v > 0:`"):
+        "it adds as a candidate only a point whose value equals the threshold exactly: a candidate is a proposal, certified once at most, and a witness is only a point certify_nonzero certified",
+    ("fallback", "`v > 0` → `v >= 0`, in `if value > 10 ** (10 - digits) * max(scale, 10 ** -digits) and v > 0:`"):
+        "with value above the threshold (at least 10^(10 - 2·digits) > 0) v = float(value) is 0 only when it underflows float64: that adds a candidate ranked last, certified once at most, and a witness is only a point certify_nonzero certified",
     ('balls', '`rad * self._narrow > abs(x.mid())` → `rad * self._narrow >= abs(x.mid())`, in `return bool(rad != 0 and rad * self._narrow > abs(x.mid()))`'):
         '_wide only chooses how a monotone f is applied (to the ball, or to its two ends and hulled): both enclose f over the ball',
     ('intervals', '`4` → `8`, in `tol = -(prec + 4)`'):
