@@ -188,3 +188,15 @@ def test_a_piecewise_with_no_branch_on_a_region_is_refused() -> None:
     """Piecewise((1, z > 0)) has no value for z <= 0: no branch applies there."""
     with pytest.raises(Undecided, match="no branch"):
         split(sympy.Piecewise((1, Z > 0)), Z, Budget(60))
+
+
+@pytest.mark.parametrize(("region", "condition"), [
+    (Region(-S.Infinity, S(2)), lambda w: sympy.StrictLessThan(w, 2)),
+    (Region(S(2), S.Infinity), lambda w: sympy.StrictGreaterThan(w, 2)),
+    (Region(-S.Infinity, S.Infinity), lambda w: S.true),
+])
+def test_a_condition_names_only_the_finite_ends(region, condition) -> None:
+    """For a variable that may be ±oo (extended real) SymPy keeps w > -oo as written: an
+    infinite end must not appear in the condition at all."""
+    w = sympy.Symbol("w", extended_real=True)
+    assert region.condition(w) == condition(w)
