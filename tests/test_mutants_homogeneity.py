@@ -66,3 +66,13 @@ def test_a_value_whose_double_is_undecided_pins_nothing() -> None:
     assert str(degree) == ("no sample pins p or excludes every p (σ undecided at 0, -1/3, 1/3, -1/2, 1/2, "
                            "-2/3, 2/3, -5/7, 5/7, -1, -10/7, 10/7, -2, 2, -3, 3, -6, 6)")
     assert degree.refutations == ()
+
+
+@pytest.mark.parametrize(("expr", "z", "sign"), [
+    (Z - 1, S(2), 1), (Z - 1, S.Zero, -1), (Z - 1, S.One, 0),
+    (sympy.sqrt(2) * Z - 1, S(3) / 2, 1),                 # only an enclosure decides it
+    (Z * (sympy.cos(sympy.exp(-5000)) - 1), S.One, None),   # negative, but no enclosure shows it
+])
+def test_a_certified_sign_is_decided_by_exact_arithmetic_or_an_enclosure(expr, z, sign) -> None:
+    from symcheck.engine.homogeneity import certified_sign
+    assert certified_sign(expr, {Z: z}) == sign
