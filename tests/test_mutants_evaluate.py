@@ -369,3 +369,20 @@ def test_a_negation_undecided_on_a_box_keeps_both_branches(box, values) -> None:
     assert _arb_end(ball.lower()) <= min(values) and max(values) <= _arb_end(ball.upper())
     if len(values) == 1:  # decided: exact
         assert _arb_end(ball.lower()) == _arb_end(ball.upper()) == values[0]
+
+
+W = sympy.Symbol("w")
+
+
+@pytest.mark.parametrize(("box", "inside"), [
+    ({Z: (0, 4), W: (1, 2)}, [0, 1, 4, 16]),          # z**w from 0 to 4**2
+    ({Z: (0, 2), W: (S(1) / 2, 3)}, [0, 1, 8]),       # the largest value at the largest exponent
+    ({Z: (0, S(1) / 2), W: (1, 2)}, [0, S(1) / 4, S(1) / 2]),  # below 1: at the smallest one
+])
+def test_a_real_power_with_a_range_of_exponents_from_zero_encloses_its_largest_value(box, inside) -> None:
+    """Over z in [0, B] and a range of exponents the values run from 0 up to B**w at one end
+    of the exponents' range: the enclosure is [0, top] with top the upper end of B**w, not its
+    lower end."""
+    ball = enclose_range(Z**W, box, 64)
+    for v in inside:
+        assert ball.lower() <= v <= ball.upper()
