@@ -302,6 +302,8 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         "this branch is taken for a point region, whose lower and upper are equal (that is what is_point tests)",
     ("roots", "`s * side * slope > 0` → `s * side * slope >= 0`, in `if s != 0 and s * side * slope > 0 or s == 0:`"):
         "after `s != 0` each factor is ±1 (s a certified sign, side ±1, slope ±1 as 0 returned earlier): the product is ±1, where >= 0 and > 0 agree",
+    ("regions", "`isinstance(cond, sympy.Rel) and type(cond) in _SIGN_TEST`: and → or, in `if isinstance(cond, sympy.Rel) and type(cond) in _SIGN_TEST:`"):
+        "the concrete subclasses of sympy.Rel are exactly the six keys of _SIGN_TEST (Eq, Ne, Gt, Ge, Lt, Le; _Inequality, _Greater and _Less are abstract), so the two tests are always equal",
     ("roots", '`norm.degree() <= 0` → `norm.degree() < 0`, in `if norm.is_zero or norm.degree() <= 0:`'):
         "g has degree >= 1 here (checked just above), so its norm, the product of its conjugates, has degree >= 1: `< 0` and `<= 0` are both False",
     ("roots", '`raise Undecided(f"the norm of {text(g)} over its coefficien…` → `pass`, in `raise Undecided(f"the norm of {text(g)} over its coefficient field is degenerate")`'):
@@ -409,6 +411,8 @@ SOUND_EITHER_WAY: dict[tuple[str, str], str] = {
         "step only sets how far beyond x the rational is put: the next line certifies it at or beyond x (else Undecided), and the isolation box [lo, hi] need only contain the interval",
     ("intervals", "`2 * m + 3` → `2 * m - 3`, in `next_ratio_below_1 = mpf_lt(from_int(2 * m + 3), two_x2[0])`"):
         "for real x > 0 the asymptotic series of erfc is enveloping at every truncation (DLMF 7.12(i)): the hull with the first omitted term added after the loop encloses erfc wherever the loop stops",
+    ("zero", "`expanded == expr` → `expanded != expr`, in `if expanded == expr:`"):
+        "the log method then returns simplify(expr) only where expand_log changed nothing, so it reports 0 only where the 'simplify' rewrite of _METHODS, tried first on the same input, already returned 0: it proves nothing new, it only loses the log-rule proofs",
 }
 
 _FLIP_COMPARE: dict[type, type] = {
