@@ -200,3 +200,47 @@ def test_a_condition_names_only_the_finite_ends(region, condition) -> None:
     infinite end must not appear in the condition at all."""
     w = sympy.Symbol("w", extended_real=True)
     assert region.condition(w) == condition(w)
+
+
+@pytest.mark.parametrize(("cond", "expected"), [
+    (~(sympy.sin(Z) > 0), {0, 1}),                            # Not of an uncut condition
+    (sympy.Xor(sympy.sin(Z) > 0, Z > 1), {0, 1}),              # Xor with one part uncut
+])
+def test_an_uncut_part_leaves_not_and_xor_undecided(cond, expected) -> None:
+    """sin z > 0 cannot be cut on z > 0: a condition built on it keeps both branches."""
+    pieces = split(sympy.Piecewise((1, cond), (0, True)), Z, Budget(60))
+    right = [p for p in pieces if p.region == Region(S.One, S.Infinity) or p.region == Region(S.Zero, S.Infinity)]
+    assert right, [p.region for p in pieces]
+    assert set(right[-1].alternatives) == expected
+
+
+@pytest.mark.parametrize(("cond", "inside", "outside"), [
+    ((Z > 1) & (Z < 2), S(3) / 2, S(5) / 2),
+    ((Z < 1) | (Z > 2), S(5) / 2, S(3) / 2),
+])
+def test_and_and_or_of_conditions_with_their_own_cut_points(cond, inside, outside) -> None:
+    """Both parts of z > 1 ∧ z < 2 need a cut inside (0, oo): the region is cut at 1 and 2 and
+    each piece decided, never decided from the parts that needed no cut."""
+    pieces = split(sympy.Piecewise((1, cond), (0, True)), Z, Budget(60))
+    assert all(p.branch_free for p in pieces)
+    for p in pieces:
+        q = p.region.lower if p.region.is_point else p.region.sample()
+        assert p.expr == (1 if bool(cond.subs(Z, q)) else 0), p.region
+    described = {p.region.describe() for p in pieces}
+    assert {"z = 1", "z = 2", "1 < z < 2"} <= described
+
+
+@pytest.mark.parametrize(("cond", "values", "truth"), [
+    (sympy.ITE(Z > 0, Z > 1, Z > 2), [None, True, True], True),    # both branches agree
+    (sympy.ITE(Z > 0, Z > 1, Z > 2), [None, False, False], False),
+    (sympy.ITE(Z > 0, Z > 1, Z > 2), [None, True, False], None),   # they differ
+    (sympy.ITE(Z > 0, Z > 1, Z > 2), [True, False, True], False),   # decided test: its branch
+    (sympy.ITE(Z > 0, Z > 1, Z > 2), [False, False, True], True),
+    (sympy.Xor(Z > 0, Z > 1), [None, True], None), (sympy.Xor(Z > 0, Z > 1), [True, True], False),
+    (sympy.Xor(Z > 0, Z > 1), [False, True], True),
+])
+def test_not_xor_and_ite_of_three_valued_truths(cond, values, truth) -> None:
+    """An undecided part (None) decides an ITE only when both its branches agree; Xor stays
+    undecided. (SymPy turns Not of a relation into the opposite relation.)"""
+    from symcheck.exact.regions import _three_valued
+    assert _three_valued(cond, values) is truth
