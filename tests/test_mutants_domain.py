@@ -202,3 +202,54 @@ def test_an_obligation_sympy_assumptions_prove_needs_no_case_split(monkeypatch, 
 def test_an_obligation_in_a_region_that_is_false_is_never_evaluated(monkeypatch) -> None:
     _no_split(monkeypatch)
     definedness.check_defined_on_reals(Z, [Obligation("positive", -Z**2 - 1, "f", sympy.false)])
+
+
+# --- a number's sign is certified; SymPy's assumptions judge only rational expressions --------
+
+_E = sympy.exp(-2000)
+# e^-2000 − log(1 + e^-2000) − e^-4000/2 = −e^-6000/3 + …: negative, but SymPy's evalf says positive
+_NEGATIVE = _E - sympy.log(1 + _E) - _E**2 / 2
+_UNDECIDABLE = sympy.exp(sympy.exp(-3000)) - 1 - sympy.exp(-3000)  # > 0, below 8192 bits
+
+
+def test_the_numbers_are_ones_sympy_misjudges() -> None:
+    assert _NEGATIVE.is_positive is True and (_NEGATIVE <= 0) is sympy.false
+    assert (-_NEGATIVE).is_negative is True
+    assert _UNDECIDABLE.is_positive is None
+
+
+@pytest.mark.parametrize(("kind", "value", "expected"), [
+    ("positive", _NEGATIVE, False), ("nonnegative", _NEGATIVE, False), ("nonzero", _NEGATIVE, True),
+    ("positive", -_NEGATIVE, True), ("nonnegative", -_NEGATIVE, True),
+    ("positive", _UNDECIDABLE, None), ("nonnegative", _UNDECIDABLE, None), ("nonzero", _UNDECIDABLE, None),
+    ("positive", S(1) / 3, True), ("positive", S.Zero, False), ("positive", S(-2), False),
+    ("nonnegative", S.Zero, True), ("nonnegative", S(1) / 3, True), ("nonnegative", S(-1) / 3, False),
+    ("nonzero", S.Zero, False), ("nonzero", S(1) / 3, True), ("nonzero", S(-1), True),
+    ("cos-nonzero", sympy.pi / 2, False), ("cos-nonzero", S.Zero, True), ("cos-nonzero", S(1) / 3, True),
+    ("covered", S.One, False),
+    # an expression in the variable: SymPy's assumptions, only when every number in it is rational
+    ("positive", Z**2 + 1, True), ("nonnegative", Z**2, True), ("nonzero", sympy.exp(Z), True),
+    ("positive", Z, None), ("positive", Z**2 + sympy.pi, None), ("positive", Z**2 + 1 + _NEGATIVE, None),
+    ("nonnegative", Z**2 - _NEGATIVE, None),
+])
+def test_whether_an_obligation_holds(kind, value, expected) -> None:
+    assert definedness.holds(kind, value) is expected
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("log(exp(-2000) - log(1 + exp(-2000)) - exp(-4000)/2)",
+     "log(exp(-2000) - log(1 + exp(-2000)) - exp(-4000)/2) is not defined on all of R: its argument is not positive at z = 0"),
+    ("z + sqrt(exp(-2000) - log(1 + exp(-2000)) - exp(-4000)/2)",
+     "sqrt(exp(-2000) - log(1 + exp(-2000)) - exp(-4000)/2) is not defined on all of R: its argument is negative at z = 0"),
+])
+def test_a_constant_sympy_calls_positive_is_refused_where_it_is_certified_negative(text, message) -> None:
+    """SymPy's assumptions (and its evaluation of `u <= 0`) call the argument positive: taken
+    as a proof, log of a negative number would be accepted as defined on R."""
+    with pytest.raises(DomainError) as caught:
+        parse_activation(text)
+    assert str(caught.value) == message
+    assert caught.value.point == 0
+
+
+def test_a_non_zero_constant_sympy_misjudges_is_a_valid_divisor() -> None:
+    parse_activation("z/(exp(-2000) - log(1 + exp(-2000)) - exp(-4000)/2)")

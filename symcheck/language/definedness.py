@@ -80,8 +80,33 @@ _MAX_TEXT = 60
 
 
 def holds(kind: ObligationKind, value: sympy.Expr) -> bool | None:
-    """Whether an obligation of ``kind`` holds for ``value``: True, False, or None if unknown."""
+    """Whether an obligation of ``kind`` holds for ``value``: True, False, or None if unknown.
+
+    A number is judged by its certified sign (:func:`~symcheck.exact.signs.exact_sign`); an
+    expression in the variable by SymPy's assumptions, and only when every number in it is
+    rational: SymPy signs other numbers with ``evalf``, which cancellation fools (it calls
+    e^-2000 − log(1 + e^-2000) − e^-4000/2 positive; it is about −e^-6000/3).
+    """
+    if kind == "covered":
+        return False
+    if value.is_number:
+        try:
+            sign = exact_sign(sympy.cos(value) if kind == "cos-nonzero" else value)
+        except Undecided:
+            return None
+        return _HOLDS_FOR_SIGN[kind](sign)
+    if any(n.is_number and not n.is_Rational for n in sympy.preorder_traversal(value)):
+        return None
     return _HOLDS[kind](value)
+
+
+#: what each kind demands of the certified sign of a number (of its cosine for tan)
+_HOLDS_FOR_SIGN: dict[str, Callable[[int], bool]] = {
+    "positive": lambda s: s > 0,
+    "nonnegative": lambda s: s >= 0,
+    "nonzero": lambda s: s != 0,
+    "cos-nonzero": lambda s: s != 0,
+}
 
 
 def check_defined_on_reals(
@@ -175,7 +200,10 @@ def _decide_by_cases(ob: Obligation, var: sympy.Symbol, seconds: float) -> tuple
     The indicator of "in the region and violated" is split like any residual: its cut points
     are proved complete (:mod:`symcheck.exact.roots`), so a case where it is 0 has no violation.
     """
-    indicator = sympy.Piecewise((1, sympy.And(ob.region, _VIOLATION[ob.kind](ob.expr))), (0, True))
+    # unevaluated: SymPy decides a relation between numbers with evalf, which cancellation
+    # fools (it reads e^-2000 − log(1 + e^-2000) − e^-4000/2 <= 0 as False); the split decides
+    with sympy.evaluate(False):
+        indicator = sympy.Piecewise((1, sympy.And(ob.region, _VIOLATION[ob.kind](ob.expr))), (0, True))
     try:
         pieces = split(indicator, var, Budget(seconds), cuts=())
     except (Undecided, BudgetExceeded):
@@ -201,10 +229,10 @@ def _proved_by_assumptions(ob: Obligation) -> bool:
 def _fails_at(ob: Obligation, var: sympy.Symbol, point: sympy.Expr) -> bool:
     """True only when certified evaluation confirms the obligation fails at ``point``.
 
-    The region's condition, every branch inside the expression and the sign the obligation
-    needs are decided by :func:`~symcheck.exact.signs.exact_sign` (a proof of 0 or a ball that
-    excludes it), never by SymPy's ``subs``, which decides ``5*log(1 + exp(-2000)) <= 0`` as
-    True with ``evalf``. Anything undecided is no failure.
+    The region's condition and every branch inside the expression are chosen by certified
+    signs (:func:`~symcheck.exact.signs.at_point`), never by SymPy's ``subs``, which decides
+    ``5*log(1 + exp(-2000)) <= 0`` as True with ``evalf``; the value is judged by :func:`holds`.
+    Anything undecided is no failure.
     """
     if point.is_extended_real is not True or not point.is_finite:
         return False
@@ -213,19 +241,9 @@ def _fails_at(ob: Obligation, var: sympy.Symbol, point: sympy.Expr) -> bool:
             return False
         if ob.kind == "covered":
             return True  # no branch applies anywhere in the region
-        value = at_point(ob.expr, var, point)
-        return _FAILS[ob.kind](exact_sign(sympy.cos(value) if ob.kind == "cos-nonzero" else value))
+        return holds(ob.kind, at_point(ob.expr, var, point)) is False
     except Undecided:
         return False
-
-
-#: the certified signs of the value (of cos(value) for tan) at which each obligation fails
-_FAILS: dict[str, Callable[[int], bool]] = {
-    "positive": lambda s: s <= 0,
-    "nonnegative": lambda s: s < 0,
-    "nonzero": lambda s: s == 0,
-    "cos-nonzero": lambda s: s == 0,
-}
 
 
 def _violation_set(ob: Obligation, var: sympy.Symbol, domain: sympy.Set) -> sympy.Set:
