@@ -196,3 +196,38 @@ def test_an_unbounded_enclosure_is_refused_not_passed_on(x) -> None:
     with pytest.raises(Imprecise) as caught:
         Enclosure(64).pow_int(x, 2)
     assert str(caught.value) == "unbounded enclosure in a power"
+
+
+@pytest.mark.parametrize(("x", "y", "shared"), [
+    ((0, 1), (1, 2), True),     # touching ends share the point 1
+    ((1, 2), (0, 1), True),
+    ((0, 3), (1, 2), True),     # nested
+    ((0, 1), (2, 3), False),    # y entirely above x
+    ((2, 3), (0, 1), False),    # y entirely below x
+    ((-1, 0), (0, 0), True),
+    ((-2, -1), (0, 0), False),
+])
+def test_two_intervals_overlap_exactly_when_they_share_a_point(x, y, shared) -> None:
+    def interval(ends: tuple[int, int]) -> tuple:
+        return _int(ends[0])[0], _int(ends[1])[0]
+
+    assert intervals.overlaps(interval(x), interval(y)) is shared
+
+
+@pytest.mark.parametrize("prec", [64, 200])
+@pytest.mark.parametrize(("name", "x"), [("exp", Fraction(1)), ("exp", Fraction(-7, 3)), ("log", Fraction(3)),
+                                         ("log", Fraction(1, 10)), ("pi", None), ("e", None)])
+def test_a_primitive_from_mpmath_keeps_its_margin_of_ulps(name: str, x, prec: int) -> None:
+    """exp, log, π and e come from mpmath's directed rounding, which the enclosure does not
+    take on trust: each is widened by a relative 2^-(prec-4) (about 16 ulps) on both sides, so a
+    last-bit slip of mpmath still leaves the true value inside."""
+    arith = Enclosure(prec)
+    value = getattr(arith, name)() if x is None else getattr(arith, name)(arith.exact(x))
+    lo, hi = _ends(value)
+    with mpmath.workprec(4 * prec):
+        true = {"exp": mpmath.exp, "log": mpmath.log}[name](mpmath.mpf(x.numerator) / x.denominator) \
+            if x is not None else {"pi": +mpmath.pi, "e": +mpmath.e}[name]
+        margin = abs(true) * mpmath.mpf(2) ** (2 - prec)  # a quarter of the designed margin
+        assert mpmath.mpf(lo.numerator) / lo.denominator <= true - margin
+        assert mpmath.mpf(hi.numerator) / hi.denominator >= true + margin
+        assert hi - lo < Fraction(1, 2**(prec - 12)) * abs(Fraction(_mp_fraction(true)))  # and no wider
