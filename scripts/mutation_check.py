@@ -403,6 +403,8 @@ SOUND_EITHER_WAY: dict[tuple[str, str], str] = {
         "where only one test proves the value 0 the mutant goes on to certify_nonzero, which cannot certify a sign of 0 and, for a number (exact_sign's contract), raises nothing, then to simplify: it returns 0 or Undecided, never a sign",
     ("signs", "`10` → `20`, in `eps = sympy.Rational(1, 10**digits)`"):
         "eps only sets the width of the exact isolating intervals: each contains its root at any width, and an order is returned only when the two intervals are certified apart",
+    ("regions", '`raise Undecided(f"cannot decide the condition {text(cond)}")` → `pass`, in `raise Undecided(f"cannot decide the condition {text(cond)}")`'):
+        "_decide then returns None, an undecided condition: _specialize keeps every branch it may select and And/Or/ITE/Xor treat it as unknown, so results only keep more alternatives",
     ("roots", "`1` → `0`, in `stack += [(mid, b, depth + 1), (a, mid, depth + 1)]`"):
         "depth is read only by the MAX_DEPTH refusal: every excluded box and every bracket is decided by its enclosures and exact end signs at any depth, and MAX_BOXES still ends the loop in a refusal",
     ("roots", "`depth + 1` → `depth - 1`, in `stack += [(mid, b, depth + 1), (a, mid, depth + 1)]`"):

@@ -205,9 +205,14 @@ def test_a_condition_names_only_the_finite_ends(region, condition) -> None:
 @pytest.mark.parametrize(("cond", "expected"), [
     (~(sympy.sin(Z) > 0), {0, 1}),                            # Not of an uncut condition
     (sympy.Xor(sympy.sin(Z) > 0, Z > 1), {0, 1}),              # Xor with one part uncut
+    ((sympy.sin(Z) > 0) & (Z > 1), {0, 1}),                    # And: the other part is true
+    ((sympy.sin(Z) > 0) | (Z < 1), {0, 1}),                    # Or: the other part is false
+    ((sympy.sin(Z) > 0) & (Z < 1), {0}),                       # And settled by a false part
+    ((sympy.sin(Z) > 0) | (Z > 1), {1}),                       # Or settled by a true part
 ])
-def test_an_uncut_part_leaves_not_and_xor_undecided(cond, expected) -> None:
-    """sin z > 0 cannot be cut on z > 0: a condition built on it keeps both branches."""
+def test_an_uncut_part_leaves_a_condition_undecided_unless_another_part_settles_it(cond, expected) -> None:
+    """sin z > 0 cannot be cut on z > 1: a condition built on it keeps both branches there,
+    unless another part decides it whatever sin z > 0 is."""
     pieces = split(sympy.Piecewise((1, cond), (0, True)), Z, Budget(60))
     right = [p for p in pieces if p.region == Region(S.One, S.Infinity) or p.region == Region(S.Zero, S.Infinity)]
     assert right, [p.region for p in pieces]
