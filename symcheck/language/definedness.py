@@ -55,15 +55,15 @@ class Obligation:
     role: str = "argument"
 
 
-# What each kind demands of a value u: whether it holds (True, False, or None when SymPy cannot
-# tell), and the condition whose solutions violate it. Inside its region a "covered" obligation
-# never holds (no branch applies there), and the region itself is its violation set.
+# What each kind demands of an expression u in the variable: whether SymPy's assumptions show
+# it holds (True, False, or None when they cannot tell), and the condition whose solutions
+# violate it. Inside its region a "covered" obligation never holds (no branch applies there),
+# and the region itself is its violation set.
 _HOLDS: dict[str, Callable[[sympy.Expr], bool | None]] = {
     "positive": lambda u: u.is_positive,
     "nonnegative": lambda u: u.is_nonnegative,
     "nonzero": lambda u: fuzzy_not(u.is_zero),
     "cos-nonzero": lambda u: fuzzy_not(sympy.cos(u).is_zero),
-    "covered": lambda u: False,
 }
 _VIOLATED: dict[str, Callable[[sympy.Expr], Any]] = {
     "positive": lambda u: u <= 0,
