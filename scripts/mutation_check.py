@@ -340,6 +340,8 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         "this branch is taken for a point region, whose lower and upper are equal (that is what is_point tests)",
     ("zero", "`piece.region.lower` → `piece.region.upper`, in `point = piece.region.lower`"):
         "_settle_point is called only for a point region (_settle tests is_point first), whose lower and upper are equal",
+    ("homogeneity", "`z == z1 or (samples[z].sign == 0 and samples[SCALE * z].sig…`: or → and, in `if z == z1 or (samples[z].sign == 0 and samples[SCALE * z].sign == 0):`"):
+        "the skip then never fires (σ(z₁) ≠ 0), so the cross σ(2z)·σ(z₁) − σ(2z₁)·σ(z) is also tried at z = z₁ and where σ(z) = σ(2z) = 0 exactly: there it is exactly 0, which certify_nonzero never certifies, so _conflict returns None as the skip did",
 }
 
 # Mutants proved to keep every result sound, though not always the same: an enclosure that
@@ -415,6 +417,12 @@ SOUND_EITHER_WAY: dict[tuple[str, str], str] = {
         "for real x > 0 the asymptotic series of erfc is enveloping at every truncation (DLMF 7.12(i)): the hull with the first omitted term added after the loop encloses erfc wherever the loop stops",
     ("zero", "`expanded == expr` → `expanded != expr`, in `if expanded == expr:`"):
         "the log method then returns simplify(expr) only where expand_log changed nothing, so it reports 0 only where the 'simplify' rewrite of _METHODS, tried first on the same input, already returned 0: it proves nothing new, it only loses the log-rule proofs",
+    ("homogeneity", "`samples[z].sign == 0 and samples[SCALE * z].sign == 0`: and → or, in `if z == z1 or (samples[z].sign == 0 and samples[SCALE * z].sign == 0):`"):
+        "_conflict then skips z = z₁ and the z where one of σ(z), σ(2z) is an exact 0 (this may take or drop the both-zero z, whose cross is exactly 0 and never certified): a z skipped in addition only loses a Conflict, leaving Pinned, which names the one candidate p and claims nothing about it, so no result becomes wrong",
+    ("homogeneity", "`samples[z].sign == 0` → `samples[z].sign != 0`, in `if z == z1 or (samples[z].sign == 0 and samples[SCALE * z].sign == 0):`"):
+        "_conflict then skips z = z₁ and the z where one of σ(z), σ(2z) is an exact 0 (this may take or drop the both-zero z, whose cross is exactly 0 and never certified): a z skipped in addition only loses a Conflict, leaving Pinned, which names the one candidate p and claims nothing about it, so no result becomes wrong",
+    ("homogeneity", "`samples[SCALE * z].sign == 0` → `samples[SCALE * z].sign != 0`, in `if z == z1 or (samples[z].sign == 0 and samples[SCALE * z].sign == 0):`"):
+        "_conflict then skips z = z₁ and the z where one of σ(z), σ(2z) is an exact 0 (this may take or drop the both-zero z, whose cross is exactly 0 and never certified): a z skipped in addition only loses a Conflict, leaving Pinned, which names the one candidate p and claims nothing about it, so no result becomes wrong",
 }
 
 _FLIP_COMPARE: dict[type, type] = {
