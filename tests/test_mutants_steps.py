@@ -45,6 +45,9 @@ PROOFS = [
     # no reduction: the plane split into 7 cases
     (("relu", "inverse-scaling", "positive", "sigma(a)*sigma(b)"), Verdict.HOLDS,
      ["Statement", "Difference", *_case_titles(7), "Cover"], ["given", "given", *["verified"] * 8], 7),
+    # σ substituted, the two sides cancel as written: one Proof step, no cases
+    (("identity", "exchange", None, "sigma(a)*b"), Verdict.HOLDS,
+     ["Statement", "Difference", "Proof"], ["given", "given", "verified"], 0),
     # the plane, refuted on its grid
     (("silu", "inverse-scaling", "positive", "sigma(a)*sigma(b)"), Verdict.BROKEN,
      ["Statement", "Difference", *WITNESS], ["given", "given", *WITNESS_STATUS], 0),
