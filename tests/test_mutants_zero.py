@@ -256,3 +256,14 @@ def test_a_residual_no_sample_can_evaluate_is_inconclusive_not_a_crash() -> None
     """An opaque f(z) has no value at any sample: nothing is certified, nothing raises."""
     decision = decide_zero(sympy.Function("f")(Z), Z, Budget(60))
     assert decision.verdict is Verdict.INCONCLUSIVE and decision.point is None
+
+
+@pytest.mark.parametrize("identity", [S.Zero, sympy.asinh(sympy.sinh(Z)) - Z], ids=["log rules", "identities"])
+def test_a_log_of_two_negative_factors_is_not_split(identity) -> None:
+    """For z < 1, (z − 1)(z − 2) > 0 with both factors negative: cosh(log((z−1)(z−2))/2) and
+    cosh((log(1−z) + log(2−z))/2) are the same positive number, so r = their sum is not 0.
+    Splitting the first log as log(z − 1) + log(z − 2) adds 2πi, which cosh(·/2) turns into a
+    sign: the forced rule would 'prove' r = 0. Log rules apply only to factors proved positive."""
+    r = (sympy.cosh(sympy.log((Z - 1) * (Z - 2)) / 2) + sympy.cosh((sympy.log(1 - Z) + sympy.log(2 - Z)) / 2)
+         + identity)
+    assert prove_identically_zero(r, Z, Region(-oo, S.One), Budget(60)) is None
