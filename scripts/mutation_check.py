@@ -324,6 +324,20 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         "in the branch `lo > 0 or hi < 0`, with end signs lo <= hi in {-1, 0, 1}, lo > 0 and hi > 0 are the same test and both give lo == hi == 1",
     ("balls", "`ball.lower() <= a and ball.upper() >= b`: and → or, in `if ball.lower() <= a and ball.upper() >= b:`"):
         "both tests always hold, so and/or agree: the ball has radius R (the mag Arb gives `wanted`, as arb(0, wanted) showed) and exact midpoint m = lower(a + R) <= a + R, so m − R <= a; and a + R − m <= |a + R|·2^(2−prec) < 2·slack = (|a| + |b|)·2^(3−prec) while 2R >= b − a + 2·slack, so m + R >= b",
+    ('intervals', '`10` → `20`, in `return x[2] + x[3] if x[1] else -(10**9)`'):
+        "_bits of an exact-0 end is read only by _cos_sin's test against TRIG_MAX_BITS (any negative value passes) and by the series' stop tests, whose terms and totals are products and sums of non-zero one-signed intervals (positive arguments), never an end mpmath rounds to 0",
+    ('intervals', '`9` → `18`, in `return x[2] + x[3] if x[1] else -(10**9)`'):
+        "_bits of an exact-0 end is read only by _cos_sin's test against TRIG_MAX_BITS (any negative value passes) and by the series' stop tests, whose terms and totals are products and sums of non-zero one-signed intervals (positive arguments), never an end mpmath rounds to 0",
+    ('evaluate', '`lo > 0` → `lo >= 0`, in `return 1 if lo > 0 else -1`'):
+        'in the branch `lo > 0 or hi < 0`, lo == 0 would need hi < 0, impossible as lo <= hi: there lo >= 0 means lo > 0',
+    ('evaluate', '`prec < max_prec` → `prec <= max_prec`, in `while prec < max_prec:`'):
+        'the ladder gains only a second max_prec (when max_prec = 64·2^k), and a second try at the same precision repeats the first, deterministic one',
+    ('evaluate', '`value > 0` → `value >= 0`, in `prec=0, sign=1 if value > 0 else -1)`'):
+        '_exact_certificate is called only for value != 0 (certify_nonzero returns None for 0 just before), where >= 0 and > 0 agree',
+    ('balls', '`p > best` → `p >= best`, in `if (p > best) if largest else (p < best):`'):
+        'the points are exact end points, so p >= best and not p > best means p == best: the same number replaces best',
+    ('balls', '`p < best` → `p <= best`, in `if (p > best) if largest else (p < best):`'):
+        'the points are exact end points, so p <= best and not p < best means p == best: the same number replaces best',
     ("intervals", '`lo <= 0 <= hi` → `lo <= 0 < hi`, in `if lo <= 0 <= hi:`'):
         "for x = [lo, 0] with lo < 0 mpmath's x**n (n < 0) is unbounded, which _finite refuses with the same Imprecise",
     ("homogeneity", '`0` → `1`, in `if z == z1 or (samples[z].sign == 0 and samples[SCALE * z].sign == 0):`'):
@@ -368,7 +382,7 @@ SOUND_EITHER_WAY: dict[tuple[str, str], str] = {
     ('balls', '`rad * self._narrow > abs(x.mid())` → `rad * self._narrow >= abs(x.mid())`, in `return bool(rad != 0 and rad * self._narrow > abs(x.mid()))`'):
         '_wide only chooses how a monotone f is applied (to the ball, or to its two ends and hulled): both enclose f over the ball',
     ('intervals', '`4` → `8`, in `tol = -(prec + 4)`'):
-        'tol only chooses where the series stops: the tail bound 2·t_(n+1) is added wherever it stops, once ratio(n+1) <= 1/2',
+        'tol only chooses where a series stops: the positive series adds its tail bound 2·t_(n+1) wherever it stops (once ratio(n+1) <= 1/2), the alternating one its remainder, between 0 and the first omitted term',
     ('intervals', '`2` → `4`, in `bits, target = _asymptotic_bits(x[0]), self.prec + 2 * _GUARD_BITS`'):
         "a larger target only asks erfc's asymptotic series for more bits (needed = target − bits) or sends x to the series: both enclose erf",
     ('intervals', '`3` → `6`, in `next_ratio_below_1 = mpf_lt(from_int(2 * m + 3), two_x2[0])`'):
@@ -399,6 +413,40 @@ SOUND_EITHER_WAY: dict[tuple[str, str], str] = {
         "lo is an end's sign in {-1, 0, 1}, so `lo >= 1` differs from `lo >= 0` only at lo = 0, x = [0, h], where the hull [1, cosh(max |x|)] = [1, cosh h] encloses cosh over x as Arb's monotone cosh does",
     ("intervals", "`2 * bits >= target` → `2 * bits > target`, in `if 2 * bits >= target:`"):
         "at 2·bits == target both routes enclose erf(x) for x > 0: 1 − erfc's enveloping asymptotic series with its first omitted term (DLMF 7.12(i)), or the positive series with its tail bound (about 2x² = target/log2(e) terms, far below the term limit): only the width differs",
+    ('intervals', '`4` → `8`, in `eps = mpf_shift(fone, -(prec - 4))`'):
+        'a larger eps only widens: the factor [1 - 2^-(prec-8), 1 + 2^-(prec-8)] contains [1 - 2^-(prec-4), 1 + 2^-(prec-4)]',
+    ('intervals', '`prec + 4` → `prec - 4`, in `tol = -(prec + 4)`'):
+        'tol only chooses where a series stops: the positive series adds its tail bound 2·t_(n+1) wherever it stops (once ratio(n+1) <= 1/2), the alternating one its remainder, between 0 and the first omitted term',
+    ('intervals', '`_bits(term[1]) < _bits(total[0]) - 1 + tol` → `_bits(term[1]) <= _bits(total[0]) - 1 + tol`, in `small = _bits(term[1]) < _bits(total[0]) - 1 + tol`'):
+        '`small` only chooses where the positive series stops: the tail bound 2·t_(n+1) is added wherever it stops, once ratio(n+1) <= 1/2',
+    ('intervals', '`_bits(total[0]) - 1` → `_bits(total[0]) + 1`, in `small = _bits(term[1]) < _bits(total[0]) - 1 + tol`'):
+        '`small` only chooses where the positive series stops: the tail bound 2·t_(n+1) is added wherever it stops, once ratio(n+1) <= 1/2',
+    ('intervals', '`n + 1` → `n - 1`, in `if small and not mpf_gt(ratio(n + 1)[1], mpf_shift(fone, -1)):`'):
+        "ratio is non-increasing in n (the helper's contract, met by its callers x/(n+2) and 2x²/(2n+3)), so ratio(n) <= 1/2 or ratio(n-1) <= 1/2 gives ratio(n+1) <= 1/2: the tail bound 2·t_(n+1) still holds wherever it returns",
+    ('intervals', '`1` → `0`, in `if small and not mpf_gt(ratio(n + 1)[1], mpf_shift(fone, -1)):`'):
+        "ratio is non-increasing in n (the helper's contract, met by its callers x/(n+2) and 2x²/(2n+3)), so ratio(n) <= 1/2 or ratio(n-1) <= 1/2 gives ratio(n+1) <= 1/2: the tail bound 2·t_(n+1) still holds wherever it returns",
+    ('intervals', '`_bits(magnitude[1]) < _bits(total[0]) - 1 + tol` → `_bits(magnitude[1]) <= _bits(total[0]) - 1 + tol`, in `if _bits(magnitude[1]) < _bits(total[0]) - 1 + tol:`'):
+        'this test only chooses where the alternating series stops: its remainder, between 0 and the first omitted term (the magnitudes decrease, ratio < 1), is added wherever it stops',
+    ('intervals', '`_bits(total[0]) - 1` → `_bits(total[0]) + 1`, in `if _bits(magnitude[1]) < _bits(total[0]) - 1 + tol:`'):
+        'this test only chooses where the alternating series stops: its remainder, between 0 and the first omitted term (the magnitudes decrease, ratio < 1), is added wherever it stops',
+    ('intervals', '`1` → `0`, in `if _bits(magnitude[1]) < _bits(total[0]) - 1 + tol:`'):
+        'this test only chooses where the alternating series stops: its remainder, between 0 and the first omitted term (the magnitudes decrease, ratio < 1), is added wherever it stops',
+    ('intervals', '`2` → `4`, in `next_ratio_below_1 = mpf_lt(from_int(2 * m + 3), two_x2[0])`'):
+        'for real x > 0 the asymptotic series of erfc is enveloping at every truncation (DLMF 7.12(i)): the hull with the first omitted term added after the loop encloses erfc wherever the loop stops',
+    ('intervals', '`max(_bits(mpf_abs(term[0])), _bits(mpf_abs(term[1]))) < tol` → `max(_bits(mpf_abs(term[0])), _bits(mpf_abs(term[1]))) <= tol`, in `small = max(_bits(mpf_abs(term[0])), _bits(mpf_abs(term[1]))) < tol`'):
+        'for real x > 0 the asymptotic series of erfc is enveloping at every truncation (DLMF 7.12(i)): the hull with the first omitted term added after the loop encloses erfc wherever the loop stops',
+    ('intervals', '`1` → `0`, in `return acc if exact == 1 else mpi_mul(acc, self.iv(exact), self.prec)`'):
+        'exact == 0 has returned just above, so the mutant also multiplies by an exact 1: a product rounded outward at the working precision, which contains acc·1 = acc (at most wider)',
+    ('balls', '`1` → `0`, in `return acc if exact == 1 else acc * exact`'):
+        'exact == 0 has returned just above, so the mutant also multiplies by an exact 1: a product rounded outward at the working precision, which contains acc·1 = acc (at most wider)',
+    ('balls', '`lo >= 0 or hi <= 0`: or → and, in `if lo >= 0 or hi <= 0: # monotone on each side of 0`'):
+        'the hull [1, cosh(max |x|)] encloses cosh over every ball (cosh >= 1, increasing in |x|): taking it also for a ball on one side of 0 only widens',
+    ('evaluate', '`x != 0 and mpmath.mag(x) > TRIG_MAX_BITS`: and → or, in `if x != 0 and mpmath.mag(x) > TRIG_MAX_BITS:`'):
+        '_check_trig is read only by _Approx, the ranking arithmetic (see RANKING_FUNCTIONS): which points it refuses changes only which candidates reach certify_nonzero, which alone decides',
+    ('evaluate', '`x != 0` → `x == 0`, in `if x != 0 and mpmath.mag(x) > TRIG_MAX_BITS:`'):
+        '_check_trig is read only by _Approx, the ranking arithmetic (see RANKING_FUNCTIONS): which points it refuses changes only which candidates reach certify_nonzero, which alone decides',
+    ('evaluate', '`0` → `1`, in `if x != 0 and mpmath.mag(x) > TRIG_MAX_BITS:`'):
+        '_check_trig is read only by _Approx, the ranking arithmetic (see RANKING_FUNCTIONS): which points it refuses changes only which candidates reach certify_nonzero, which alone decides',
     ("intervals", "`1` → `0`, in `small = _bits(term[1]) < _bits(total[0]) - 1 + tol`"):
         "`small` only chooses where the series stops: the tail bound 2·t_(n+1) is added wherever it stops, once ratio(n+1) <= 1/2",
     ("signs", "`value.is_zero is True or sympy.expand(value) == 0`: or → and, in `if value.is_zero is True or sympy.expand(value) == 0:`"):
