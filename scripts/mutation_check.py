@@ -304,6 +304,8 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         "after `s != 0` each factor is ±1 (s a certified sign, side ±1, slope ±1 as 0 returned earlier): the product is ±1, where >= 0 and > 0 agree",
     ("regions", "`isinstance(cond, sympy.Rel) and type(cond) in _SIGN_TEST`: and → or, in `if isinstance(cond, sympy.Rel) and type(cond) in _SIGN_TEST:`"):
         "the concrete subclasses of sympy.Rel are exactly the six keys of _SIGN_TEST (Eq, Ne, Gt, Ge, Lt, Le; _Inequality, _Greater and _Less are abstract), so the two tests are always equal",
+    ("signs", "`0` → `1`, in `if certified_order(xb, ya) < 0:`"):
+        "certified_order is -1, 0 or 1, so `< 1` is `<= 0`; a CRootOf is irrational and lies strictly inside its rational isolating interval, so xb == ya already gives x < y",
     ("roots", '`norm.degree() <= 0` → `norm.degree() < 0`, in `if norm.is_zero or norm.degree() <= 0:`'):
         "g has degree >= 1 here (checked just above), so its norm, the product of its conjugates, has degree >= 1: `< 0` and `<= 0` are both False",
     ("roots", '`raise Undecided(f"the norm of {text(g)} over its coefficien…` → `pass`, in `raise Undecided(f"the norm of {text(g)} over its coefficient field is degenerate")`'):

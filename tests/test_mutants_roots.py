@@ -195,3 +195,27 @@ def test_the_bisection_box_around_irrational_ends_is_found(lower, upper, roots) 
     rational box [lo, hi] ⊇ [lower, upper], whose ends are put just beyond the irrational ends
     (40 digits of π, then a step certified to clear it) — a refusal there loses these cuts."""
     assert roots_in(sympy.sin(Z), Z, lower, upper).points == roots
+
+
+_ZERO = sympy.sin(1)**2 + sympy.cos(1)**2 - 1  # exactly 0, not structurally: only simplify shows it
+
+
+@pytest.mark.parametrize(("g", "roots"), [
+    (_ZERO * Z**2 + Z - S.Half, (S.Half,)),
+    (_ZERO * Z**3 + _ZERO * Z**2 + Z - S.Half, (S.Half,)),
+    (_ZERO * Z**4 + Z**2 - 2, (-sympy.sqrt(2), sympy.sqrt(2))),
+])
+def test_a_leading_coefficient_that_is_zero_is_dropped_before_the_roots_are_taken(g, roots) -> None:
+    """The degree is what is left once coefficients proved 0 are removed, one at a time."""
+    assert roots_in(g, Z, -S.Infinity, S.Infinity).points == roots
+
+
+@pytest.mark.parametrize(("g", "roots"), [
+    (sympy.log(1 + sympy.exp(-2000)) * (Z**2 - 4 * Z + 3), (S.One, S(3))),
+    (sympy.log(1 + sympy.exp(-2000)) * (Z**2 - 4 * Z + 5), ()),
+    (sympy.pi * (Z**2 - 2), (-sympy.sqrt(2), sympy.sqrt(2))),
+])
+def test_transcendental_coefficients_with_algebraic_ratios_are_cut_on_the_whole_line(g, roots) -> None:
+    """Divided by its leading coefficient (certified non-zero) the polynomial is monic with
+    rational coefficients: its real roots are isolated exactly, also where no bisection runs."""
+    assert roots_in(g, Z, -S.Infinity, S.Infinity).points == roots

@@ -188,3 +188,16 @@ def test_a_rewrite_that_never_settles_is_refused() -> None:
 def test_a_symbolic_value_is_substituted_and_its_branches_left_for_the_split(expr, values, expected) -> None:
     """Only numbers choose branches; a symbol (σ(a·z) before a case split) is substituted as is."""
     assert at_values(expr, values) == expected
+
+
+@pytest.mark.parametrize(("a", "b", "value"), [(1, 1, 0), (-1, 1, 1), (1, -1, 1)])
+def test_not_of_a_conjunction_is_the_opposite_choice(a, b, value) -> None:
+    sigma = sympy.Piecewise((1, ~((A > 0) & (B > 0))), (0, True))
+    assert at_values(sigma, {A: a, B: b}) == value
+
+
+def test_not_of_an_undecided_conjunction_stays_undecided() -> None:
+    """¬(a > 0 ∧ c·b >= 0) at a = b = 1, with c uncertifiable: the conjunction is unknown, and
+    so is its negation; the choice stays open."""
+    sigma = sympy.Piecewise((1, ~((A > 0) & (UNCERTIFIABLE * B >= 0))), (0, True))
+    assert at_values(sigma, {A: 1, B: 1}).has(sympy.Piecewise)
