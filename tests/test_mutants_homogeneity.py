@@ -115,3 +115,14 @@ def test_a_conflict_from_values_that_are_not_rational_names_no_pin_degree() -> N
     degree = homogeneity_degree(activation("silu"))
     assert degree.kind == "conflict" and degree.pin.p is None and degree.pin.trusted is False
     assert degree.to_dict()["pin"] == {"z": str(degree.pin.z), "p": None, "trusted": False}
+
+
+def test_the_check_of_sympys_degree_reads_sigma_at_the_pin_itself() -> None:
+    """σ(1) = 3π and σ(2) = 6π are point values (Eq branches) inside a window where σ is
+    otherwise π·(z − 10/7); elsewhere σ's sign is undecided. SymPy names p = 1 from the ratio,
+    and the check 2^p·σ(1) = σ(2) must evaluate σ at the points themselves (σ built on real
+    symbols, whose Eq branches can hold), not on the window's expression (−3π/7 and 4π/7)."""
+    sigma = activation("Piecewise((3*pi/2, Eq(z, 1/2)), (3*pi, Eq(z, 1)), (6*pi, Eq(z, 2)), "
+                       "(pi*(z - 10/7), (z > 99/100) & (z < 201/100)), (cos(exp(-5000)) - 1, True))")
+    degree = homogeneity_degree(sigma)
+    assert degree.kind == "pinned" and degree.pin.z == 1 and degree.p == 1
