@@ -124,6 +124,9 @@ def test_a_branch_inside_the_obligation_is_chosen_by_certified_signs() -> None:
     # a sign nothing certifies is no failure: exp(ε) − 1 − ε > 0 with ε = e^-3000
     ("positive", sympy.exp(sympy.exp(-3000)) - 1 - sympy.exp(-3000) + 0 * Z, sympy.true, S.Zero, False),
     ("nonzero", Z - _TINY, sympy.true, S.Zero, False), ("positive", Z - _TINY, sympy.true, S.Zero, True),
+    # a value with no branch at the point (the "covered" obligation reports that) has no sign
+    ("positive", sympy.Piecewise((Z - 5, Z > 0)), sympy.true, S(-1), False),
+    ("nonzero", sympy.Piecewise((Z + 1, Z > 0)), sympy.true, S(-1), False),
     # only real finite points: at z = i the value i − i is 0, at ±oo nothing is evaluated
     ("nonzero", Z - sympy.I, sympy.true, sympy.I, False), ("nonzero", Z - sympy.I, Z > 0, sympy.I, False),
     ("positive", -Z, sympy.true, S.Infinity, False), ("covered", Z, Z > 0, S.Infinity, False),
