@@ -272,6 +272,8 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         "condition() only receives conditions of expressions covers() admitted, which admits a relation only when type(c) is in _RELATIONS (six Relational classes), so both tests are true together or false together",
     ("fallback", "`region.lower` → `region.upper`, in `if region.lower == sympy.Rational(q.numerator, q.denominator):`"):
         "a point region has lower == upper (that is what is_point tests)",
+    ("domain", "`True` → `False`, in `if at_point(sympy.Piecewise((S.One, ob.region), (S.Zero, True)), var, point) != S.One:`"):
+        "with the last branch dropped, a region false at the point leaves no branch: at_point raises Undecided (or the Piecewise is nan when the region is false outright), which _fails_at answers False as it answers the value 0",
     ('signs', '`x.index < y.index` → `x.index <= y.index`, in `return (x.index > y.index) - (x.index < y.index)`'):
         'certified_order returns 0 for x == y before _order_roots, and two roots of one polynomial with one index are equal, so x.index == y.index never reaches this line',
     ('signs', '`raise Undecided(f"cannot decide the sign of {text(value)} (…` → `pass`, in `raise Undecided(f"cannot decide the sign of {text(value)} ({type(err).__name__})") from N…`'):
@@ -457,6 +459,8 @@ SOUND_EITHER_WAY: dict[tuple[str, str], str] = {
         "eps only sets the width of the exact isolating intervals: each contains its root at any width, and an order is returned only when the two intervals are certified apart",
     ("regions", '`raise Undecided(f"cannot decide the condition {text(cond)}")` → `pass`, in `raise Undecided(f"cannot decide the condition {text(cond)}")`'):
         "_decide then returns None, an undecided condition: _specialize keeps every branch it may select and And/Or/ITE/Xor treat it as unknown, so results only keep more alternatives",
+    ("roots", "`c.is_extended_real is True or c.is_real is True`: or → and, in `if not (c.is_extended_real is True or c.is_real is True):`"):
+        "real implies extended real, so the tests differ only for is_extended_real True with is_real not True: is_real False means c is ±oo, which the original's comparisons with the ends also keep out of every open interval; is_real None is refused (Undecided)",
     ("roots", "`1` → `0`, in `stack += [(mid, b, depth + 1), (a, mid, depth + 1)]`"):
         "depth is read only by the MAX_DEPTH refusal: every excluded box and every bracket is decided by its enclosures and exact end signs at any depth, and MAX_BOXES still ends the loop in a refusal",
     ("roots", "`depth + 1` → `depth - 1`, in `stack += [(mid, b, depth + 1), (a, mid, depth + 1)]`"):
