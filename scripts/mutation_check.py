@@ -360,6 +360,8 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         "_settle_point is called only for a point region (_settle tests is_point first), whose lower and upper are equal",
     ("homogeneity", "`z == z1 or (samples[z].sign == 0 and samples[SCALE * z].sig…`: or → and, in `if z == z1 or (samples[z].sign == 0 and samples[SCALE * z].sign == 0):`"):
         "the skip then never fires (σ(z₁) ≠ 0), so the cross σ(2z)·σ(z₁) − σ(2z₁)·σ(z) is also tried at z = z₁ and where σ(z) = σ(2z) = 0 exactly: there it is exactly 0, which certify_nonzero never certifies, so _conflict returns None as the skip did",
+    ("symmetries", '`found.witness is not None and found.certificate is not None`: and → or, in `certified = found.witness is not None and found.certificate is not None`'):
+        "numeric_witness sets witness and certificate together (the witness is the candidate whose certificate was found; both stay None otherwise), so both are None or neither is",
 }
 
 # Mutants proved to keep every result sound, though not always the same: an enclosure that
@@ -477,6 +479,8 @@ SOUND_EITHER_WAY: dict[tuple[str, str], str] = {
         "_conflict then skips z = z₁ and the z where one of σ(z), σ(2z) is an exact 0 (this may take or drop the both-zero z, whose cross is exactly 0 and never certified): a z skipped in addition only loses a Conflict, leaving Pinned, which names the one candidate p and claims nothing about it, so no result becomes wrong",
     ("homogeneity", "`samples[SCALE * z].sign == 0` → `samples[SCALE * z].sign != 0`, in `if z == z1 or (samples[z].sign == 0 and samples[SCALE * z].sign == 0):`"):
         "_conflict then skips z = z₁ and the z where one of σ(z), σ(2z) is an exact 0 (this may take or drop the both-zero z, whose cross is exactly 0 and never certified): a z skipped in addition only loses a Conflict, leaving Pinned, which names the one candidate p and claims nothing about it, so no result becomes wrong",
+    ("symmetries", '`t.domain.value > 0` → `t.domain.value >= 0`, in `and not (t.domain.value is not None and t.domain.value > 0):`'):
+        "the two differ only for a fixed scale of exactly 0, which transformations.domain refuses ('alpha must be non-zero'); a Domain built by hand with 0 puts 0^-p (not finite) into D, so no point is certified and no case proved: inconclusive either way, only the note differs",
 }
 
 _FLIP_COMPARE: dict[type, type] = {
