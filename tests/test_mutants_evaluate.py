@@ -5,6 +5,7 @@ written; and a certificate's enclosure holds mpmath's own high-precision value.
 """
 from __future__ import annotations
 
+import sys
 from fractions import Fraction
 
 import mpmath
@@ -386,3 +387,17 @@ def test_a_real_power_with_a_range_of_exponents_from_zero_encloses_its_largest_v
     ball = enclose_range(Z**W, box, 64)
     for v in inside:
         assert ball.lower() <= v <= ball.upper()
+
+
+def test_an_expression_nested_too_deeply_to_walk_certifies_nothing() -> None:
+    """Heaviside nested a third of the recursion limit deep: SymPy still lists its symbols,
+    but the walker (several frames per level) runs out of stack. That is "cannot evaluate":
+    no certificate and no sign, never a crash and never a value."""
+    depth = sys.getrecursionlimit() // 3
+    nested = Z
+    with sympy.evaluate(False):
+        for _ in range(depth):
+            nested = sympy.Heaviside(nested)
+    assert nested.free_symbols == {Z}
+    assert certify_nonzero(nested, {Z: S.One}) is None
+    assert recheck_sign(nested, {Z: S.One}) is None
