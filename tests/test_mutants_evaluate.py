@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sympy import S
 
+from symcheck.core.errors import EvaluationError
 from symcheck.exact.evaluate import approximate, certify_nonzero, enclose, enclose_range, recheck_sign
 from symcheck.language.symbols import Z
 
@@ -401,3 +402,22 @@ def test_an_expression_nested_too_deeply_to_walk_certifies_nothing() -> None:
     assert nested.free_symbols == {Z}
     assert certify_nonzero(nested, {Z: S.One}) is None
     assert recheck_sign(nested, {Z: S.One}) is None
+
+
+@pytest.mark.parametrize("failure", [ZeroDivisionError, OverflowError, ValueError, RecursionError])
+def test_a_failure_of_the_host_arithmetic_is_a_refusal(failure, monkeypatch) -> None:
+    """A host failure inside the arithmetic (injected here into Arb's exp) means "cannot
+    evaluate": an EvaluationError naming the expression from enclose and enclose_range, None
+    from certify_nonzero; never the bare builtin error, and never a value."""
+    from symcheck.exact.balls import BallArithmetic
+
+    def broken(self, x):
+        raise failure("injected")
+
+    monkeypatch.setattr(BallArithmetic, "exp", broken)
+    expr = sympy.exp(Z) + 1
+    for call in (lambda: enclose(expr, {Z: S.One}, 64), lambda: enclose_range(expr, {Z: (S.Zero, S.One)}, 64)):
+        with pytest.raises(EvaluationError) as caught:
+            call()
+        assert str(caught.value) == "cannot evaluate exp(z) + 1: injected"
+    assert certify_nonzero(expr, {Z: S.One}) is None
