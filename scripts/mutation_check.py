@@ -419,6 +419,10 @@ SOUND_EITHER_WAY: dict[tuple[str, str], str] = {
         "lo is an end's sign in {-1, 0, 1}, so `lo >= 1` differs from `lo >= 0` only at lo = 0, x = [0, h], where the hull [1, cosh(max |x|)] = [1, cosh h] encloses cosh over x as Arb's monotone cosh does",
     ("intervals", "`2 * bits >= target` → `2 * bits > target`, in `if 2 * bits >= target:`"):
         "at 2·bits == target both routes enclose erf(x) for x > 0: 1 − erfc's enveloping asymptotic series with its first omitted term (DLMF 7.12(i)), or the positive series with its tail bound (about 2x² = target/log2(e) terms, far below the term limit): only the width differs",
+    ('intervals', '`bits >= target or mpf_gt(x[0], _ERFC_SERIES_MAX)`: or → and, in `if bits >= target or mpf_gt(x[0], _ERFC_SERIES_MAX):`'):
+        "where the two tests differ the mutant takes 1 − erf's positive series, which encloses erfc for every x > 0 (its tail bound added, at a working precision raised by the cancellation x²·log2(e)), instead of the enveloping asymptotic series; a series needing more than _MAX_SERIES_TERMS terms is refused (EvaluationError), which recheck_sign, Enclosure's only caller, reads as no sign",
+    ('intervals', '`bits >= target` → `bits > target`, in `if bits >= target or mpf_gt(x[0], _ERFC_SERIES_MAX):`'):
+        "where the two tests differ the mutant takes 1 − erf's positive series, which encloses erfc for every x > 0 (its tail bound added, at a working precision raised by the cancellation x²·log2(e)), instead of the enveloping asymptotic series; a series needing more than _MAX_SERIES_TERMS terms is refused (EvaluationError), which recheck_sign, Enclosure's only caller, reads as no sign",
     ('intervals', '`4` → `8`, in `eps = mpf_shift(fone, -(prec - 4))`'):
         'a larger eps only widens: the factor [1 - 2^-(prec-8), 1 + 2^-(prec-8)] contains [1 - 2^-(prec-4), 1 + 2^-(prec-4)]',
     ('intervals', '`prec + 4` → `prec - 4`, in `tol = -(prec + 4)`'):
