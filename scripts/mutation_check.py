@@ -308,6 +308,10 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         "the concrete subclasses of sympy.Rel are exactly the six keys of _SIGN_TEST (Eq, Ne, Gt, Ge, Lt, Le; _Inequality, _Greater and _Less are abstract), so the two tests are always equal",
     ("signs", "`0` → `1`, in `if certified_order(xb, ya) < 0:`"):
         "certified_order is -1, 0 or 1, so `< 1` is `<= 0`; a CRootOf is irrational and lies strictly inside its rational isolating interval, so xb == ya already gives x < y",
+    ("roots", "`len(roots) > 1` → `len(roots) >= 1`, in `if len(roots) > 1:`"):
+        "len(roots) == 1 has returned on the line above, so here len(roots) >= 1 and len(roots) > 1 agree",
+    ("roots", "`1` → `0`, in `if len(roots) > 1:`"):
+        "len(roots) == 1 has returned on the line above, so here len(roots) > 0 and len(roots) > 1 agree",
     ("roots", '`norm.degree() <= 0` → `norm.degree() < 0`, in `if norm.is_zero or norm.degree() <= 0:`'):
         "g has degree >= 1 here (checked just above), so its norm, the product of its conjugates, has degree >= 1: `< 0` and `<= 0` are both False",
     ("roots", '`raise Undecided(f"the norm of {text(g)} over its coefficien…` → `pass`, in `raise Undecided(f"the norm of {text(g)} over its coefficient field is degenerate")`'):
@@ -467,6 +471,10 @@ SOUND_EITHER_WAY: dict[tuple[str, str], str] = {
         "_decide then returns None, an undecided condition: _specialize keeps every branch it may select and And/Or/ITE/Xor treat it as unknown, so results only keep more alternatives",
     ("roots", "`c.is_extended_real is True or c.is_real is True`: or → and, in `if not (c.is_extended_real is True or c.is_real is True):`"):
         "real implies extended real, so the tests differ only for is_extended_real True with is_real not True: is_real False means c is ±oo, which the original's comparisons with the ends also keep out of every open interval; is_real None is refused (Undecided)",
+    ("roots", "`certified_order(q, x) * direction >= 0` → `certified_order(q, x) * direction > 0`, in `if certified_order(q, x) * direction >= 0:`"):
+        "the two differ only when q == x exactly (certified order 0), where the mutant refuses (Undecided) instead of returning q; every rational returned is still certified at or beyond x",
+    ("roots", "`0` → `1`, in `if certified_order(q, x) * direction >= 0:`"):
+        "the product is -1, 0 or 1, so `>= 1` is `> 0`: it differs only when q == x exactly, where the mutant refuses (Undecided); every rational returned is still certified at or beyond x",
     ("roots", "`1` → `0`, in `stack += [(mid, b, depth + 1), (a, mid, depth + 1)]`"):
         "depth is read only by the MAX_DEPTH refusal: every excluded box and every bracket is decided by its enclosures and exact end signs at any depth, and MAX_BOXES still ends the loop in a refusal",
     ("roots", "`depth + 1` → `depth - 1`, in `stack += [(mid, b, depth + 1), (a, mid, depth + 1)]`"):
