@@ -202,9 +202,9 @@ def _decide_by_cases(ob: Obligation, var: sympy.Symbol, seconds: float) -> tuple
     """
     # unevaluated: SymPy decides a relation between numbers with evalf, which cancellation
     # fools (it reads e^-2000 − log(1 + e^-2000) − e^-4000/2 <= 0 as False); the split decides
-    with sympy.evaluate(False):
-        indicator = sympy.Piecewise((1, sympy.And(ob.region, _VIOLATION[ob.kind](ob.expr))), (0, True))
     try:
+        with sympy.evaluate(False):
+            indicator = sympy.Piecewise((1, sympy.And(ob.region, _VIOLATION[ob.kind](ob.expr))), (0, True))
         pieces = split(indicator, var, Budget(seconds), cuts=())
     except (Undecided, BudgetExceeded):
         return False, None
