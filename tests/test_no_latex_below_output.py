@@ -24,7 +24,6 @@ COMMAND = re.compile(r"\\(?:[A-Za-z]{2,}|[,;:!{}|])")
 EXCEPTIONS: dict[str, str] = {
     "language/layer_formulations.py": "each formulation's matrix formula, h = σ(xQᵀ) ⊙ (xKᵀ) …",
     "paper/derivations.py": "the derivations' step formulas, written beside their text",
-    "paper/structural.py": "the matrix identities of the rows that hold for every σ",
     "paper/targets.py": "the statements of the paper's results: prose with inline math",
 }
 

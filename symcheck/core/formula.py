@@ -23,7 +23,8 @@ __all__ = ["Formula", "Term", "Rel", "Relation", "Apply", "Operator", "Product",
            "Power", "Abs", "Paren", "Plus", "Difference", "PlusMinus", "Indexed", "Text", "Numeral",
            "Terms", "Tuple", "Mapping", "And", "Both", "ForAll", "Given", "Qualified", "Aside",
            "Cases", "FiniteSet", "Interval", "SetUnion", "Cartesian", "Intersection", "SetMinus",
-           "SetBuilder", "BigUnion", "Lines", "Abbreviated", "Typeset", "to_latex"]
+           "SetBuilder", "BigUnion", "Lines", "Abbreviated", "MatrixProduct", "Transposed", "Sum", "Scaled",
+           "to_latex"]
 
 
 class Formula:
@@ -34,6 +35,28 @@ class Formula:
 
 #: a leaf (a SymPy object) or a node
 Term = Union["sympy.Basic", Formula]
+
+
+@dataclass(frozen=True)
+class _Of(Formula):
+    """A node of one term (the base of the unary nodes)."""
+
+    term: Term
+
+
+@dataclass(frozen=True)
+class _Pair(Formula):
+    """A node of two terms, left and right (the base of the binary nodes)."""
+
+    left: Term
+    right: Term
+
+
+@dataclass(frozen=True)
+class _Items(Formula):
+    """A node of several terms, in order (the base of the list-like nodes)."""
+
+    items: tuple[Term, ...]
 
 
 class Rel(Enum):
@@ -78,16 +101,12 @@ class Operator(Formula):
     arg: Term
 
 
-@dataclass(frozen=True)
-class Product(Formula):
+class Product(_Items):
     """Factors multiplied by juxtaposition."""
 
-    factors: tuple[Term, ...]
 
-
-@dataclass(frozen=True)
-class Neg(Formula):
-    term: Term
+class Neg(_Of):
+    """``−term``."""
 
 
 @dataclass(frozen=True)
@@ -109,43 +128,35 @@ class Power(Formula):
     bare_exponent: bool = False
 
 
-@dataclass(frozen=True)
-class Abs(Formula):
-    term: Term
+class Abs(_Of):
+    """``|term|``."""
 
 
 @dataclass(frozen=True)
-class Paren(Formula):
+class Paren(_Of):
     """A bracketed term; ``large`` sizes the brackets to their content."""
 
-    term: Term
     large: bool = False
 
 
-@dataclass(frozen=True)
-class Plus(Formula):
-    terms: tuple[Term, ...]
+class Plus(_Items):
+    """Terms added."""
 
 
-@dataclass(frozen=True)
-class Difference(Formula):
-    left: Term
-    right: Term
+class Difference(_Pair):
+    """``left − right``."""
 
 
-@dataclass(frozen=True)
-class PlusMinus(Formula):
+class PlusMinus(_Of):
     """``±term``: both signs."""
-
-    term: Term
 
 
 @dataclass(frozen=True)
 class Indexed(Formula):
-    """``base_index``: a coefficient of a sequence (``s_3``)."""
+    """``base_index``: a coefficient of a sequence (``s_3``), a unit's row (``Q_j``, ``v_π(j)``)."""
 
     base: sympy.Symbol
-    index: int
+    index: int | Term
 
 
 @dataclass(frozen=True)
@@ -162,18 +173,12 @@ class Numeral(Formula):
     digits: str
 
 
-@dataclass(frozen=True)
-class Terms(Formula):
+class Terms(_Items):
     """Several terms listed: the variables ``a, b`` of a scope, a point ``a = 1, b = 2``."""
 
-    items: tuple[Term, ...]
 
-
-@dataclass(frozen=True)
-class Tuple(Formula):
+class Tuple(_Items):
     """An ordered tuple ``(q, k)``, ``(1/a, 1/c)``."""
-
-    items: tuple[Term, ...]
 
 
 @dataclass(frozen=True)
@@ -184,11 +189,8 @@ class Mapping(Formula):
     target: Term
 
 
-@dataclass(frozen=True)
-class And(Formula):
+class And(_Items):
     """Conditions that hold together."""
-
-    items: tuple[Term, ...]
 
 
 @dataclass(frozen=True)
@@ -241,9 +243,8 @@ class Cases(Formula):
     pieces: tuple[tuple[Term, Term], ...]
 
 
-@dataclass(frozen=True)
-class FiniteSet(Formula):
-    items: tuple[Term, ...]
+class FiniteSet(_Items):
+    """A finite set ``{a, b}``."""
 
 
 @dataclass(frozen=True)
@@ -255,28 +256,20 @@ class Interval(Formula):
     closed: bool
 
 
-@dataclass(frozen=True)
-class SetUnion(Formula):
-    sets: tuple[Term, ...]
+class SetUnion(_Items):
+    """A union of sets."""
 
 
-@dataclass(frozen=True)
-class Cartesian(Formula):
+class Cartesian(_Items):
     """The product of ranges, one per variable."""
 
-    sets: tuple[Term, ...]
+
+class Intersection(_Pair):
+    """``left ∩ right``."""
 
 
-@dataclass(frozen=True)
-class Intersection(Formula):
-    left: Term
-    right: Term
-
-
-@dataclass(frozen=True)
-class SetMinus(Formula):
-    left: Term
-    right: Term
+class SetMinus(_Pair):
+    """``left ∖ right``."""
 
 
 @dataclass(frozen=True)
@@ -294,19 +287,8 @@ class BigUnion(Formula):
     over: Term | None = None
 
 
-@dataclass(frozen=True)
-class Lines(Formula):
+class Lines(_Items):
     """Statements shown one per line, so a long list still fits the page."""
-
-    items: tuple[Term, ...]
-
-
-@dataclass(frozen=True)
-class Typeset(Formula):
-    """A fixed formula of the paper written out by hand (a matrix identity the tree does not
-    model); only the modules the test of this layering names may hold one."""
-
-    source: str
 
 
 @dataclass(frozen=True)
@@ -315,6 +297,33 @@ class Abbreviated(Formula):
     (display only: the text and JSON keep it exact)."""
 
     expr: sympy.Expr
+
+
+class MatrixProduct(_Items):
+    """Matrices multiplied, in order."""
+
+
+@dataclass(frozen=True)
+class Transposed(_Of):
+    """``termᵀ``, or the inverse's transpose ``term⁻ᵀ`` when ``inverse``."""
+
+    inverse: bool = False
+
+
+@dataclass(frozen=True)
+class Sum(Formula):
+    """``Σ_index body``."""
+
+    index: sympy.Symbol
+    body: Term
+
+
+@dataclass(frozen=True)
+class Scaled(Formula):
+    """A vector times a scalar coefficient: a unit's output row weighted by its value."""
+
+    coefficient: Term
+    vector: Term
 
 
 def to_latex(formula: Formula | None) -> str:

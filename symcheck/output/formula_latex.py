@@ -84,9 +84,28 @@ def _separator(left: f.Term, right: f.Term) -> str:
 
 
 def _product(node: f.Product) -> str:
-    out = latex(node.factors[0])
-    for left, right in zip(node.factors, node.factors[1:]):
+    out = latex(node.items[0])
+    for left, right in zip(node.items, node.items[1:]):
         out += _separator(left, right) + latex(right)
+    return out
+
+
+def _indexed(node: f.Indexed) -> str:
+    if isinstance(node.index, int):
+        return f"{latex(node.base)}_{node.index}"  # a coefficient's order, as written beside it
+    index = latex(node.index)
+    return f"{latex(node.base)}_{index}" if len(index) == 1 else f"{latex(node.base)}_{{{index}}}"
+
+
+def _bracketed(term: f.Term) -> bool:
+    return isinstance(term, f.Paren) or (isinstance(term, f.Transposed) and isinstance(term.term, f.Paren))
+
+
+def _matrix_product(node: f.MatrixProduct) -> str:
+    """Factors side by side; two bracketed ones touch: (αQ_j)(K_j/α)ᵀ."""
+    out = latex(node.items[0])
+    for left, right in zip(node.items, node.items[1:]):
+        out += ("" if _bracketed(left) and _bracketed(right) else " ") + latex(right)
     return out
 
 
@@ -157,10 +176,10 @@ _PRINTERS: dict[type, Callable[..., str]] = {
     f.Power: _power,
     f.Abs: lambda n: f"|{latex(n.term)}|",
     f.Paren: _paren,
-    f.Plus: lambda n: _join(" + ", n.terms),
+    f.Plus: lambda n: _join(" + ", n.items),
     f.Difference: lambda n: f"{latex(n.left)} - {latex(n.right)}",
     f.PlusMinus: lambda n: rf"\pm {latex(n.term)}",
-    f.Indexed: lambda n: f"{latex(n.base)}_{n.index}",
+    f.Indexed: _indexed,
     f.Text: lambda n: rf"\text{{{n.words}}}",
     f.Numeral: lambda n: n.digits,
     f.Terms: lambda n: _join(", ", n.items),
@@ -175,13 +194,16 @@ _PRINTERS: dict[type, Callable[..., str]] = {
     f.Cases: _cases,
     f.FiniteSet: lambda n: r"\{" + _join(", ", n.items) + r"\}",
     f.Interval: _interval,
-    f.SetUnion: lambda n: _join(r" \cup ", n.sets),
-    f.Cartesian: lambda n: _join(r" \times ", n.sets),
+    f.SetUnion: lambda n: _join(r" \cup ", n.items),
+    f.Cartesian: lambda n: _join(r" \times ", n.items),
     f.Intersection: lambda n: rf"{latex(n.left)} \cap {latex(n.right)}",
     f.SetMinus: lambda n: rf"{latex(n.left)} \setminus {latex(n.right)}",
     f.SetBuilder: lambda n: rf"\{{{latex(n.element)} : {latex(n.condition)}\}}",
     f.BigUnion: _big_union,
     f.Lines: _lines,
     f.Abbreviated: _abbreviated,
-    f.Typeset: lambda n: n.source,
+    f.MatrixProduct: _matrix_product,
+    f.Transposed: lambda n: latex(n.term) + (r"^{-\top}" if n.inverse else r"^{\top}"),
+    f.Sum: lambda n: rf"\sum_{latex(n.index)} {latex(n.body)}",
+    f.Scaled: lambda n: rf"{latex(n.coefficient)}\, {latex(n.vector)}",
 }
