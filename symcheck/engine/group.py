@@ -86,7 +86,8 @@ def symmetry_group(act: Any, *, timeout: float = DEFAULT_TIMEOUT) -> SymmetryGro
 
 
 def _identity() -> Component:
-    return Component(ASet("finite", (S.One,)), A, (Step("Proof", "σ(1·z) = 1·σ(z)", Relation(Rel.EQ, sigma_at(Z), sigma_at(Z)),
+    return Component(ASet("finite", (S.One,)), A, (Step("Proof", "σ(1·z) = 1·σ(z)",
+                                                         Relation(Rel.EQ, sigma_at(Z), sigma_at(Z)),
                                                          "the identity is always a member", Status.VERIFIED),),
                      pairs=((S.One, S.One),))
 
@@ -173,7 +174,8 @@ def _c_from_value(sigma: Activation, a0: sympy.Expr, point: tuple[sympy.Rational
 def _degenerate(sigma: Activation, decision: Any, steps: list[Step], started: float) -> SymmetryGroup:
     """No point is certified non-zero: σ ≡ 0 (every pair, when the decider proved it), or nothing can be said."""
     if decision.verdict is Verdict.HOLDS:
-        proof = Step("Proof", "σ ≡ 0: σ(a·z) = 0 = c·σ(z) for every a and c", Relation(Rel.EQUIV, SIGMA_NAME, S.Zero),
+        proof = Step("Proof", "σ ≡ 0: σ(a·z) = 0 = c·σ(z) for every a and c",
+                     Relation(Rel.EQUIV, SIGMA_NAME, S.Zero),
                      "σ is identically zero (proved by the one-variable decider)", Status.VERIFIED)
         steps.append(Step("Degenerate", "σ ≡ 0, so every pair (a, c) with a ≠ 0 is a member",
                           Relation(Rel.EQ, G, Cartesian((Paren(SetMinus(S.Reals, FiniteSet((S.Zero,)))), S.Reals))),
@@ -250,7 +252,8 @@ def _titled(a0: sympy.Expr, proof: Proof) -> tuple[Step, ...]:
 def _closure() -> Step:
     return Step("Closure", "the generators proved above generate every pair of the component",
                 Relation(Rel.IMPLIES, Relation(Rel.IN, Terms((Tuple((A, C)), Tuple((A_, C_)))), G),
-                         Relation(Rel.IN, And((Tuple((A * A_, C * C_)), Tuple((Ratio(S.One, A), Ratio(S.One, C))))), G)),
+                         Relation(Rel.IN, And((Tuple((A * A_, C * C_)),
+                                               Tuple((Ratio(S.One, A), Ratio(S.One, C))))), G)),
                 "σ(aa′z) = c·σ(a′z) = cc′·σ(z), and σ(z/a) = σ(z)/c: G is a group", Status.THEOREM)
 
 

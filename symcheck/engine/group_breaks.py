@@ -70,8 +70,8 @@ def break_points(pieces, budget: Budget, steps: list[Step], missing: list[str]) 
                       + (f"; at {', '.join(text(b) for b in smooth)} the two pieces are the same expression"
                          if smooth else ""), Status.CERTIFIED))
     steps.append(Step("Invariance of N", "σ(a·z) = c·σ(z) with c ≠ 0 gives a·N = N; N is finite with a "
-                      "point ≠ 0, so max |N| = |a|·max |N|: |a| = 1", Relation(Rel.IMPLIES, Relation(Rel.EQ, Product((A, _N)), _N),
-                                                          Relation(Rel.EQ, Abs(A), S.One)),
+                      "point ≠ 0, so max |N| = |a|·max |N|: |a| = 1",
+                      Relation(Rel.IMPLIES, Relation(Rel.EQ, Product((A, _N)), _N), Relation(Rel.EQ, Abs(A), S.One)),
                       "σ(a·) is analytic at z iff σ is analytic at a·z", Status.THEOREM))
     return True
 

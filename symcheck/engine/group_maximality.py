@@ -235,9 +235,11 @@ def _resolve(sign: int, relations: list[_Relation], unit: bool, discrete: Bound 
         c0 = None if first is None else first.K
         return conclude(Bound(sign, "points", points=((S(sign), c0),), reason="|a| = 1 (break points)"),
                         f"at most a = {sign}" + ("" if c0 is None else f" with c = {text(c0)}"),
-                        Relation(Rel.EQ, A, S(sign)), "the break-point argument" + (f" and {first.why}" if first else ""))
+                        Relation(Rel.EQ, A, S(sign)),
+                        "the break-point argument" + (f" and {first.why}" if first else ""))
     if discrete is not None:
-        return conclude(discrete, f"{discrete.reason}, j ∈ Z", Relation(Rel.EQ, A, PlusMinus(Power(discrete.base, _J, bare_exponent=True))),
+        return conclude(discrete, f"{discrete.reason}, j ∈ Z",
+                        Relation(Rel.EQ, A, PlusMinus(Power(discrete.base, _J, bare_exponent=True))),
                         "the log-periodic argument")
     if first is not None:
         law = Law(first.K, first.k)

@@ -166,7 +166,8 @@ def _refuted(statement: Step, point: dict, difference: sympy.Expr, origin: str) 
     described = (f"exactly {certificate.lower}" if certificate.exact else
                  f"in [{certificate.lower}, {certificate.upper}] (Arb, {certificate.prec} bits)")
     steps = (statement, witness_step,
-             Step("Certificate", f"σ(a·z) − c·σ(z) ≠ 0: {described}", Relation(Rel.NE, Difference(sigma_at(A * Z), Product((C, sigma_at(Z)))), S.Zero),
+             Step("Certificate", f"σ(a·z) − c·σ(z) ≠ 0: {described}",
+                  Relation(Rel.NE, Difference(sigma_at(A * Z), Product((C, sigma_at(Z)))), S.Zero),
                   "exact or ball arithmetic on the statement itself; mpmath interval arithmetic agrees on the sign",
                   Status.CERTIFIED))
     return Proof(Verdict.BROKEN, steps, {text(v): q for v, q in point.items()})

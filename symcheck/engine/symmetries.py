@@ -30,9 +30,9 @@ from symcheck.engine.guard import counterexample
 from symcheck.exact.signs import EXACT_SIGN_BITS, Undecided, at_values
 from symcheck.engine.plane import PlaneDecision, decide_plane, scale_regions, whole_line
 from symcheck.exact.regions import Region
-from symcheck.core.formula import (And, Apply, BigUnion, Both, Cartesian, Difference, FiniteSet, ForAll,
+from symcheck.core.formula import (And, Apply, Aside, BigUnion, Both, Cartesian, Difference, FiniteSet, ForAll,
                                    Formula, Given, Interval, Numeral, Product, Qualified, Rel, Relation,
-                                   SetUnion, Aside, Terms, Text)
+                                   SetUnion, Terms, Text)
 from symcheck.core.printing import text
 from symcheck.core.results import Step
 from symcheck.engine.check_result import CheckResult, CrossCheck
@@ -507,7 +507,8 @@ def _case_steps(decision: PlaneDecision, space) -> list[Step]:
         head = _G if product is not None and product.u in dict(case.regions) else _D
         name = str(head)
         if outcome.expr is None:
-            statement, shown_formula = f"the branches of {name} could not be chosen", Text("undecided")
+            statement = f"the branches of {name} could not be chosen"
+            shown_formula = Relation(Rel.EQ, head, Text("undecided"))
         else:
             left, right = outcome.sides
             shown = "0" if outcome.expr == 0 else (f"{text(outcome.expr)} = 0" if proved
@@ -516,8 +517,6 @@ def _case_steps(decision: PlaneDecision, space) -> list[Step]:
             shown_formula = Aside(_and_zero(Relation(Rel.EQ, head, outcome.expr), proved and outcome.expr != 0),
                                   And((Relation(Rel.EQ, Text("left"), left), Relation(Rel.EQ, Text("right"), right))))
         status = {"proved": "verified", "timeout": "timeout"}.get(outcome.status, "unknown")
-        if outcome.expr is None:
-            shown_formula = Relation(Rel.EQ, head, shown_formula)
         steps.append(Step(f"Case {case.describe()}", statement, Given(case.formula(), shown_formula),
                           outcome.method, status, case=True))
     if decision.verdict is Verdict.HOLDS and product is not None:
