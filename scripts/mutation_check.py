@@ -257,6 +257,22 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         _DEAD_EXP,
     ("smt", "`left.is_Rational and right.is_Rational`: and → or, in `if not (left.is_Rational and right.is_Rational):`"):
         "covers() admits only rationals, the variables, +, ·, integer powers (negative ones of the scale, checked in its domain and non-zero just above) and piecewise choices, so at z3's rational model both sides are rationals: the test is never true",
+    ("smt", "`len(node.args) > 1` → `len(node.args) >= 1`, in `if isinstance(node, sympy.Heaviside) and len(node.args) > 1 and not node.args[1].is_Ratio…`"):
+        "SymPy >= 1.9 (the package needs 1.12) always stores Heaviside's value at 0 as args[1], so len(args) is 2",
+    ("smt", "`n >= 0` → `n > 0`, in `return power if n >= 0 else self.real(sympy.Integer(1)) / power # base ≠ 0 is asserted`"):
+        "SymPy evaluates x**0 to 1, so no Pow node has exponent 0 (and were n 0, power is the constant 1, whose reciprocal is 1)",
+    ("smt", "`0` → `1`, in `return power if n >= 0 else self.real(sympy.Integer(1)) / power # base ≠ 0 is asserted`"):
+        "n is a non-zero integer here (SymPy evaluates x**0 to 1), so n >= 1 and n >= 0 are the same test",
+    ("smt", "`x > best` → `x >= best`, in `best = z3.If(x > best, x, best) if isinstance(e, sympy.Max) else z3.If(x < best, x, best)`"):
+        "the tests differ only on a tie x == best, where the If's two branches are the same real",
+    ("smt", "`x < best` → `x <= best`, in `best = z3.If(x > best, x, best) if isinstance(e, sympy.Max) else z3.If(x < best, x, best)`"):
+        "the tests differ only on a tie x == best, where the If's two branches are the same real",
+    ("smt", "`x >= 0` → `x > 0`, in `return z3.If(x >= 0, x, -x)`"):
+        "the tests differ only at x = 0, where x and -x are the same real (0)",
+    ("smt", "`isinstance(c, Relational) and type(c) in _RELATIONS`: and → or, in `if isinstance(c, Relational) and type(c) in _RELATIONS:`"):
+        "condition() only receives conditions of expressions covers() admitted, which admits a relation only when type(c) is in _RELATIONS (six Relational classes), so both tests are true together or false together",
+    ("fallback", "`region.lower` → `region.upper`, in `if region.lower == sympy.Rational(q.numerator, q.denominator):`"):
+        "a point region has lower == upper (that is what is_point tests)",
     ('signs', '`x.index < y.index` → `x.index <= y.index`, in `return (x.index > y.index) - (x.index < y.index)`'):
         'certified_order returns 0 for x == y before _order_roots, and two roots of one polynomial with one index are equal, so x.index == y.index never reaches this line',
     ('signs', '`raise Undecided(f"cannot decide the sign of {text(value)} (…` → `pass`, in `raise Undecided(f"cannot decide the sign of {text(value)} ({type(err).__name__})") from N…`'):
@@ -277,10 +293,38 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         "a CRootOf is irrational (SymPy returns a rational root as a Rational) and lies strictly inside its rational isolating interval, so xa == yb already gives x > y",
     ("roots", '`norm.is_zero or norm.degree() <= 0`: or → and, in `if norm.is_zero or norm.degree() <= 0:`'):
         "g has degree >= 1 here (checked just above), so its norm has degree >= 1 and is not zero: both parts are False",
+    ("regions", "`self.lower` → `self.upper`, in `return sympy.Eq(var, self.lower)`"):
+        "this branch is taken for a point region, whose lower and upper are equal (that is what is_point tests)",
+    ("regions", "`self.lower` → `self.upper`, in `return [self.lower] if self.lower.is_Rational else []`"):
+        "this line runs only for a point region, whose lower and upper are equal (that is what is_point tests)",
+    ("regions", "`region.lower` → `region.upper`, in `branches = tuple(dict.fromkeys(b.subs(var, region.lower) for b in branches))`"):
+        "this line runs only for a point region, whose lower and upper are equal (that is what is_point tests)",
+    ("regions", "`region.lower` → `region.upper`, in `return _SIGN_TEST[type(rel)](exact_sign(f.subs(var, region.lower)))`"):
+        "this branch is taken for a point region, whose lower and upper are equal (that is what is_point tests)",
+    ("roots", "`s * side * slope > 0` → `s * side * slope >= 0`, in `if s != 0 and s * side * slope > 0 or s == 0:`"):
+        "after `s != 0` each factor is ±1 (s a certified sign, side ±1, slope ±1 as 0 returned earlier): the product is ±1, where >= 0 and > 0 agree",
+    ("regions", "`isinstance(cond, sympy.Rel) and type(cond) in _SIGN_TEST`: and → or, in `if isinstance(cond, sympy.Rel) and type(cond) in _SIGN_TEST:`"):
+        "the concrete subclasses of sympy.Rel are exactly the six keys of _SIGN_TEST (Eq, Ne, Gt, Ge, Lt, Le; _Inequality, _Greater and _Less are abstract), so the two tests are always equal",
+    ("roots", '`norm.degree() <= 0` → `norm.degree() < 0`, in `if norm.is_zero or norm.degree() <= 0:`'):
+        "g has degree >= 1 here (checked just above), so its norm, the product of its conjugates, has degree >= 1: `< 0` and `<= 0` are both False",
+    ("roots", '`raise Undecided(f"the norm of {text(g)} over its coefficien…` → `pass`, in `raise Undecided(f"the norm of {text(g)} over its coefficient field is degenerate")`'):
+        "unreachable: g has degree >= 1 here, so its norm has degree >= 1 and is not zero, and the test guarding this raise is never true",
+    ("roots", '`certified_order(c, qa) >= 0` → `certified_order(c, qa) > 0`, in `inside = ends or [c for c in proposals if certified_order(c, qa) >= 0 and certified_order…`'):
+        "a proved root c equal to the box end qa makes g(qa) = 0, and the bracket's sign sa at qa is certified, so sa == 0 and `ends` is used, never this list",
+    ("roots", '`certified_order(qb, c) >= 0` → `certified_order(qb, c) > 0`, in `inside = ends or [c for c in proposals if certified_order(c, qa) >= 0 and certified_order…`'):
+        "a proved root c equal to the box end qb makes g(qb) = 0, and the bracket's sign sb at qb is certified, so sb == 0 and `ends` is used, never this list",
+    ("roots", '`0` → `1`, in `inside = ends or [c for c in proposals if certified_order(c, qa) >= 0 and certified_order…`'):
+        "certified_order is -1, 0 or 1, so `>= 1` is `> 0`; a proved root c equal to a box end makes g 0 there, the bracket's certified sign there is 0 and `ends` is used, never this list",
+    ("signs", '`not r.is_real or r.index >= len(intervals)`: or → and, in `if not r.is_real or r.index >= len(intervals):`'):
+        "a CRootOf's poly is irreducible over Q (SymPy factors it first), so its distinct real roots are indices 0 .. len(intervals) - 1 and its complex ones come after: not r.is_real and r.index >= len(intervals) are the same test",
+    ("signs", '`r.index >= len(intervals)` → `r.index > len(intervals)`, in `if not r.is_real or r.index >= len(intervals):`'):
+        "a CRootOf's poly is irreducible over Q (SymPy factors it first), so index == len(intervals) is its first complex root, for which `not r.is_real` is already True",
     ("balls", '`lo > 0` → `lo >= 0`, in `return lo if lo > 0 else -1`'):
         "in the branch `lo > 0 or hi < 0`, lo == 0 would need hi < 0, impossible as lo <= hi: there lo >= 0 means lo > 0",
     ("balls", '`lo` → `hi`, in `return lo if lo > 0 else -1`'):
         "in the branch `lo > 0 or hi < 0`, with end signs lo <= hi in {-1, 0, 1}, lo > 0 and hi > 0 are the same test and both give lo == hi == 1",
+    ("balls", "`ball.lower() <= a and ball.upper() >= b`: and → or, in `if ball.lower() <= a and ball.upper() >= b:`"):
+        "both tests always hold, so and/or agree: the ball has radius R (the mag Arb gives `wanted`, as arb(0, wanted) showed) and exact midpoint m = lower(a + R) <= a + R, so m − R <= a; and a + R − m <= |a + R|·2^(2−prec) < 2·slack = (|a| + |b|)·2^(3−prec) while 2R >= b − a + 2·slack, so m + R >= b",
     ("intervals", '`lo <= 0 <= hi` → `lo <= 0 < hi`, in `if lo <= 0 <= hi:`'):
         "for x = [lo, 0] with lo < 0 mpmath's x**n (n < 0) is unbounded, which _finite refuses with the same Imprecise",
     ("homogeneity", '`0` → `1`, in `if z == z1 or (samples[z].sign == 0 and samples[SCALE * z].sign == 0):`'):
@@ -289,6 +333,14 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         "1 and 1/2 are in GRID already, and an extra 0 only repeats the sample at 0, whose pair (0, 0) no argument but the one on S.Zero uses",
     ("symmetries", '`shown.is_number and shown.is_real`: and → or, in `if shown.is_number and shown.is_real:`'):
         "both branches return a string, never None, and only whether _recheck returns None is a decision: the string is the Re-check step's text",
+    ("plane", "`isinstance(cond, sympy.Rel) and type(cond) in _SIGN_TEST`: and → or, in `if isinstance(cond, sympy.Rel) and type(cond) in _SIGN_TEST:`"):
+        "SymPy's Relational subclasses are the six keys of _SIGN_TEST and the abstract bases _Inequality, _Greater, _Less, which SymPy never instantiates (Relational.__new__ maps every operator to one of the six): both parts are true for the same conditions",
+    ("plane", "`0` → `1`, in `return -x if self.sign(x) < 0 else x`"):
+        "sign is -1, 0 or 1, so `< 1` is `<= 0`, and a sign of 0 on the case means x is 0 at every point of it, where -x and x are the same value",
+    ("zero", "`piece.region.lower` → `piece.region.upper`, in `samples = [piece.region.lower] if piece.region.is_point else piece.region.samples(12)`"):
+        "this branch is taken for a point region, whose lower and upper are equal (that is what is_point tests)",
+    ("zero", "`piece.region.lower` → `piece.region.upper`, in `point = piece.region.lower`"):
+        "_settle_point is called only for a point region (_settle tests is_point first), whose lower and upper are equal",
 }
 
 # Mutants proved to keep every result sound, though not always the same: an enclosure that
@@ -296,6 +348,22 @@ EQUIVALENT: dict[tuple[str, str], str] = {
 # remainder bound is added all the same. Like equivalent mutants they are not unsound edits:
 # listed with the one-line proof, not run, and kept out of the score's denominator.
 SOUND_EITHER_WAY: dict[tuple[str, str], str] = {
+    ("smt", "`seconds < 0.05` → `seconds <= 0.05`, in `if seconds < 0.05:`"):
+        "it only decides whether z3 is asked at all with about 0.05 s left: not asking gives verdict unknown and agrees None, and a cross-check only withdraws a verdict when agrees is False, never upgrades one",
+    ("smt", "`0.05` → `0.1`, in `if seconds < 0.05:`"):
+        "it only decides whether z3 is asked at all with under 0.1 s left: not asking gives verdict unknown and agrees None, and a cross-check only withdraws a verdict when agrees is False, never upgrades one",
+    ("smt", '`1000` → `2000`, in `solver.set("timeout", max(1, int(seconds * 1000)))`'):
+        "z3's time limit in milliseconds only bounds how long it searches: sat and unsat mean the same whenever they come, and running out is unknown, no verdict",
+    ("fallback", "`2` → `4`, in `pools = [_values(v, domain_regions(domains.get(v)), expr, max(samples // 2, 16), rng) for…`"):
+        "only how many random values each variable's pool draws (at least 16 either way): every point still passes _inside, and a witness is only a point certify_nonzero certified",
+    ("fallback", "`value < 1e300` → `value <= 1e+300`, in `v = float(value) if value < 1e300 else math.inf`"):
+        "v changes only at a value equal to the double 1e300, to that finite double instead of inf (both > 0): v only ranks candidates and fills the evidence's largest, and a witness is only a point certify_nonzero certified",
+    ("fallback", "`1e300` → `2e+300`, in `v = float(value) if value < 1e300 else math.inf`"):
+        "for values in [1e300, 2e300) v becomes float(value), finite (below float64's maximum 1.8e308) and > 0, instead of inf: v only ranks candidates and fills the evidence's largest, and a witness is only a point certify_nonzero certified",
+    ("fallback", "`value > 10 ** (10 - digits) * max(scale, 10 ** -digits)` → `value >= 10 ** (10 - digits) * max(scale, 10 ** (-digits))`, in `if value > 10 ** (10 - digits) * max(scale, 10 ** -digits) and v > 0:`"):
+        "it adds as a candidate only a point whose value equals the threshold exactly: a candidate is a proposal, certified once at most, and a witness is only a point certify_nonzero certified",
+    ("fallback", "`v > 0` → `v >= 0`, in `if value > 10 ** (10 - digits) * max(scale, 10 ** -digits) and v > 0:`"):
+        "with value above the threshold (at least 10^(10 - 2·digits) > 0) v = float(value) is 0 only when it underflows float64: that adds a candidate ranked last, certified once at most, and a witness is only a point certify_nonzero certified",
     ('balls', '`rad * self._narrow > abs(x.mid())` → `rad * self._narrow >= abs(x.mid())`, in `return bool(rad != 0 and rad * self._narrow > abs(x.mid()))`'):
         '_wide only chooses how a monotone f is applied (to the ball, or to its two ends and hulled): both enclose f over the ball',
     ('intervals', '`4` → `8`, in `tol = -(prec + 4)`'):
@@ -312,10 +380,42 @@ SOUND_EITHER_WAY: dict[tuple[str, str], str] = {
         "lo is an end's sign; with lo = 0, x = [0, h] and the other branches return -x = 0 (h = 0) or span(0, max |x|), both enclosing |x| = x",
     ("balls", "`hi <= 0` → `hi < 0`, in `if hi <= 0:`"):
         "with hi = 0, x = [l, 0] and span(0, max |x|) encloses |x| = -x as -x does",
+    ("balls", "`((b - a) / 2).upper` → `((b - a) / 2).lower`, in `half = ((b - a) / 2).upper()`"):
+        "span returns the ball it builds only after checking that it holds [a, b] (else Arb's own a.union(b), which holds it too): how half, slack or the midpoint are rounded changes the width, never that [a, b] is enclosed",
+    ("balls", "`((abs(a) + abs(b)) * arb(2) ** (2 - flint.ctx.prec)).upper` → `((abs(a) + abs(b)) * arb(2) ** (2 - flint.ctx.prec)).lower`, in `slack = ((abs(a) + abs(b)) * arb(2) ** (2 - flint.ctx.prec)).upper()`"):
+        "span returns the ball it builds only after checking that it holds [a, b] (else Arb's own a.union(b), which holds it too): how half, slack or the midpoint are rounded changes the width, never that [a, b] is enclosed",
+    ("balls", "`2` → `4`, in `slack = ((abs(a) + abs(b)) * arb(2) ** (2 - flint.ctx.prec)).upper()`"):
+        "span returns the ball it builds only after checking that it holds [a, b] (else Arb's own a.union(b), which holds it too): how half, slack or the midpoint are rounded changes the width, never that [a, b] is enclosed",
+    ("balls", "`ball.upper() >= b` → `ball.upper() > b`, in `if ball.lower() <= a and ball.upper() >= b:`"):
+        "where ball.upper() == b the built ball holds [a, b]; the mutant returns Arb's a.union(b) instead, which holds [a, b] too (only the clip to the sign of an end is skipped: a sign left undecided, never a wrong one)",
+    ("balls", "`a >= 0 > ball.lower()` → `a >= 0 >= ball.lower()`, in `if a >= 0 > ball.lower():`"):
+        "with a >= 0 the ball is also clipped when its lower end is exactly 0: ball.nonnegative_part() encloses ball ∩ [0, ∞), which contains [a, b]",
+    ("balls", "`b <= 0 < ball.upper()` → `b <= 0 <= ball.upper()`, in `if b <= 0 < ball.upper():`"):
+        "with b <= 0 the ball is also clipped when its upper end is exactly 0: -(-ball).nonnegative_part() encloses ball ∩ (−∞, 0], which contains [a, b]",
+    ("balls", "`rad != 0 and rad * self._narrow > abs(x.mid())`: and → or, in `return bool(rad != 0 and rad * self._narrow > abs(x.mid()))`"):
+        "_wide only chooses how a monotone f is applied (to the ball, or to its two ends and hulled; every f passed is defined on the whole ball, its domain checked before): both enclose f over the ball",
+    ("balls", "`0` → `1`, in `if lo >= 0 or hi <= 0: # monotone on each side of 0`"):
+        "lo is an end's sign in {-1, 0, 1}, so `lo >= 1` differs from `lo >= 0` only at lo = 0, x = [0, h], where the hull [1, cosh(max |x|)] = [1, cosh h] encloses cosh over x as Arb's monotone cosh does",
+    ("intervals", "`2 * bits >= target` → `2 * bits > target`, in `if 2 * bits >= target:`"):
+        "at 2·bits == target both routes enclose erf(x) for x > 0: 1 − erfc's enveloping asymptotic series with its first omitted term (DLMF 7.12(i)), or the positive series with its tail bound (about 2x² = target/log2(e) terms, far below the term limit): only the width differs",
     ("intervals", "`1` → `0`, in `small = _bits(term[1]) < _bits(total[0]) - 1 + tol`"):
         "`small` only chooses where the series stops: the tail bound 2·t_(n+1) is added wherever it stops, once ratio(n+1) <= 1/2",
+    ("signs", "`value.is_zero is True or sympy.expand(value) == 0`: or → and, in `if value.is_zero is True or sympy.expand(value) == 0:`"):
+        "where only one test proves the value 0 the mutant goes on to certify_nonzero, which cannot certify a sign of 0 and, for a number (exact_sign's contract), raises nothing, then to simplify: it returns 0 or Undecided, never a sign",
+    ("signs", "`10` → `20`, in `eps = sympy.Rational(1, 10**digits)`"):
+        "eps only sets the width of the exact isolating intervals: each contains its root at any width, and an order is returned only when the two intervals are certified apart",
+    ("regions", '`raise Undecided(f"cannot decide the condition {text(cond)}")` → `pass`, in `raise Undecided(f"cannot decide the condition {text(cond)}")`'):
+        "_decide then returns None, an undecided condition: _specialize keeps every branch it may select and And/Or/ITE/Xor treat it as unknown, so results only keep more alternatives",
+    ("roots", "`1` → `0`, in `stack += [(mid, b, depth + 1), (a, mid, depth + 1)]`"):
+        "depth is read only by the MAX_DEPTH refusal: every excluded box and every bracket is decided by its enclosures and exact end signs at any depth, and MAX_BOXES still ends the loop in a refusal",
+    ("roots", "`depth + 1` → `depth - 1`, in `stack += [(mid, b, depth + 1), (a, mid, depth + 1)]`"):
+        "depth is read only by the MAX_DEPTH refusal: every excluded box and every bracket is decided by its enclosures and exact end signs at any depth, and MAX_BOXES still ends the loop in a refusal",
+    ("roots", "`10` → `20`, in `step = Fraction(1, 10**30) * max(1, abs(approx))`"):
+        "step only sets how far beyond x the rational is put: the next line certifies it at or beyond x (else Undecided), and the isolation box [lo, hi] need only contain the interval",
     ("intervals", "`2 * m + 3` → `2 * m - 3`, in `next_ratio_below_1 = mpf_lt(from_int(2 * m + 3), two_x2[0])`"):
         "for real x > 0 the asymptotic series of erfc is enveloping at every truncation (DLMF 7.12(i)): the hull with the first omitted term added after the loop encloses erfc wherever the loop stops",
+    ("zero", "`expanded == expr` → `expanded != expr`, in `if expanded == expr:`"):
+        "the log method then returns simplify(expr) only where expand_log changed nothing, so it reports 0 only where the 'simplify' rewrite of _METHODS, tried first on the same input, already returned 0: it proves nothing new, it only loses the log-rule proofs",
 }
 
 _FLIP_COMPARE: dict[type, type] = {

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import mpmath
 import pytest
+import sympy
 from flint import arb, fmpq
 
 from symcheck.core.errors import EvaluationError, Imprecise
 from symcheck.exact.balls import BallArithmetic, arb_precision, arb_sign, span
+from symcheck.exact.evaluate import enclose_range
 from symcheck.exact.intervals import Enclosure
 
 
@@ -75,3 +78,32 @@ def test_a_real_power_of_an_enclosure_from_zero_is_not_zero(make) -> None:
         except Imprecise:
             return
         assert arithmetic.sign_bounds(value) == (0, 1)
+
+
+def _end(x: arb) -> Fraction:
+    man, exp = x.mid().man_exp()  # an end point: exact
+    return Fraction(int(man)) * Fraction(2) ** int(exp)
+
+
+BOXES = [(-1, 2), (-2, 1), (-3, -1), (0, 2), (-1, 0), (Fraction(-1, 3), Fraction(1, 7)), (1, 3)]
+EVEN = [("cosh", sympy.cosh, mpmath.cosh), ("abs", sympy.Abs, abs),
+        ("square", lambda u: u**2, lambda u: u**2), ("fourth", lambda u: u**4, lambda u: u**4),
+        ("sech-like", lambda u: 1 / sympy.cosh(u), lambda u: 1 / mpmath.cosh(u))]
+
+
+@pytest.mark.parametrize(("box"), BOXES, ids=str)
+@pytest.mark.parametrize(("name", "f", "reference"), EVEN, ids=[e[0] for e in EVEN])
+def test_an_even_function_over_a_box_holds_its_values_at_the_ends_and_at_zero(name, f, reference, box) -> None:
+    """Over a box that straddles 0 an even function is not monotone: its smallest value is at 0
+    and its largest at the end farther from 0. The enclosure must hold both (and every
+    sampled value between), as mpmath at 60 digits gives them."""
+    lo, hi = (Fraction(v) for v in box)
+    z = sympy.Symbol("z")
+    ball = enclose_range(f(z), {z: (lo, hi)}, 64)
+    low, high = _end(ball.lower()), _end(ball.upper())
+    points = [lo, hi, (lo + hi) / 2, lo + (hi - lo) / 3] + ([Fraction(0)] if lo <= 0 <= hi else [])
+    with mpmath.workdps(60):
+        for q in points:
+            value = reference(mpmath.mpf(q.numerator) / q.denominator)
+            assert mpmath.mpf(low.numerator) / low.denominator <= value <= mpmath.mpf(high.numerator) / high.denominator, \
+                (name, box, q)

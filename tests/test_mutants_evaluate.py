@@ -266,11 +266,123 @@ def test_a_tiny_non_zero_value_whose_enclosure_touches_zero_decides_no_relation_
     sympy.Min(sympy.sin(1) - sympy.sin(Z), 0),   # about −2^-201, enclosed by [−ε, 0]
     sympy.Max(sympy.sin(Z) - sympy.sin(1), 0),   # about 2^-201, enclosed by [0, ε]
 ], ids=["below", "above"])
-def test_an_enclosure_with_one_end_exactly_zero_does_not_make_a_value_zero(value) -> None:
-    """At z = 1 + 2^-200 the value is not 0, so [value = 0]·(z + 1) is exactly 0: certifying it
-    non-zero would mean Eq was decided true from an end that is 0."""
+@pytest.mark.parametrize("rel", [sympy.Eq, sympy.Ne], ids=lambda r: r.__name__)
+def test_an_enclosure_with_one_end_exactly_zero_does_not_make_a_value_zero(value, rel) -> None:
+    """At z = 1 + 2^-200 the value is not 0, so [value = 0]·(z + 1) and [value ≠ 0]·(z + 1) − (z + 1)
+    are exactly 0: certifying either non-zero would mean Eq was decided true, or Ne false, from
+    an end that is 0."""
     z = 1 + S(2)**-200
     with sympy.evaluate(False):
-        chosen = sympy.Piecewise((Z + 1, sympy.Eq(value, 0)), (0, True))
-    assert certify_nonzero(chosen, {Z: z}, max_prec=128) is None
-    assert recheck_sign(chosen, {Z: z}, max_prec=128) in (None, 0)
+        chosen = sympy.Piecewise((Z + 1, rel(value, 0)), (0, True))
+    zero = chosen - (Z + 1) if rel is sympy.Ne else chosen
+    assert certify_nonzero(zero, {Z: z}, max_prec=128) is None
+    assert recheck_sign(zero, {Z: z}, max_prec=128) in (None, 0)
+
+
+# Conditions built from relations on values whose enclosure over a box has one end exactly at
+# a cut point (Min, Max, Abs and sign are formed from end points), combined with And, Or, Not
+# and ITE. Whatever the box, the enclosure must hold the exact value at every rational point
+# of it, and at a single point every arithmetic must give SymPy's exact value.
+_LHS = [Z, Z - S.Half, sympy.Min(Z, 0), sympy.Max(Z, 0), sympy.Abs(Z), sympy.Min(Z, S.Half) - S.Half,
+        sympy.Max(Z, S.Half) - S.Half, Z**2 - S(1) / 4, sympy.sign(Z), sympy.Heaviside(Z) - S.Half]
+_RHS = [S.Zero, S.Half, -S.One]
+_ENDS = [S(-1), -S.Half, S.Zero, S(1) / 4, S.Half, S.One, S(2)]
+
+_atoms = st.tuples(st.just("rel"), st.sampled_from(RELATIONS), st.sampled_from(_LHS), st.sampled_from(_RHS))
+_conditions = st.recursive(_atoms, lambda inner: st.one_of(
+    st.tuples(st.just("not"), inner),
+    st.tuples(st.just("and"), inner, inner),
+    st.tuples(st.just("or"), inner, inner),
+    st.tuples(st.just("ite"), inner, inner, inner),
+), max_leaves=4)
+
+
+def _condition(tree: tuple) -> sympy.Basic:
+    """Built under evaluate(False): Not(Z > 0) stays a Not, And stays an And."""
+    kind, *parts = tree
+    if kind == "rel":
+        rel, lhs, rhs = parts
+        return rel(lhs, rhs)
+    children = [_condition(p) for p in parts]
+    return {"not": sympy.Not, "and": sympy.And, "or": sympy.Or, "ite": sympy.ITE}[kind](*children)
+
+
+_BRANCHES = (Z + S(1) / 3, S(2), S(-3))  # built outside evaluate(False): exact at a point
+
+
+def _piecewise(first: tuple, second: tuple) -> sympy.Expr:
+    with sympy.evaluate(False):
+        conditions = _condition(first), _condition(second), sympy.true
+        return sympy.Piecewise(*zip(_BRANCHES, conditions))
+
+
+def _exact(expr: sympy.Expr, z: sympy.Rational) -> Fraction:
+    value = expr.xreplace({Z: z})
+    assert value.is_Rational, value
+    return Fraction(int(value.p), int(value.q))
+
+
+@settings(max_examples=150, deadline=None)
+@given(_conditions, _conditions, st.sampled_from(_ENDS), st.sampled_from(_ENDS))
+def test_a_box_enclosure_of_a_piecewise_holds_its_value_at_every_point(first, second, lo, hi) -> None:
+    """A relation, And, Or, Not or ITE decided on the whole box from an enclosure [−ε, 0] or
+    [0, ε] (or a None read as a truth) drops a branch that some point of the box takes."""
+    lo, hi = min(lo, hi), max(lo, hi)
+    expr = _piecewise(first, second)
+    ball = enclose_range(expr, {Z: (lo, hi)}, 64)
+    low, high = _arb_end(ball.lower()), _arb_end(ball.upper())
+    for z in [lo, hi, *(q for q in _ENDS if lo < q < hi), (lo + hi) / 2]:
+        assert low <= _exact(expr, z) <= high, (expr, (lo, hi), z)
+
+
+@settings(max_examples=100, deadline=None)
+@given(_conditions, _conditions, st.sampled_from(_ENDS))
+def test_at_a_point_a_piecewise_is_decided_exactly(first, second, z) -> None:
+    """At a rational point every condition is decided exactly: the certificate is SymPy's exact
+    value (none for 0), and the re-check gives its sign."""
+    expr = _piecewise(first, second)
+    exact = _exact(expr, z)
+    certificate = certify_nonzero(expr, {Z: z})
+    assert certificate is not None and certificate.exact
+    assert certificate.value == sympy.Rational(exact.numerator, exact.denominator)
+    assert recheck_sign(expr, {Z: z}) == (1 if exact > 0 else -1)
+    assert certify_nonzero(expr - certificate.value, {Z: z}) is None
+
+
+NOT_INSIDE = sympy.Not(sympy.And(Z > 0, Z < 1))  # stays a Not: SymPy does not push it inward
+
+
+@pytest.mark.parametrize(("z", "value"), [(S(-1), 1), (S.Zero, 1), (S.Half, 2), (S.One, 1), (S(2), 1)])
+def test_a_negation_is_decided_at_a_point(z, value) -> None:
+    expr = sympy.Piecewise((1, NOT_INSIDE), (2, True))
+    assert isinstance(expr.args[0].cond, sympy.Not)
+    certificate = certify_nonzero(expr, {Z: z})
+    assert certificate is not None and certificate.value == value
+    assert certify_nonzero(expr - value, {Z: z}) is None
+    assert recheck_sign(expr - value, {Z: z}) == 0
+
+
+@pytest.mark.parametrize(("box", "values"), [((S(-1), S.Half), (1, 2)), ((S(1) / 4, S.Half), (2,)),
+                                             ((S(2), S(3)), (1,)), ((S.Half, S(2)), (1, 2))])
+def test_a_negation_undecided_on_a_box_keeps_both_branches(box, values) -> None:
+    ball = enclose_range(sympy.Piecewise((1, NOT_INSIDE), (2, True)), {Z: box}, 64)
+    assert _arb_end(ball.lower()) <= min(values) and max(values) <= _arb_end(ball.upper())
+    if len(values) == 1:  # decided: exact
+        assert _arb_end(ball.lower()) == _arb_end(ball.upper()) == values[0]
+
+
+W = sympy.Symbol("w")
+
+
+@pytest.mark.parametrize(("box", "inside"), [
+    ({Z: (0, 4), W: (1, 2)}, [0, 1, 4, 16]),          # z**w from 0 to 4**2
+    ({Z: (0, 2), W: (S(1) / 2, 3)}, [0, 1, 8]),       # the largest value at the largest exponent
+    ({Z: (0, S(1) / 2), W: (1, 2)}, [0, S(1) / 4, S(1) / 2]),  # below 1: at the smallest one
+])
+def test_a_real_power_with_a_range_of_exponents_from_zero_encloses_its_largest_value(box, inside) -> None:
+    """Over z in [0, B] and a range of exponents the values run from 0 up to B**w at one end
+    of the exponents' range: the enclosure is [0, top] with top the upper end of B**w, not its
+    lower end."""
+    ball = enclose_range(Z**W, box, 64)
+    for v in inside:
+        assert ball.lower() <= v <= ball.upper()

@@ -56,3 +56,62 @@ def test_an_enclosure_that_only_touches_zero_is_not_an_exact_zero() -> None:
     assert not _exactly_zero(value, {Z: 1 + S(2)**-200})
     assert _exactly_zero(Z - 1, {Z: S.One})
     assert not _exactly_zero(Z - 1, {Z: S(2)})
+
+
+def test_a_value_whose_double_is_undecided_pins_nothing() -> None:
+    """σ(1) = 1 but σ is cos(e^-5000) − 1 elsewhere, whose sign no enclosure decides: σ(2)/σ(1)
+    is not known to be positive, so z = 1 pins no p, and nothing else is decided."""
+    degree = homogeneity_degree(activation("Piecewise((1, Eq(z, 1)), (cos(exp(-5000)) - 1, True))"))
+    assert degree.kind == "undecided" and degree.pin is None and not degree.excludes_every_p
+    assert str(degree) == ("no sample pins p or excludes every p (σ undecided at 0, -1/3, 1/3, -1/2, 1/2, "
+                           "-2/3, 2/3, -5/7, 5/7, -1, -10/7, 10/7, -2, 2, -3, 3, -6, 6)")
+    assert degree.refutations == ()
+
+
+@pytest.mark.parametrize(("expr", "z", "sign"), [
+    (Z - 1, S(2), 1), (Z - 1, S.Zero, -1), (Z - 1, S.One, 0),
+    (sympy.sqrt(2) * Z - 1, S(3) / 2, 1),                 # only an enclosure decides it
+    (Z * (sympy.cos(sympy.exp(-5000)) - 1), S.One, None),   # negative, but no enclosure shows it
+])
+def test_a_certified_sign_is_decided_by_exact_arithmetic_or_an_enclosure(expr, z, sign) -> None:
+    from symcheck.engine.homogeneity import certified_sign
+    assert certified_sign(expr, {Z: z}) == sign
+
+
+def test_a_branch_of_sigma_is_read_at_the_pin_with_real_symbols() -> None:
+    """π·[z > 0]·z²: the values are not rational, so SymPy names p, and our arithmetic checks it
+    on σ's own branches (built on real symbols, as σ's conditions need)."""
+    degree = homogeneity_degree(activation("pi*Piecewise((z**2, z > 0), (0, True))"))
+    assert degree.kind == "pinned" and degree.p == 2 and degree.pin.trusted is False
+
+
+@pytest.mark.parametrize("told", [
+    lambda e: e + 1,                   # a wrong degree: our arithmetic refutes 2^(p+1)·σ(1) = σ(2)
+    lambda e: sympy.I,                 # not real
+    lambda e: sympy.Symbol("q"),       # not a number
+    "raises",
+])
+def test_a_degree_sympy_names_wrongly_is_not_taken(monkeypatch, told) -> None:
+    """The pinned p is named by SymPy only where our own arithmetic does not refute it: a wrong,
+    non-real or symbolic answer (or a failure) leaves p unnamed and untrusted."""
+    from symcheck.engine import homogeneity
+    real_simplify = sympy.simplify
+
+    def lying(expr, *args, **kwargs):
+        if told == "raises":
+            raise ValueError("simplify failed")
+        return told(real_simplify(expr, *args, **kwargs))
+
+    monkeypatch.setattr(homogeneity.sympy, "simplify", lying)
+    degree = homogeneity_degree(activation("pi*Max(z, 0)**2"))
+    assert degree.kind == "pinned" and degree.p is None
+    assert degree.pin.p is None and degree.pin.trusted is False
+    assert degree.to_dict()["pin"]["trusted"] is False
+
+
+def test_a_conflict_from_values_that_are_not_rational_names_no_pin_degree() -> None:
+    """silu's pin and conflict rest on Arb enclosures: the pinned p is not named (it need not
+    be), and nothing about it is trusted."""
+    degree = homogeneity_degree(activation("silu"))
+    assert degree.kind == "conflict" and degree.pin.p is None and degree.pin.trusted is False
+    assert degree.to_dict()["pin"] == {"z": str(degree.pin.z), "p": None, "trusted": False}

@@ -10,8 +10,10 @@ import mpmath
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from mpmath.libmp import from_rational, round_ceiling, round_floor
+from mpmath.libmp import finf, fnan, fninf, fone, from_rational, round_ceiling, round_floor
 
+from symcheck.core.errors import EvaluationError, Imprecise
+from symcheck.exact import intervals
 from symcheck.exact.intervals import Enclosure, _alternating_series, _int, _positive_series
 
 PRECISIONS = (64, 200)
@@ -173,3 +175,59 @@ def test_an_exact_factor_multiplies_an_interval_exactly(factor: Fraction, other:
     ref_lo, ref_hi = _reference(other, Fraction(1), 64)
     ends = sorted([factor * ref_lo, factor * ref_hi])
     assert lo <= ends[1] and ends[0] <= hi
+
+
+@pytest.mark.parametrize("series", [_positive_series, _alternating_series],
+                         ids=["positive", "alternating"])
+def test_a_series_whose_terms_never_shrink_is_refused(series, monkeypatch) -> None:
+    """With the term ratio 1 no tail bound ever applies: after the term budget (lowered here to
+    keep the test quick) the sum is refused, never returned without its tail."""
+    monkeypatch.setattr(intervals, "_MAX_SERIES_TERMS", 50)
+    with pytest.raises(EvaluationError) as caught:
+        series(_int(1), lambda n: _int(1), 64)
+    assert str(caught.value) == "series did not converge"
+
+
+@pytest.mark.parametrize("x", [(fninf, fone), (fone, finf), (fninf, finf), (fnan, fnan)],
+                         ids=["from -inf", "to +inf", "everything", "nan"])
+def test_an_unbounded_enclosure_is_refused_not_passed_on(x) -> None:
+    """A power of an interval with an infinite or NaN end is no enclosure to decide from (a NaN
+    end has sign 0, which would read as an exact 0): it is refused as undecided."""
+    with pytest.raises(Imprecise) as caught:
+        Enclosure(64).pow_int(x, 2)
+    assert str(caught.value) == "unbounded enclosure in a power"
+
+
+@pytest.mark.parametrize(("x", "y", "shared"), [
+    ((0, 1), (1, 2), True),     # touching ends share the point 1
+    ((1, 2), (0, 1), True),
+    ((0, 3), (1, 2), True),     # nested
+    ((0, 1), (2, 3), False),    # y entirely above x
+    ((2, 3), (0, 1), False),    # y entirely below x
+    ((-1, 0), (0, 0), True),
+    ((-2, -1), (0, 0), False),
+])
+def test_two_intervals_overlap_exactly_when_they_share_a_point(x, y, shared) -> None:
+    def interval(ends: tuple[int, int]) -> tuple:
+        return _int(ends[0])[0], _int(ends[1])[0]
+
+    assert intervals.overlaps(interval(x), interval(y)) is shared
+
+
+@pytest.mark.parametrize("prec", [64, 200])
+@pytest.mark.parametrize(("name", "x"), [("exp", Fraction(1)), ("exp", Fraction(-7, 3)), ("log", Fraction(3)),
+                                         ("log", Fraction(1, 10)), ("pi", None), ("e", None)])
+def test_a_primitive_from_mpmath_keeps_its_margin_of_ulps(name: str, x, prec: int) -> None:
+    """exp, log, π and e come from mpmath's directed rounding, which the enclosure does not
+    take on trust: each is widened by a relative 2^-(prec-4) (about 16 ulps) on both sides, so a
+    last-bit slip of mpmath still leaves the true value inside."""
+    arith = Enclosure(prec)
+    value = getattr(arith, name)() if x is None else getattr(arith, name)(arith.exact(x))
+    lo, hi = _ends(value)
+    with mpmath.workprec(4 * prec):
+        true = {"exp": mpmath.exp, "log": mpmath.log}[name](mpmath.mpf(x.numerator) / x.denominator) \
+            if x is not None else {"pi": +mpmath.pi, "e": +mpmath.e}[name]
+        margin = abs(true) * mpmath.mpf(2) ** (2 - prec)  # a quarter of the designed margin
+        assert mpmath.mpf(lo.numerator) / lo.denominator <= true - margin
+        assert mpmath.mpf(hi.numerator) / hi.denominator >= true + margin
+        assert hi - lo < Fraction(1, 2**(prec - 12)) * abs(Fraction(_mp_fraction(true)))  # and no wider

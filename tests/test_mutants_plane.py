@@ -204,3 +204,120 @@ def test_a_case_off_the_grid_whose_difference_is_exactly_one_is_refuted() -> Non
     decision = decide_plane(left, B, SPACE, Budget(60))
     assert decision.verdict is Verdict.BROKEN
     assert S(1) / 1000 < decision.witness[A] < S(1) / 500
+
+
+def test_sides_with_a_term_that_cancels_in_the_difference_are_shown_as_written() -> None:
+    """|b| occurs on both sides and cancels in D, so b is no variable of any case: the sides
+    are shown as written where choosing their branches needs a sign no case knows (that of
+    b, a symbol that is not one of the case's): undecided, never a crash."""
+    left, right = sympy.Abs(B) + sympy.Abs(A), sympy.Abs(B) + sympy.Max(A, -A)
+    decision = decide_plane(left, right, SPACE, Budget(60))
+    assert decision.verdict is Verdict.HOLDS
+    assert {v for o in decision.cases for v, _ in o.case.regions} == {A}
+    assert all(side.has(sympy.Abs(B)) for o in decision.cases for side in o.sides)
+
+
+def test_a_point_case_whose_sides_differ_by_exactly_one_as_written_is_refuted() -> None:
+    """On the point case a = 1/1000 (a cut point, off the grid) the branch chooses itself when
+    the point is substituted: the sides are b + 1 and b as written, never 'the same'."""
+    left = B + sympy.Piecewise((1, sympy.Eq(A, S(1) / 1000)), (0, True))
+    decision = decide_plane(left, B, SPACE, Budget(60))
+    assert decision.verdict is Verdict.BROKEN
+    assert decision.witness[A] == S(1) / 1000
+
+
+def test_a_difference_of_exactly_one_as_written_is_broken() -> None:
+    decision = decide_plane(B + 1, B, SPACE, Budget(60))
+    assert decision.verdict is Verdict.BROKEN and decision.certificate is not None
+
+
+def test_a_case_with_no_branch_is_undecided_and_the_note_says_why() -> None:
+    """The first undecided case's reason is the decision's note."""
+    decision = decide_plane(sympy.Piecewise((B, A > 0)), B, SPACE, Budget(60))
+    assert decision.verdict is Verdict.INCONCLUSIVE
+    undecided = [o for o in decision.cases if o.status == "undecided"]
+    assert [o.case.describe() for o in undecided] == ["a < 0, b ∈ R"]
+    assert undecided[0].expr is None
+    assert decision.note == undecided[0].method == "no branch of Piecewise((b, a > 0)) applies on a < 0, b ∈ R"
+
+
+def test_an_unproved_case_without_an_undecided_one_gives_the_general_note() -> None:
+    """b·(cos(e^-5000) − 1) is not 0, but no enclosure separates it from 0: nothing decides it."""
+    decision = decide_plane(B * (sympy.cos(sympy.exp(-5000)) - 1), S.Zero, SPACE, Budget(60))
+    assert decision.verdict is Verdict.INCONCLUSIVE
+    assert [o.status for o in decision.cases] == ["unknown", "proved", "unknown"]  # b < 0, b = 0, b > 0
+    assert decision.note == "the difference was neither proved zero nor certified non-zero on every case"
+
+
+def test_the_change_of_variables_is_taken_only_where_x_cancels_as_written() -> None:
+    """With b = u/a the difference keeps a in b·(a + 1)² − b·(a² + 2a + 1) (SymPy does not
+    expand it): D is not written as a function of a·b, so no step may say it is."""
+    left = sympy.Piecewise((B * (A + 1)**2 - B * (A**2 + 2 * A + 1), A * B > 1), (0, True))
+    decision = decide_plane(left, S.Zero, SPACE, Budget(60))
+    assert decision.product is None or decision.product.x not in decision.product.reduced.free_symbols
+
+
+def test_the_change_of_variables_pairs_whole_line_variables_only() -> None:
+    """D = [−1/999 < a·α < −1/1000] with α > 0: a witness must keep α > 0 (a < 0 does it), never
+    become α = u < 0 as the u = a·α route with a = 1 would make it."""
+    window = (A * ALPHA < -S(1) / 1000) & (A * ALPHA > -S(1) / 999)
+    space = {A: whole_line(), ALPHA: scale_regions("positive")}
+    decision = decide_plane(sympy.Piecewise((1, window), (0, True)), S.Zero, space, Budget(60))
+    assert decision.verdict is not Verdict.HOLDS
+    assert decision.witness is None or decision.witness[ALPHA] > 0
+
+
+def test_a_heaviside_that_is_zero_on_a_whole_case_takes_its_value_at_zero_there() -> None:
+    """|a| − a is exactly 0 on the open case a > 0, where H(|a| − a, 1) is 1 (its value at 0),
+    and positive for a < 0: the step is 1 everywhere, so H(|a| − a, 1)·b = b holds."""
+    with sympy.evaluate(False):
+        left = sympy.Heaviside(sympy.Abs(A) - A, 1) * B
+    assert decide_plane(left, B, SPACE, Budget(60)).verdict is Verdict.HOLDS
+
+
+def test_an_exclusive_or_of_three_conditions_is_true_where_an_odd_number_are() -> None:
+    left = sympy.Piecewise((B, sympy.Xor(A > 0, A > 1, A > 2)), (0, True))
+    right = sympy.Piecewise((B, ((A > 0) & (A <= 1)) | (A > 2)), (0, True))
+    assert decide_plane(left, right, SPACE, Budget(60)).verdict is Verdict.HOLDS
+
+
+def test_a_condition_the_resolver_cannot_read_is_not_taken_as_false() -> None:
+    """Equivalent(a > 1/1000, a < 1/999) is the window 1/1000 < a < 1/999, which no grid point
+    meets: the condition is undecided, so b on that window is not proved to be 0."""
+    window = sympy.Equivalent(A > S(1) / 1000, A < S(1) / 999)
+    decision = decide_plane(sympy.Piecewise((B, window), (0, True)), S.Zero, SPACE, Budget(60))
+    assert decision.verdict is not Verdict.HOLDS
+
+
+def test_a_condition_that_factors_to_zero_is_decided_in_two_variables() -> None:
+    """(a + b)² − (a² + 2ab + b²) is 0 everywhere but only its factored form says so: the
+    condition '> 0' is false on the whole plane, without a cut along a curve."""
+    left = sympy.Piecewise((B, (A + B)**2 > A**2 + 2 * A * B + B**2), (0, True))
+    assert decide_plane(left, S.Zero, SPACE, Budget(60)).verdict is Verdict.HOLDS
+
+
+@pytest.mark.parametrize("choose", [sympy.Min, sympy.Max], ids=lambda f: f.__name__)
+def test_a_tie_between_equal_arguments_keeps_the_first_as_written(choose) -> None:
+    """(a + 1)² and a² + 2a + 1 are equal everywhere (sign 0 on the case): Max and Min keep the
+    argument SymPy lists first, so the side shown is the one written, not its expansion."""
+    left = choose((A + 1)**2, A**2 + 2 * A + 1) * B
+    decision = decide_plane(left, (A + 1)**2 * B, SPACE, Budget(60))
+    assert decision.verdict is Verdict.HOLDS
+    assert [o.sides[0] for o in decision.cases] == [B * (A + 1)**2]
+
+
+def test_each_point_is_evaluated_once_and_counted_once(monkeypatch) -> None:
+    """The case search meets points the grid already tried (a = 1, b = ±1, ...): they are not
+    evaluated again, and the evidence counts each point sampled once."""
+    from symcheck.engine import plane
+    seen: list[tuple] = []
+
+    def recording(expr, point, **kwargs):
+        seen.append(tuple(sorted(point.items(), key=str)))
+        return plane_approximate(expr, point, **kwargs)
+
+    plane_approximate = plane.approximate
+    monkeypatch.setattr(plane, "approximate", recording)
+    decision = decide_plane(B * (sympy.cos(sympy.exp(-5000)) - 1), S.Zero, SPACE, Budget(60))
+    assert decision.verdict is Verdict.INCONCLUSIVE and len(decision.cases) == 3
+    assert len(seen) == len(set(seen)) == decision.evidence.points

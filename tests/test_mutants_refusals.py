@@ -72,6 +72,7 @@ DIVISION_BY_ZERO = (EvaluationError, "division by zero")
 UNDECIDED_DIVISION = (Imprecise, "undecided: dividing by an enclosure that contains 0")
 ZERO_TO_NONPOSITIVE = (EvaluationError, "zero to a non-positive power")
 NEGATIVE_BASE = (EvaluationError, "a negative number to a non-integer power is not real")
+HUGE_EXP = (EvaluationError, "exponential of an astronomically large argument")
 
 # (operation, argument kinds, arguments, expected refusal); "x" exact, "i" an interval
 ROWS = [
@@ -92,6 +93,11 @@ ROWS = [
     ("pow_real", "xx", (F(0), F(-1, 2)), ZERO_TO_NONPOSITIVE),
     ("pow_real", "xx", (F(-1), F(1, 2)), NEGATIVE_BASE),
     ("pow_real", "ix", ((F(-2), F(-1)), F(1, 2)), NEGATIVE_BASE),
+    # beyond 2**40 an exponential has ~10**12 digits: every exponential function refuses,
+    # an exact argument, an interval, one straddling 0 alike (the re-check refuses them too)
+    *((name, kinds, raw, HUGE_EXP) for name in ("exp", "sinh", "cosh") for kinds, raw in [
+        ("x", (F(2**43),)), ("x", (F(-(2**43)),)), ("i", ((F(2**43), F(2**43 + 1)),)),
+        ("i", ((F(-(2**43)), F(2**43)),))]),
 ]
 
 

@@ -160,3 +160,92 @@ def test_and_and_or_of_three_valued_truths(values, conjunction, disjunction) -> 
     parts = [Z > k for k in range(len(values))]
     assert _three_valued(sympy.And(*parts), values) is conjunction
     assert _three_valued(sympy.Or(*parts), values) is disjunction
+
+
+def test_a_region_too_narrow_for_any_certified_rational_has_no_sample() -> None:
+    """(3, log(e³ + e^-1000000)) is non-empty, but no enclosure measures its width: no rational
+    is certified inside, and sample() refuses rather than return a point from elsewhere."""
+    region = Region(S(3), sympy.log(sympy.exp(3) + sympy.exp(-10**6)))
+    assert region.samples() == []
+    with pytest.raises(Undecided, match="no rational point found"):
+        region.sample()
+
+
+def test_cut_points_equal_in_value_but_written_differently_make_no_empty_region() -> None:
+    """1 + √2 and √(3 + 2√2) are the same number: the split refuses (it cannot order them) or
+    keeps one; an open region between them would be empty, no part of a partition of R."""
+    cuts = (1 + sympy.sqrt(2), sympy.sqrt(3 + 2 * sympy.sqrt(2)))
+    try:
+        pieces = split(Z**2, Z, Budget(60), cuts=cuts)
+    except Undecided:
+        return
+    from symcheck.exact.signs import certified_order
+    for p in pieces:
+        assert p.region.is_point or certified_order(p.region.upper, p.region.lower) > 0, p.region
+
+
+def test_a_piecewise_with_no_branch_on_a_region_is_refused() -> None:
+    """Piecewise((1, z > 0)) has no value for z <= 0: no branch applies there."""
+    with pytest.raises(Undecided, match="no branch"):
+        split(sympy.Piecewise((1, Z > 0)), Z, Budget(60))
+
+
+@pytest.mark.parametrize(("region", "condition"), [
+    (Region(-S.Infinity, S(2)), lambda w: sympy.StrictLessThan(w, 2)),
+    (Region(S(2), S.Infinity), lambda w: sympy.StrictGreaterThan(w, 2)),
+    (Region(-S.Infinity, S.Infinity), lambda w: S.true),
+])
+def test_a_condition_names_only_the_finite_ends(region, condition) -> None:
+    """For a variable that may be ±oo (extended real) SymPy keeps w > -oo as written: an
+    infinite end must not appear in the condition at all."""
+    w = sympy.Symbol("w", extended_real=True)
+    assert region.condition(w) == condition(w)
+
+
+@pytest.mark.parametrize(("cond", "expected"), [
+    (~(sympy.sin(Z) > 0), {0, 1}),                            # Not of an uncut condition
+    (sympy.Xor(sympy.sin(Z) > 0, Z > 1), {0, 1}),              # Xor with one part uncut
+    ((sympy.sin(Z) > 0) & (Z > 1), {0, 1}),                    # And: the other part is true
+    ((sympy.sin(Z) > 0) | (Z < 1), {0, 1}),                    # Or: the other part is false
+    ((sympy.sin(Z) > 0) & (Z < 1), {0}),                       # And settled by a false part
+    ((sympy.sin(Z) > 0) | (Z > 1), {1}),                       # Or settled by a true part
+])
+def test_an_uncut_part_leaves_a_condition_undecided_unless_another_part_settles_it(cond, expected) -> None:
+    """sin z > 0 cannot be cut on z > 1: a condition built on it keeps both branches there,
+    unless another part decides it whatever sin z > 0 is."""
+    pieces = split(sympy.Piecewise((1, cond), (0, True)), Z, Budget(60))
+    right = [p for p in pieces if p.region == Region(S.One, S.Infinity) or p.region == Region(S.Zero, S.Infinity)]
+    assert right, [p.region for p in pieces]
+    assert set(right[-1].alternatives) == expected
+
+
+@pytest.mark.parametrize(("cond", "inside", "outside"), [
+    ((Z > 1) & (Z < 2), S(3) / 2, S(5) / 2),
+    ((Z < 1) | (Z > 2), S(5) / 2, S(3) / 2),
+])
+def test_and_and_or_of_conditions_with_their_own_cut_points(cond, inside, outside) -> None:
+    """Both parts of z > 1 ∧ z < 2 need a cut inside (0, oo): the region is cut at 1 and 2 and
+    each piece decided, never decided from the parts that needed no cut."""
+    pieces = split(sympy.Piecewise((1, cond), (0, True)), Z, Budget(60))
+    assert all(p.branch_free for p in pieces)
+    for p in pieces:
+        q = p.region.lower if p.region.is_point else p.region.sample()
+        assert p.expr == (1 if bool(cond.subs(Z, q)) else 0), p.region
+    described = {p.region.describe() for p in pieces}
+    assert {"z = 1", "z = 2", "1 < z < 2"} <= described
+
+
+@pytest.mark.parametrize(("cond", "values", "truth"), [
+    (sympy.ITE(Z > 0, Z > 1, Z > 2), [None, True, True], True),    # both branches agree
+    (sympy.ITE(Z > 0, Z > 1, Z > 2), [None, False, False], False),
+    (sympy.ITE(Z > 0, Z > 1, Z > 2), [None, True, False], None),   # they differ
+    (sympy.ITE(Z > 0, Z > 1, Z > 2), [True, False, True], False),   # decided test: its branch
+    (sympy.ITE(Z > 0, Z > 1, Z > 2), [False, False, True], True),
+    (sympy.Xor(Z > 0, Z > 1), [None, True], None), (sympy.Xor(Z > 0, Z > 1), [True, True], False),
+    (sympy.Xor(Z > 0, Z > 1), [False, True], True),
+])
+def test_not_xor_and_ite_of_three_valued_truths(cond, values, truth) -> None:
+    """An undecided part (None) decides an ITE only when both its branches agree; Xor stays
+    undecided. (SymPy turns Not of a relation into the opposite relation.)"""
+    from symcheck.exact.regions import _three_valued
+    assert _three_valued(cond, values) is truth

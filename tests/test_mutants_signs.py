@@ -127,3 +127,64 @@ def test_an_undecided_branch_is_left_as_written_where_sympy_would_choose_one() -
         assert piecewise.xreplace({Z: 1}) == 1  # what SymPy alone would pick
     kept = at_point(piecewise, Z, 1)
     assert isinstance(kept, sympy.Piecewise) and kept.args[0][1] != sympy.true
+
+
+@pytest.mark.parametrize(("value", "sign"), [
+    (S.One, 1), (-S.One, -1), ((1 + sympy.sqrt(2))**2 - 2 * sympy.sqrt(2) - 2, 1),  # expands to 1, not 0
+    ((1 + sympy.sqrt(2))**2 - 2 * sympy.sqrt(2) - 3, 0),
+])
+def test_exact_sign_of_values_that_expand_to_a_small_integer(value: sympy.Expr, sign: int) -> None:
+    assert exact_sign(value) == sign
+
+
+@pytest.mark.parametrize(("other", "truth"), [(Z > -1, 1), (Z < 0, None)])
+def test_an_ite_with_an_undecided_test_is_decided_only_when_both_branches_agree(other, truth) -> None:
+    """ITE(c, z > 0, other) at z = 1 with c uncertifiable: when both branches are true the
+    condition is true whatever c is; when they differ the choice stays open."""
+    sigma = sympy.Piecewise((1, sympy.ITE(UNCERTIFIABLE * Z >= 0, Z > 0, other)), (0, True))
+    value = at_point(sigma, Z, S.One)
+    if truth is None:
+        assert value.has(sympy.Piecewise)
+    else:
+        assert value == truth
+
+
+@pytest.mark.parametrize(("z", "truth"), [(S(2), 0), (S.Half, 1), (-S.One, 0)])
+def test_a_condition_of_a_kind_at_point_does_not_decide_is_never_taken_as_true(z, truth) -> None:
+    """Xor is not decided branch by branch: the Piecewise stays open, or (were it decided) it
+    must be the truth of Xor there; never the first branch taken by default."""
+    sigma = sympy.Piecewise((1, sympy.Xor(Z > 0, Z > 1)), (0, True))
+    value = at_point(sigma, Z, z)
+    assert value == truth or value.has(sympy.Piecewise)
+
+
+def test_a_root_that_cannot_be_separated_from_a_number_has_no_order() -> None:
+    """∛2 and ∛2 + e^-2000 share every isolating interval down to width 10^-300."""
+    root = sympy.CRootOf(sympy.Symbol("x")**3 - 2, 0)
+    with pytest.raises(Undecided, match="cannot order"):
+        certified_order(root, sympy.cbrt(2) + sympy.exp(-2000))
+    with pytest.raises(Undecided, match="cannot order"):
+        certified_order(sympy.cbrt(2) - sympy.exp(-2000), root)
+
+
+class _Unstable(sympy.Abs):
+    """A nonsmooth function whose Piecewise rewrite never settles."""
+
+    def _eval_rewrite_as_Piecewise(self, arg, **kwargs):
+        return _Unstable(arg + 1)
+
+
+def test_a_rewrite_that_never_settles_is_refused() -> None:
+    from symcheck.exact.signs import nonsmooth_to_piecewise
+    with pytest.raises(Undecided, match="nested too deeply"):
+        nonsmooth_to_piecewise(_Unstable(Z))
+
+
+@pytest.mark.parametrize(("expr", "values", "expected"), [
+    (sympy.Piecewise((1, Z > 0), (0, True)), {Z: A}, sympy.Piecewise((1, A > 0), (0, True))),
+    (sympy.Max(Z, 0), {Z: 2 * A}, sympy.Max(2 * A, 0)),
+    (sympy.Piecewise((1, (A > 0) & (B > 0)), (0, True)), {A: S.One, B: Z}, sympy.Piecewise((1, Z > 0), (0, True))),
+])
+def test_a_symbolic_value_is_substituted_and_its_branches_left_for_the_split(expr, values, expected) -> None:
+    """Only numbers choose branches; a symbol (σ(a·z) before a case split) is substituted as is."""
+    assert at_values(expr, values) == expected

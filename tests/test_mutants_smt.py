@@ -174,3 +174,87 @@ def test_a_heaviside_with_a_symbolic_value_at_zero_is_not_covered() -> None:
     from symcheck.language.symbols import Z
     assert covers(sympy.Heaviside(Z, sympy.Rational(1, 2)))
     assert not covers(sympy.Heaviside(Z, Z**2 + 1))
+
+
+def test_z3_is_reported_unavailable_when_it_cannot_be_imported(monkeypatch) -> None:
+    import builtins
+    real_import = builtins.__import__
+
+    def no_z3(name, *args, **kwargs):
+        if name == "z3" or name.startswith("z3."):
+            raise ImportError("no z3 here")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_z3)
+    assert smt.z3_available() is False
+
+
+@pytest.mark.parametrize("witness", [
+    {"a": "sqrt(2)", "b": "1"},          # not a rational: z3 cannot pin it, so nothing is confirmed
+    {"a": "1", "b": "pi"},
+    {"a": "1/0", "b": "1"},
+    {"a": "1", "b": "1", "gamma": "2"},  # a variable the statement does not have
+])
+def test_a_witness_z3_cannot_pin_is_not_confirmed(witness) -> None:
+    """Only an exact rational value of a statement's own variable is fixed in z3; anything
+    else leaves witness_confirmed None (unknown), never True, even where the real solver would
+    find left ≠ right with the variable left free."""
+    ctx = z3.Context()
+    reals = {A: z3.Real("a", ctx), B: z3.Real("b", ctx)}
+    differ = reals[A] != reals[B]  # satisfiable: a bare `sat` must not be read as confirmation
+    assert smt._witness_confirmed(z3, ctx, [differ], reals, witness, 1.0) is None
+
+
+def test_a_rational_witness_is_confirmed_or_refuted_by_z3_itself() -> None:
+    ctx = z3.Context()
+    reals = {A: z3.Real("a", ctx), B: z3.Real("b", ctx)}
+    differ = reals[A] != reals[B]
+    assert smt._witness_confirmed(z3, ctx, [differ], reals, {"a": "1/2", "b": "1"}, 1.0) is True
+    assert smt._witness_confirmed(z3, ctx, [differ], reals, {"a": "1/2", "b": "0.5"}, 1.0) is False
+
+
+@pytest.mark.parametrize(("expr", "variables", "covered"), [
+    (Z + 1, frozenset({Z}), True),
+    (Z * sympy.Symbol("w", real=True), frozenset({Z}), False),  # a symbol the statement lacks
+    (A + B, frozenset({A}), False),
+    (A + B, frozenset({A, B}), True),
+    (sympy.exp(Z)**2, frozenset({Z}), False),                    # the base of a power is walked
+    (sympy.sin(Z)**3 + Z, frozenset({Z}), False),
+    (sympy.Max(Z, sympy.exp(Z))**2, frozenset({Z}), False),
+    ((Z + 1)**3, frozenset({Z}), True),
+    (Z**-1, frozenset({Z}), False),                               # 1/z: only a non-zero scale may be inverted
+    (sympy.Rational(1, 2)**Z, frozenset({Z}), False),
+])
+def test_coverage_walks_every_node(expr, variables, covered) -> None:
+    assert smt.covers(expr, variables) is covered
+
+
+def test_a_literal_truth_value_that_coverage_admits_is_translated() -> None:
+    """covers() admits true and false as conditions (SymPy builds them when a Piecewise is not
+    re-evaluated); the translator must then give them their value, not refuse them."""
+    from sympy import Basic
+    from sympy.functions.elementary.piecewise import ExprCondPair
+
+    literal = Basic.__new__(sympy.Piecewise, Basic.__new__(ExprCondPair, Z, sympy.false),
+                            Basic.__new__(ExprCondPair, 2 * Z, sympy.true))
+    assert smt.covers(literal)
+    for z in ("3", "-1/2", "0"):
+        assert _value_at(literal, {Z: sympy.Rational(z)}) == 2 * sympy.Rational(z)
+    first = Basic.__new__(sympy.Piecewise, Basic.__new__(ExprCondPair, Z, sympy.true),
+                          Basic.__new__(ExprCondPair, 2 * Z, sympy.true))
+    assert _value_at(first, {Z: sympy.Rational(3)}) == 3
+
+
+@pytest.mark.parametrize(("engine", "witness"), [
+    ("broken", None),                                   # a broken verdict without a witness to pin
+    ("inconclusive", {"a": "1", "b": "2", "alpha": "3"}),
+    ("holds", {"a": "1", "b": "2", "alpha": "3"}),
+])
+def test_only_a_broken_verdict_with_a_witness_has_it_checked_by_z3(engine, witness) -> None:
+    """relu inverse scaling for α > 0 holds: z3 says unsat. witness_confirmed is about the
+    engine's counterexample, so it stays None unless there is one (and no call fails)."""
+    t = Transformation("inverse-scaling", domain("positive"))
+    cross = smt.cross_check(activation("relu"), t, form("gated"), engine, witness)
+    assert cross.verdict == "holds"
+    assert cross.witness_confirmed is None
+    assert cross.agrees is {"broken": False, "inconclusive": None, "holds": True}[engine]

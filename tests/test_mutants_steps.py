@@ -6,6 +6,7 @@ certificate given the wrong reason, changes what a reader is asked to trust.
 from __future__ import annotations
 
 import pytest
+import sympy
 from sympy import S
 
 from symcheck.core.verdict import Verdict
@@ -13,7 +14,8 @@ from symcheck.engine import symmetries
 from symcheck.engine.symmetries import check
 from symcheck.language.activations import activation
 from symcheck.language.unit_forms import form
-from symcheck.language.symbols import A, ALPHA, B
+from symcheck.engine.theorems import Reduction
+from symcheck.language.symbols import A, ALPHA, B, SIGMA, Z
 from symcheck.language.transformations import Transformation, domain
 
 WITNESS = ["Witness", "Left side", "Right side", "Certificate", "Re-check"]
@@ -110,3 +112,23 @@ def test_a_re_check_shows_the_value_it_confirms() -> None:
     assert recheck.title == "Re-check"
     # silu(2)/2 − silu(1) = 1/(1 + e^-2) − 1/(1 + e^-1) ≈ 0.1497, shown to 20 digits
     assert recheck.statement == "mpmath interval arithmetic agrees on the sign: ≈ 0.14973849934787756481"
+
+
+T = sympy.Symbol("t", positive=True)
+
+
+@pytest.mark.parametrize(("opaque", "residual", "witness", "z", "multiple"), [
+    (SIGMA(A) * B - SIGMA(B) * A, SIGMA(Z) - SIGMA(1) * Z, {A: Z, B: S.One}, T, True),      # D = r(z)
+    (2 * (SIGMA(A) * B - SIGMA(B) * A), SIGMA(Z) - SIGMA(1) * Z, {A: Z, B: S.One}, -T, True),
+    (SIGMA(A) * B - SIGMA(B) * A, SIGMA(Z) - SIGMA(1) * Z, {A: Z, B: Z}, T, False),         # D = 0 there
+    ((A - 1) * SIGMA(A), SIGMA(Z), {A: Z}, T, False),       # D = (t − 1)·r: zero at t = 1
+    (SIGMA(A) * SIGMA(B), SIGMA(Z), {A: Z, B: Z}, T, False),  # D = σ(t)·r: not a multiple for every σ
+    (SIGMA(A) - SIGMA(A * B), SIGMA(Z) - SIGMA(Z), {A: Z, B: S.One}, T, True),  # r ≡ 0 and D = 0 there
+    (SIGMA(A) - SIGMA(B), SIGMA(Z) - SIGMA(Z), {A: Z, B: S.One}, T, False),     # r ≡ 0 but D is not
+])
+def test_the_necessity_check_accepts_only_a_non_zero_multiple_of_r(opaque, residual, witness, z, multiple) -> None:
+    """D at the witness must be c·r(z) with c a non-zero number for every σ: then r(z) ≠ 0
+    forces D ≠ 0. A factor that may vanish, a factor with σ in it, or D = 0 does not."""
+    reduction = Reduction("", "", "", lambda s: residual.replace(SIGMA, s),
+                          lambda z0: {v: e.xreplace({Z: z0}) for v, e in witness.items()})
+    assert symmetries._multiple_of(opaque, reduction.residual(SIGMA), reduction, z) is multiple

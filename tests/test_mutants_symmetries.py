@@ -4,6 +4,7 @@ a counterexample the guard reports but that cannot be re-certified withdraws the
 """
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import pytest
@@ -142,3 +143,67 @@ def test_holds_for_every_sigma_only_when_sigma_was_left_opaque(act, unit, every)
     result = symmetries.check_exchange(act, unit) if unit == "rank1" else symmetries.check_inverse_scaling(act)
     assert result.verdict is Verdict.HOLDS
     assert result.every_sigma is every
+
+
+@pytest.mark.parametrize(("z3_says", "model", "shown"), [
+    ("holds", None, "z3 says holds (z3 finds no counterexample: unsat)"),
+    ("broken", {"a": "1", "b": "-1", "alpha": "2"},
+     "z3 says broken (z3 model a = 1, b = -1, alpha = 2, re-evaluated exactly)"),
+])
+def test_a_disagreement_quotes_z3s_own_answer(monkeypatch, z3_says, model, shown) -> None:
+    """The withdrawn verdict's note says what z3 answered: its model when it found one."""
+    cross = CrossCheck("z3", "holds", verdict=z3_says, agrees=False, model=model)
+    monkeypatch.setattr(symmetries.smt, "cross_check", lambda *args, **kwargs: cross)
+    result = symmetries.check_inverse_scaling("relu")
+    assert result.verdict is Verdict.INCONCLUSIVE and result.witness is None
+    assert result.note == f"the engines disagree: the symbolic engine says holds, {shown}; reported as inconclusive"
+
+
+@pytest.mark.parametrize(("largest", "number"), [
+    ("0", 0.0), ("1", 1.0), ("2.5", 2.5), ("1.0e-300", 1e-300),
+    ("1.0e+400", None),    # beyond float64: it would read as inf
+    ("1.0e-400", None),    # non-zero, but float64 would read it as 0
+    ("0.0e-400", 0.0),
+])
+def test_the_largest_value_seen_is_a_json_number_only_where_float64_holds_it(largest, number) -> None:
+    """Evidence is what was seen: never rounded to 0 or to inf, and always strict JSON."""
+    assert symmetries._magnitude(largest) == number
+    evidence = symmetries._evidence(type("Seen", (), {"points": 3, "largest": largest})())
+    assert json.loads(json.dumps(evidence, allow_nan=False)) == {"points": 3, "largest": number}
+
+
+@pytest.mark.parametrize(("c", "condition"), [
+    (-S.One, "σ is odd: σ(−z) = −σ(z) for every real z"),
+    (S(2), "σ(2·z) = 2·σ(z) for every real z"),
+    (S(-1) / 2, "σ(-1/2·z) = -1/2·σ(z) for every real z"),
+])
+def test_a_fixed_scale_states_its_condition(c, condition) -> None:
+    """α = −1 is oddness; every other fixed α is stated as σ(α·z) = α·σ(z)."""
+    reduction = symmetries.fixed_scale(c)
+    assert reduction.condition == condition
+    assert reduction.residual(sympy.Function("s")) == sympy.Function("s")(c * symmetries.Z) - c * sympy.Function("s")(symmetries.Z)
+    assert reduction.witness(S(3)) == {A: S(3), B: S.One, ALPHA: c}
+
+
+POINTS = [S(3), S.One, S(1) / 2, S.Zero, -S(1) / 2, -S.One, -S(3)]
+
+
+@pytest.mark.parametrize("alpha", [None, "positive", "negative", "any", "-1", "2", "-1/3"])
+@pytest.mark.parametrize("z0", POINTS, ids=str)
+def test_each_reduction_maps_a_point_of_r_to_a_witness_of_the_statement(alpha, z0) -> None:
+    """With σ opaque, the statement's difference at the witness of z0 is a non-zero rational
+    multiple of r(z0), and the scale lies in its domain: r(z0) ≠ 0 gives D ≠ 0 there, so a
+    point of the residual is a point of the statement, on every side of 0 and at 0 itself."""
+    t = Transformation("inverse-scaling", domain(alpha)) if alpha else Transformation("exchange")
+    unit = form("gated")
+    reduction = symmetries._reduction(unit, t)
+    values = reduction.witness(z0)
+    assert t.domain is None or t.domain.contains(values[ALPHA])
+    lhs, rhs = t.statement(unit, SIGMA)
+    at_witness = (lhs - rhs).xreplace(values)
+    target = reduction.residual(SIGMA).xreplace({symmetries.Z: z0})
+    if target == 0:  # r(z0) = 0 for every σ (z0 = 1 in σ(z) − σ(1)·z): nothing to map
+        assert at_witness == 0
+        return
+    ratio = sympy.cancel(at_witness / target)
+    assert ratio.is_Rational and ratio != 0, (values, at_witness, target)

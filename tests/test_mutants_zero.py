@@ -158,6 +158,9 @@ with sympy.evaluate(False):
         sympy.erfc(Z) + sympy.erf(Z) - 1 + S(1) / 10**20,
         sympy.tanh(sympy.asinh(Z)) - Z / sympy.sqrt(1 + Z**2) + Z**2 / 10**9,
         sympy.log(2 * (Z**2 + 1)) - sympy.log(2) - sympy.log(Z**2 + 1) + S(1) / 10**20,
+        S.One, -S(2),                  # a constant: no rewrite makes it 0
+        sympy.exp(2 * Z) - 2,          # exp(log u) = u applies to a log only, not to 2·z
+        sympy.cos(sympy.sinh(Z)) - Z,  # asinh(sinh u) = u applies to asinh only, not to cos
     ]
 
 
@@ -182,3 +185,74 @@ def test_a_condition_undecided_at_a_cut_point_leaves_that_point_unproved() -> No
     decision = decide_zero(r, Z, Budget(60))
     assert decision.verdict is not Verdict.HOLDS
     assert [p.status for p in decision.pieces if p.region.is_point] == ["unknown"]
+
+
+@pytest.mark.parametrize(("expr", "identity"), [
+    (sympy.asinh(sympy.sinh(Z)) - Z, "asinh(sinh u) = u"),
+    (2 * sympy.atan(sympy.tanh(Z)) - sympy.atan(sympy.sinh(2 * Z)), "2·atan(tanh u) = atan(sinh 2u)"),
+    (sympy.erfc(Z) + sympy.erf(Z) - 1, "erfc u = 1 − erf u"),
+], ids=str)
+def test_a_residual_that_needs_an_identity_of_real_functions_is_proved_by_it(expr, identity) -> None:
+    """None of the plain rewrites reduces these to 0; the identity does, and is named."""
+    method = prove_identically_zero(expr, Z, Region(-S.Infinity, S.Infinity), Budget(60))
+    assert method == f"identities of real functions, then simplify ({identity})"
+    assert decide_zero(expr, Z, Budget(60)).verdict is Verdict.HOLDS
+
+
+def test_every_proved_piece_names_the_rewrite_that_proved_it() -> None:
+    decision = decide_zero(sympy.Max(Z, 0) - (Z + sympy.Abs(Z)) / 2, Z, Budget(30))
+    assert decision.verdict is Verdict.HOLDS
+    assert all(p.method for p in decision.pieces), decision.pieces
+
+
+@pytest.mark.parametrize("table", ["_METHODS", "_NAMED_METHODS"])
+def test_a_rewrite_that_runs_out_of_time_ends_the_proof_attempt(monkeypatch, table) -> None:
+    """Once the budget has run out no later rewrite is tried, not even one that would give 0:
+    the piece is a timeout, never a proof found after the deadline."""
+    def out_of_time(expr):
+        raise BudgetExceeded()
+
+    later = (lambda e: S.Zero) if table == "_METHODS" else (lambda e: (S.Zero, " (later)"))
+    monkeypatch.setattr(zero, table, (("out of time", out_of_time), ("would prove it", later)))
+    if table == "_NAMED_METHODS":
+        monkeypatch.setattr(zero, "_METHODS", ())
+    with pytest.raises(BudgetExceeded):
+        prove_identically_zero(sympy.sin(Z)**2 + sympy.cos(Z)**2 - 1, Z, Region(-oo, oo), Budget(30))
+
+
+def test_a_cut_point_whose_every_alternative_is_one_is_not_proved_zero() -> None:
+    """At z = 0 the condition cannot be decided (cos(e^-5000) − 1 is not separated from 0) and
+    both branches are exactly 1 (one as √2·(1 + √2) − √2 − 1): r(0) = 1, never 'exact value 0'."""
+    hidden = sympy.cos(sympy.exp(-5000)) - 1
+    one = sympy.sqrt(2) * (1 + sympy.sqrt(2)) - sympy.sqrt(2) - 1
+    r = sympy.Piecewise((1, Z + hidden > 0), (one + Z, True)) * sympy.Piecewise((1, sympy.Eq(Z, 0)), (0, True))
+    decision = decide_zero(r, Z, Budget(60))
+    assert decision.verdict is not Verdict.HOLDS
+    assert [p.status for p in decision.pieces if p.region.is_point] in (["unknown"], ["nonzero"])
+
+
+def test_a_residual_zero_at_every_cut_point_is_refuted_at_a_sample() -> None:
+    """r = z vanishes at the cut point 0: the witness comes from the sample points, simplest
+    first (0 is not visibly non-zero, 2 is)."""
+    decision = decide_zero(Z, Z, Budget(60))
+    assert decision.verdict is Verdict.BROKEN and decision.point == 2 and decision.pieces == ()
+
+
+def test_a_cut_point_off_the_samples_whose_value_is_exactly_one_is_a_witness() -> None:
+    decision = decide_zero(sympy.Piecewise((1, sympy.Eq(Z, S(1) / 1000)), (0, True)), Z, Budget(60))
+    assert decision.verdict is Verdict.BROKEN and decision.point == S(1) / 1000
+
+
+def test_a_cut_point_value_that_expands_to_zero_is_proved_by_its_exact_value() -> None:
+    """√2·(1 + √2) − √2 − 2 is 0 once expanded: no simplification is needed."""
+    value = sympy.sqrt(2) * (1 + sympy.sqrt(2)) - sympy.sqrt(2) - 2
+    decision = decide_zero(sympy.Piecewise((value, sympy.Eq(Z, S(1) / 1000)), (0, True)), Z, Budget(60))
+    assert decision.verdict is Verdict.HOLDS
+    at_cut = [p for p in decision.pieces if p.region == Region(S(1) / 1000, S(1) / 1000)]
+    assert [(p.status, p.method) for p in at_cut] == [("proved", "exact value 0")]
+
+
+def test_a_residual_no_sample_can_evaluate_is_inconclusive_not_a_crash() -> None:
+    """An opaque f(z) has no value at any sample: nothing is certified, nothing raises."""
+    decision = decide_zero(sympy.Function("f")(Z), Z, Budget(60))
+    assert decision.verdict is Verdict.INCONCLUSIVE and decision.point is None

@@ -22,7 +22,8 @@ more region); a missing one is a wrong proof. When no argument applies the answe
 * **ball-arithmetic isolation on a bounded interval** — bisection with Arb enclosures of g and
   g′ over sub-intervals: an enclosure of g away from 0 excludes a root, an enclosure of g′ away
   from 0 makes g monotone there so the signs at the ends count its one root. Each isolated root
-  must then be matched by exactly one exact candidate (from ``solveset``) proved to be a root.
+  is then an end of its box where g is exactly 0 (``sin(2πz)`` at 0, 1/2 and 1), or matched by
+  exactly one exact candidate (from ``solveset``) proved to be a root.
 
 SymPy's ``solveset`` only ever *proposes* candidates; its answer is never taken as complete
 (on half-lines it misses the roots of periodic conditions). A periodic condition on a
@@ -252,8 +253,17 @@ def _solveset_candidates(g: sympy.Expr, var: sympy.Symbol, interval: sympy.Set) 
         except Exception:  # candidates are optional; the proof does not depend on them
             continue
         parts = answer.args if isinstance(answer, sympy.Union) else (answer,)
-        found += [c for part in parts if isinstance(part, sympy.FiniteSet) for c in part.args if c.is_number]
+        found += [c for part in parts for c in _members(part) if c.is_number]
     return list(dict.fromkeys(found))
+
+
+def _members(part: sympy.Set) -> list[sympy.Expr]:
+    """The points of a finite part of solveset's answer (none for an infinite or implicit one)."""
+    if isinstance(part, sympy.FiniteSet):
+        return list(part.args)
+    if isinstance(part, sympy.Range):  # on a bounded interval the integer roots of sin(2πz)
+        return list(part) if part.is_finite_set else []
+    return []
 
 
 def _proved_roots(g: sympy.Expr, var: sympy.Symbol, proposals: Iterable[sympy.Expr]) -> list[sympy.Expr]:
@@ -306,7 +316,8 @@ def _isolated(g: sympy.Expr, var: sympy.Symbol, lower: sympy.Expr, upper: sympy.
         except Undecided:
             return None
 
-    brackets: list[tuple[Fraction, Fraction]] = []  # each holds exactly one root (maybe at an end)
+    # each holds exactly one root (maybe at an end), with the exact signs of g at its ends
+    brackets: list[tuple[Fraction, Fraction, int, int]] = []
     stack, boxes = [(lo, hi, 0)], 0
     while stack:
         a, b, depth = stack.pop()
@@ -320,7 +331,7 @@ def _isolated(g: sympy.Expr, var: sympy.Symbol, lower: sympy.Expr, upper: sympy.
             if sa is not None and sb is not None:
                 if sa * sb > 0:
                     continue  # monotone and the same sign at both ends: no root
-                brackets.append((a, b))
+                brackets.append((a, b, sa, sb))
                 continue
         if depth >= MAX_DEPTH:
             raise Undecided(f"cannot isolate the roots of {text(g)} near {float(a):.6g} "
@@ -329,13 +340,15 @@ def _isolated(g: sympy.Expr, var: sympy.Symbol, lower: sympy.Expr, upper: sympy.
         stack += [(mid, b, depth + 1), (a, mid, depth + 1)]
     proposals = _proved_roots(g, var, propose(g, var, sympy.Interval(lower, upper)))
     points = []
-    for a, b in brackets:
+    for a, b, sa, sb in brackets:
         qa, qb = sympy.Rational(a.numerator, a.denominator), sympy.Rational(b.numerator, b.denominator)
-        inside = [c for c in proposals if certified_order(c, qa) >= 0 and certified_order(qb, c) >= 0]
+        # g is strictly monotone on [a, b]: an end where g is exactly 0 is its one root there
+        ends = [q for q, s in ((qa, sa), (qb, sb)) if s == 0]
+        inside = ends or [c for c in proposals if certified_order(c, qa) >= 0 and certified_order(qb, c) >= 0]
         if len(inside) != 1:
             raise Undecided(f"the root of {text(g)} in [{float(a):.6g}, {float(b):.6g}] has no closed "
                             "form SymPy can name")
         points.append(inside[0])
     return Cuts(_inside(points, lower, upper),
-                f"ball-arithmetic isolation on [{text(lower)}, {text(upper)}]: {len(brackets)} simple "
+                f"ball-arithmetic isolation on [{text(lower)}, {text(upper)}]: {len(dict.fromkeys(points))} simple "
                 "root(s), each matched by an exact root")

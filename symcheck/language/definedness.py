@@ -25,6 +25,7 @@ from sympy.logic.boolalg import Boolean
 from symcheck.core.budget import Budget, BudgetExceeded, alarm
 from symcheck.core.errors import DomainError
 from symcheck.exact.regions import Undecided, split
+from symcheck.exact.signs import at_point, exact_sign
 from symcheck.language.symbols import Z
 
 __all__ = ["SOLVE_SECONDS", "Obligation", "ObligationKind", "check_defined_on_reals", "holds"]
@@ -54,15 +55,15 @@ class Obligation:
     role: str = "argument"
 
 
-# What each kind demands of a value u: whether it holds (True, False, or None when SymPy cannot
-# tell), and the condition whose solutions violate it. Inside its region a "covered" obligation
-# never holds (no branch applies there), and the region itself is its violation set.
+# What each kind demands of an expression u in the variable: whether SymPy's assumptions show
+# it holds (True, False, or None when they cannot tell), and the condition whose solutions
+# violate it. Inside its region a "covered" obligation never holds (no branch applies there),
+# and the region itself is its violation set.
 _HOLDS: dict[str, Callable[[sympy.Expr], bool | None]] = {
     "positive": lambda u: u.is_positive,
     "nonnegative": lambda u: u.is_nonnegative,
     "nonzero": lambda u: fuzzy_not(u.is_zero),
     "cos-nonzero": lambda u: fuzzy_not(sympy.cos(u).is_zero),
-    "covered": lambda u: False,
 }
 _VIOLATED: dict[str, Callable[[sympy.Expr], Any]] = {
     "positive": lambda u: u <= 0,
@@ -79,8 +80,33 @@ _MAX_TEXT = 60
 
 
 def holds(kind: ObligationKind, value: sympy.Expr) -> bool | None:
-    """Whether an obligation of ``kind`` holds for ``value``: True, False, or None if unknown."""
+    """Whether an obligation of ``kind`` holds for ``value``: True, False, or None if unknown.
+
+    A number is judged by its certified sign (:func:`~symcheck.exact.signs.exact_sign`); an
+    expression in the variable by SymPy's assumptions, and only when every number in it is
+    rational: SymPy signs other numbers with ``evalf``, which cancellation fools (it calls
+    e^-2000 − log(1 + e^-2000) − e^-4000/2 positive; it is about −e^-6000/3).
+    """
+    if kind == "covered":
+        return False
+    if value.is_number:
+        try:
+            sign = exact_sign(sympy.cos(value) if kind == "cos-nonzero" else value)
+        except Undecided:
+            return None
+        return _HOLDS_FOR_SIGN[kind](sign)
+    if any(n.is_number and not n.is_Rational for n in sympy.preorder_traversal(value)):
+        return None
     return _HOLDS[kind](value)
+
+
+#: what each kind demands of the certified sign of a number (of its cosine for tan)
+_HOLDS_FOR_SIGN: dict[str, Callable[[int], bool]] = {
+    "positive": lambda s: s > 0,
+    "nonnegative": lambda s: s >= 0,
+    "nonzero": lambda s: s != 0,
+    "cos-nonzero": lambda s: s != 0,
+}
 
 
 def check_defined_on_reals(
@@ -174,7 +200,10 @@ def _decide_by_cases(ob: Obligation, var: sympy.Symbol, seconds: float) -> tuple
     The indicator of "in the region and violated" is split like any residual: its cut points
     are proved complete (:mod:`symcheck.exact.roots`), so a case where it is 0 has no violation.
     """
-    indicator = sympy.Piecewise((1, sympy.And(ob.region, _VIOLATION[ob.kind](ob.expr))), (0, True))
+    # unevaluated: SymPy decides a relation between numbers with evalf, which cancellation
+    # fools (it reads e^-2000 − log(1 + e^-2000) − e^-4000/2 <= 0 as False); the split decides
+    with sympy.evaluate(False):
+        indicator = sympy.Piecewise((1, sympy.And(ob.region, _VIOLATION[ob.kind](ob.expr))), (0, True))
     try:
         pieces = split(indicator, var, Budget(seconds), cuts=())
     except (Undecided, BudgetExceeded):
@@ -198,12 +227,23 @@ def _proved_by_assumptions(ob: Obligation) -> bool:
 
 
 def _fails_at(ob: Obligation, var: sympy.Symbol, point: sympy.Expr) -> bool:
-    """True only when exact evaluation confirms the obligation fails at ``point``."""
+    """True only when certified evaluation confirms the obligation fails at ``point``.
+
+    The region's condition and every branch inside the expression are chosen by certified
+    signs (:func:`~symcheck.exact.signs.at_point`), never by SymPy's ``subs``, which decides
+    ``5*log(1 + exp(-2000)) <= 0`` as True with ``evalf``; the value is judged by :func:`holds`.
+    Anything undecided is no failure.
+    """
     if point.is_extended_real is not True or not point.is_finite:
         return False
-    if ob.region.subs(var, point) is not sympy.true:
+    try:
+        if at_point(sympy.Piecewise((S.One, ob.region), (S.Zero, True)), var, point) != S.One:
+            return False
+        if ob.kind == "covered":
+            return True  # no branch applies anywhere in the region
+        return holds(ob.kind, at_point(ob.expr, var, point)) is False
+    except Undecided:
         return False
-    return holds(ob.kind, ob.expr.subs(var, point)) is False
 
 
 def _violation_set(ob: Obligation, var: sympy.Symbol, domain: sympy.Set) -> sympy.Set:
