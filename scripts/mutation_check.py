@@ -100,11 +100,12 @@ PATHS: dict[str, str] = {
 # search or rewords a message is not one, and counting it would measure the wrong thing.
 
 # Display only: functions that render text (descriptions, LaTeX, reprs, the decimal ends
-# printed in a certificate). The verdict and the certificate's ball are computed elsewhere;
-# these only turn them into characters.
+# printed in a certificate) or build a step's formula to be printed. The verdict and the
+# certificate's ball are computed elsewhere; these only turn them into characters.
 SKIP_FUNCTIONS = re.compile(r"^(describe|latex|_render|_interval_text|to_dict|to_latex|"
+                            r"formula|definition|enclosure|point_formula|_approximately|_and_zero|_range|"
                             r"__repr__|__str__|_repr_\w+|decimal|explain\w*|_text\w*|"
-                            r"_describe|_interval_latex|_decimal|_range_latex|summary|truncate|"
+                            r"_describe|_decimal|summary|truncate|"
                             r"_failure_message|substitution_text|_statement|_short|"
                             r"_decimal_end|_decimal_far|_decimal_string|_format|_floor_log10|"
                             r"_at_least_pow10)$")
@@ -129,13 +130,13 @@ PROPOSAL_FUNCTIONS = re.compile(r"^(_candidates|_rational_between|_rational_belo
                                 r"_region_set|_as_set|_comparison_set|_violation_set|_pick_point|"
                                 r"_point_in_interval)$")
 
-# A Step's text: the title, statement, LaTeX and justification of a ``Step(...)`` (positional
+# A Step's text: the title, statement, formula and justification of a ``Step(...)`` (positional
 # 0-3 or by keyword), and a local name used only there. Read only by the renderers, ``to_dict``
 # and ``__str__``: every verdict is the ``verdict`` field of the decision a function returns,
 # never parsed back from a step, and the one count over steps (``CheckResult.cases``) reads
 # ``case``. A step's ``status`` and ``case`` are still mutated.
 _STEP_CALLS = {"Step"}
-_STEP_TEXT_KEYWORDS = ("title", "statement", "latex", "justification")
+_STEP_TEXT_KEYWORDS = ("title", "statement", "formula", "justification")
 
 # Calls that only display or only sort: what is inside a ``text(...)`` or ``", ".join(...)``
 # is a message, and a ``key=`` of ``sorted``/``sort``/``min``/``max`` is a ranking.

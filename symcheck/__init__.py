@@ -45,7 +45,9 @@ except PackageNotFoundError:  # running from a source tree that was never instal
 #: the renderers, one module per format, imported when a value is first rendered in that format
 #: (the root may import every layer; deferring keeps JSON-only commands from paying for rich, and
 #: rich text from paying for LaTeX)
-_OUTPUT = {"rich": "symcheck.output.render", "latex": "symcheck.output.latex", "html": "symcheck.output.html"}
+#: a format's modules are tried in order: the formula printer alone fills a JSON ``latex`` key
+_OUTPUT = {"rich": ("symcheck.output.render",), "html": ("symcheck.output.html",),
+           "latex": ("symcheck.output.formula_latex", "symcheck.output.latex")}
 
 
 def _loader(module: str):
@@ -54,8 +56,9 @@ def _loader(module: str):
     return load
 
 
-for _fmt, _module in _OUTPUT.items():
-    rendering.load_with(_loader(_module), _fmt)
+for _fmt, _modules in _OUTPUT.items():
+    for _module in _modules:
+        rendering.load_with(_loader(_module), _fmt)
 
 
 def __getattr__(name: str):

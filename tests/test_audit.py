@@ -6,7 +6,7 @@ import json
 import pytest
 import sympy
 
-import symcheck.paper.auditing as audit_module
+import symcheck.paper.structural as structural
 from symcheck.paper.auditing import Ground, audit
 
 
@@ -78,11 +78,11 @@ def test_permutation_holds_everywhere(silu) -> None:
 
 def test_structural_checks_can_fail(monkeypatch) -> None:
     # a wrong argument (K_j used twice) must not be reported as invariant under exchange
-    monkeypatch.setattr(audit_module, "_argument", lambda x, q, k: x * q * q.T * x.T)
-    ok, *_ = audit_module._exchange_argument()
+    monkeypatch.setattr(structural, "_argument", lambda x, q, k: x * q * q.T * x.T)
+    ok, *_ = structural._exchange_argument()
     assert not ok
-    monkeypatch.setattr(audit_module, "_argument", lambda x, q, k: x * q * k.T * x.T * x * q * x.T)
-    assert not audit_module._gauge_argument()[0]
+    monkeypatch.setattr(structural, "_argument", lambda x, q, k: x * q * k.T * x.T * x * q * x.T)
+    assert not structural._gauge_argument()[0]
 
 
 def test_json_shape(relu, silu) -> None:

@@ -38,3 +38,11 @@ def test_rich_text_loads_only_the_rich_renderers() -> None:
             "print(sorted(m for m in sys.modules if m.startswith('symcheck.output')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "['symcheck.output', 'symcheck.output.render']"
+
+
+def test_json_loads_only_the_formula_printer() -> None:
+    # a check's JSON has a `latex` key per step: the small printer fills it, not the documents
+    code = ("import json, sys; import symcheck as sc; json.dumps(sc.check_exchange('relu').to_dict()); "
+            "print(sorted(m for m in sys.modules if m.startswith('symcheck.output')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "['symcheck.output', 'symcheck.output.formula_latex']"

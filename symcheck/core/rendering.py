@@ -56,15 +56,23 @@ def load_with(loader: Callable[[], None], fmt: str | None = None) -> None:
 def find(fmt: str, cls: type) -> Callable[..., Any]:
     """The ``fmt`` renderer of ``cls``, by its method resolution order."""
     _check(fmt)
-    for attempt in range(2):
-        for base in cls.__mro__:
-            found = _REGISTRY[fmt].get(_key(base))
-            if found is not None:
-                return found
-        if attempt == 0:
-            for load in _LOADERS[fmt]:
-                load()
-    raise LookupError(f"no {fmt} renderer for {cls.__name__}")
+    found = _registered(fmt, cls)
+    for load in _LOADERS[fmt]:  # in order, the smallest module first: stop at the first that has it
+        if found is not None:
+            return found
+        load()
+        found = _registered(fmt, cls)
+    if found is None:
+        raise LookupError(f"no {fmt} renderer for {cls.__name__}")
+    return found
+
+
+def _registered(fmt: str, cls: type) -> Callable[..., Any] | None:
+    for base in cls.__mro__:
+        found = _REGISTRY[fmt].get(_key(base))
+        if found is not None:
+            return found
+    return None
 
 
 def render(value: Any, fmt: str, **options: Any) -> Any:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from symcheck.core.formula import Formula, to_latex
 from symcheck.core.rendering import render
 
 class Status(StrEnum):
@@ -45,11 +46,11 @@ class Renderable:
 
 @dataclass(frozen=True)
 class Step:
-    """One line of a justification: what is claimed, in text and LaTeX, why, and its status."""
+    """One line of a justification: what is claimed, in text and as a formula, why, and its status."""
 
     title: str
     statement: str
-    latex: str
+    formula: Formula | None
     justification: str = ""
     status: Status = Status.VERIFIED
     #: one case of a split that covers the domain (counted by readers, never found in the title)
@@ -57,6 +58,11 @@ class Step:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "status", Status(self.status))  # a typo is an error, not a status
+
+    @property
+    def latex(self) -> str:
+        """The formula as LaTeX, printed by the output layer."""
+        return to_latex(self.formula)
 
     def to_dict(self) -> dict[str, str]:
         return {"title": self.title, "statement": self.statement, "latex": self.latex,

@@ -34,7 +34,7 @@ from symcheck.core.errors import Undecided
 from symcheck.core.printing import text
 from symcheck.core.results import Status, Step
 from symcheck.core.verdict import Verdict
-from symcheck.engine.group_facts import Bound, Law, certified_sign as _sign_of, nonzero_point
+from symcheck.engine.group_facts import C, G, Bound, Law, certified_sign as _sign_of, member_condition, nonzero_point
 from symcheck.engine.group_formulations import FORMS, FormulationSymmetries, symmetry_forms
 from symcheck.engine.group_maximality import bounds
 from symcheck.engine.group_members import WITNESS_GRID, Proof, prove_family, prove_pair
@@ -44,12 +44,16 @@ from symcheck.engine.symmetries import failed_outside
 from symcheck.engine.zero import decide_zero
 from symcheck.exact.signs import at_point
 from symcheck.language.activations import Activation, activation as _lookup
-from symcheck.language.symbols import A, Z
+from symcheck.core.formula import (And, BigUnion, Cartesian, FiniteSet, ForAll, Paren, Ratio, Rel, Relation,
+                                   SetBuilder, SetMinus, Terms, Text, Tuple)
+from symcheck.language.symbols import A, SIGMA_NAME, Z, sigma_at
 
 __all__ = ["symmetry_group", "SymmetryGroup", "Component", "ASet", "Exclusion", "Membership",
            "FormulationSymmetries", "FORMS", "J", "set_text", "symmetry_forms", "exact_number"]
 
 _HALF = {1: "positive", -1: "negative"}
+#: a second pair (a′, c′), for the closure under products
+A_, C_ = sympy.symbols("a' c'")
 
 
 # ---- building the group -----------------------------------------------------------------------
@@ -60,7 +64,10 @@ def symmetry_group(act: Any, *, timeout: float = DEFAULT_TIMEOUT) -> SymmetryGro
     sigma = act if isinstance(act, Activation) else _lookup(act)
     budget = Budget(timeout)
     steps: list[Step] = [Step("Definition", "G = {(a, c) : a ≠ 0, σ(a·z) = c·σ(z) for every real z}",
-                              r"G = \{(a, c) : a \neq 0,\ \sigma(a z) = c\,\sigma(z)\ \forall z \in \mathbb{R}\}",
+                              Relation(Rel.EQ, G, SetBuilder(Tuple((A, C)), And((
+                                  Relation(Rel.NE, A, S.Zero),
+                                  ForAll((Relation(Rel.IN, Z, S.Reals),), member_condition(A * Z, C),
+                                         trailing=True, tight=True))))),
                               "a group under (a, c)·(a′, c′) = (aa′, cc′) when σ is not identically 0", Status.GIVEN)]
     try:
         with budget.step():  # every argument, not only the deciders, stops at the deadline
@@ -79,7 +86,8 @@ def symmetry_group(act: Any, *, timeout: float = DEFAULT_TIMEOUT) -> SymmetryGro
 
 
 def _identity() -> Component:
-    return Component(ASet("finite", (S.One,)), A, (Step("Proof", "σ(1·z) = 1·σ(z)", r"\sigma(z) = \sigma(z)",
+    return Component(ASet("finite", (S.One,)), A, (Step("Proof", "σ(1·z) = 1·σ(z)",
+                                                         Relation(Rel.EQ, sigma_at(Z), sigma_at(Z)),
                                                          "the identity is always a member", Status.VERIFIED),),
                      pairs=((S.One, S.One),))
 
@@ -94,7 +102,7 @@ def _build(sigma: Activation, budget: Budget, steps: list[Step], started: float)
             return _degenerate(sigma, decision, steps, started)
     z0, value = point
     steps.append(Step("Value at a point", f"σ({text(z0)}) = {text(value)} ≠ 0",
-                      rf"\sigma({sympy.latex(z0)}) = {sympy.latex(value)} \neq 0",
+                      Relation(Rel.NE, Relation(Rel.EQ, sigma_at(z0), value), S.Zero),
                       f"certified; z = {text(z0)} gives c = σ({text(z0)}·a)/σ({text(z0)}) for every member, "
                       "and c ≠ 0 (else σ(a·z) = 0 for every z)", Status.CERTIFIED))
     arguments = bounds(sigma, point, budget)
@@ -150,7 +158,7 @@ def _build(sigma: Activation, budget: Budget, steps: list[Step], started: float)
     complete = settled[1] and settled[-1]
     if complete:
         steps.append(Step("Maximality", "every (a, c) in G lies in a component above",
-                          r"G = \bigcup \text{components}",
+                          Relation(Rel.EQ, G, BigUnion(Text("components"))),
                           "for each sign of a the arguments above leave only the listed candidates, each "
                           "proved a member or refuted by a certified witness", Status.THEOREM))
     note = "" if complete else "partial: " + "; ".join(dict.fromkeys(notes))
@@ -166,10 +174,12 @@ def _c_from_value(sigma: Activation, a0: sympy.Expr, point: tuple[sympy.Rational
 def _degenerate(sigma: Activation, decision: Any, steps: list[Step], started: float) -> SymmetryGroup:
     """No point is certified non-zero: σ ≡ 0 (every pair, when the decider proved it), or nothing can be said."""
     if decision.verdict is Verdict.HOLDS:
-        proof = Step("Proof", "σ ≡ 0: σ(a·z) = 0 = c·σ(z) for every a and c", r"\sigma \equiv 0",
+        proof = Step("Proof", "σ ≡ 0: σ(a·z) = 0 = c·σ(z) for every a and c",
+                     Relation(Rel.EQUIV, SIGMA_NAME, S.Zero),
                      "σ is identically zero (proved by the one-variable decider)", Status.VERIFIED)
         steps.append(Step("Degenerate", "σ ≡ 0, so every pair (a, c) with a ≠ 0 is a member",
-                          r"G = (\mathbb{R} \setminus \{0\}) \times \mathbb{R}", "", Status.VERIFIED))
+                          Relation(Rel.EQ, G, Cartesian((Paren(SetMinus(S.Reals, FiniteSet((S.Zero,)))), S.Reals))),
+                          "", Status.VERIFIED))
         return SymmetryGroup(sigma, (Component(ASet("all"), None, (proof,)),), True, tuple(steps),
                              elapsed=time.perf_counter() - started)
     return SymmetryGroup(sigma, (_identity(),), False, tuple(steps),
@@ -235,13 +245,15 @@ def _finite_groups(finite):
 
 
 def _titled(a0: sympy.Expr, proof: Proof) -> tuple[Step, ...]:
-    return tuple(Step(f"a = {text(a0)}: {s.title}", s.statement, s.latex, s.justification, s.status)
+    return tuple(Step(f"a = {text(a0)}: {s.title}", s.statement, s.formula, s.justification, s.status)
                  for s in proof.steps)
 
 
 def _closure() -> Step:
     return Step("Closure", "the generators proved above generate every pair of the component",
-                r"(a, c), (a', c') \in G \Rightarrow (a a', c c'),\ (1/a, 1/c) \in G",
+                Relation(Rel.IMPLIES, Relation(Rel.IN, Terms((Tuple((A, C)), Tuple((A_, C_)))), G),
+                         Relation(Rel.IN, And((Tuple((A * A_, C * C_)),
+                                               Tuple((Ratio(S.One, A), Ratio(S.One, C))))), G)),
                 "σ(aa′z) = c·σ(a′z) = cc′·σ(z), and σ(z/a) = σ(z)/c: G is a group", Status.THEOREM)
 
 

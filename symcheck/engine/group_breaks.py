@@ -15,11 +15,16 @@ from symcheck.core.budget import Budget
 from symcheck.core.printing import text
 from symcheck.core.results import Status, Step
 from symcheck.engine.group_facts import Bound, analytic, certified_sign
-from symcheck.language.symbols import Z
+from symcheck.core.formula import (And, Abs, FiniteSet, Neg, Operator, Paren, Plus, Power, Product, Rel,
+                                   Relation, SetMinus)
+from symcheck.engine.group_facts import C
+from symcheck.language.symbols import A, Z, sigma_at
 
 __all__ = ["break_points", "log_periodic"]
 
 _T = sympy.Symbol("t", real=True)
+#: in formulas: the set N of points where σ is not analytic, the index j of a power, the frequency ω
+_N, _J, _OMEGA = sympy.symbols("N j omega")
 
 
 def break_points(pieces, budget: Budget, steps: list[Step], missing: list[str]) -> bool:
@@ -60,12 +65,13 @@ def break_points(pieces, budget: Budget, steps: list[Step], missing: list[str]) 
     listed = "; ".join(f"z = {text(b)}: {why}" for b, why in breaks)
     steps.append(Step("Break points", f"σ is not analytic exactly at {', '.join(text(b) for b, _ in breaks)} "
                       f"among z ≠ 0 ({listed})",
-                      r"N \setminus \{0\} = \{" + ", ".join(sympy.latex(b) for b, _ in breaks) + r"\}",
+                      Relation(Rel.EQ, SetMinus(_N, FiniteSet((S.Zero,))), FiniteSet(tuple(b for b, _ in breaks))),
                       "each piece is analytic on its open interval; at each cut a derivative jumps (certified)"
                       + (f"; at {', '.join(text(b) for b in smooth)} the two pieces are the same expression"
                          if smooth else ""), Status.CERTIFIED))
     steps.append(Step("Invariance of N", "σ(a·z) = c·σ(z) with c ≠ 0 gives a·N = N; N is finite with a "
-                      "point ≠ 0, so max |N| = |a|·max |N|: |a| = 1", r"a N = N \Rightarrow |a| = 1",
+                      "point ≠ 0, so max |N| = |a|·max |N|: |a| = 1",
+                      Relation(Rel.IMPLIES, Relation(Rel.EQ, Product((A, _N)), _N), Relation(Rel.EQ, Abs(A), S.One)),
                       "σ(a·) is analytic at z iff σ is analytic at a·z", Status.THEOREM))
     return True
 
@@ -143,14 +149,17 @@ def log_periodic(pieces, budget: Budget, steps: list[Step]) -> dict[int, Bound]:
     steps.append(Step("Log-periodic form", f"σ(e^t) = e^({text(m * _T)})·({text(a1)}·cos({text(omega * _T)}) + "
                       f"{text(b1)}·sin({text(omega * _T)})), σ(−e^t) = e^({text(m * _T)})·({text(a2)}·cos(…) + "
                       f"{text(b2)}·sin(…))",
-                      rf"\sigma(e^t) = e^{{{sympy.latex(m * _T)}}}\left({sympy.latex(a1)}\cos {sympy.latex(omega * _T)}"
-                      rf" + {sympy.latex(b1)}\sin {sympy.latex(omega * _T)}\right)",
+                      Relation(Rel.EQ, sigma_at(Power(S.Exp1, _T, bare_exponent=True)),
+                               Product((Power(S.Exp1, m * _T), Paren(Plus((
+                                   Product((a1, Operator("cos", omega * _T))),
+                                   Product((b1, Operator("sin", omega * _T))))), large=True)))),
                       "σ on z > 0 and z < 0 with z = ±e^t", Status.VERIFIED))
     steps.append(Step("Rotation argument (a > 0)",
                       f"a = e^s: g(t + s) = c·e^(−m s)·g(t) for g = α cos ωt + β sin ωt forces (α² + β²)·sin(ωs) = 0, "
                       f"so |a| = {text(base)}^j, c = (−1)^j·|a|^{text(m)}",
-                      rf"\sin(\omega \log a) = 0 \Rightarrow a = {sympy.latex(base)}^{{j}},\ c = "
-                      rf"({sympy.latex(base_c)})^{{j}}",
+                      Relation(Rel.IMPLIES,
+                               Relation(Rel.EQ, Operator("sin", Paren(Product((_OMEGA, Operator("log", A))))), S.Zero),
+                               And((Relation(Rel.EQ, A, Power(base, _J)), Relation(Rel.EQ, C, Power(Paren(base_c), _J))))),
                       "cos ωt and sin ωt are linearly independent; a translation acts on their span as a rotation "
                       "by ωs, which is a multiple of the identity only when sin ωs = 0", Status.THEOREM))
     result = {1: Bound(1, "discrete", base=base, base_c=base_c,
@@ -162,7 +171,8 @@ def log_periodic(pieces, budget: Budget, steps: list[Step]) -> dict[int, Bound]:
         steps.append(Step("Rotation argument (a < 0)",
                           f"the two half-lines' vectors are parallel (ratio {text(unit_c)}), so a = −{text(base)}^j "
                           f"with c = {text(unit_c)}·({text(base_c)})^j",
-                          rf"a = -{sympy.latex(base)}^{{j}},\ c = {sympy.latex(unit_c)}\,({sympy.latex(base_c)})^{{j}}",
+                          And((Relation(Rel.EQ, A, Neg(Power(base, _J))),
+                               Relation(Rel.EQ, C, Product((unit_c, Power(Paren(base_c), _J)))))),
                           "the same argument between σ(−e^(t+s)) and σ(e^t)", Status.THEOREM))
         result[-1] = Bound(-1, "discrete", base=base, base_c=base_c, unit_c=unit_c,
                            reason=f"a = −{text(base)}^j with c = {text(unit_c)}·({text(base_c)})^j")

@@ -17,14 +17,15 @@ import sympy
 
 from symcheck.core.budget import Budget
 from symcheck.core.errors import EvaluationError, ParseError, Undecided
+from symcheck.core.formula import Product, Rel, Relation
 from symcheck.exact.evaluate import certify_nonzero, recheck_sign
 from symcheck.exact.signs import EXACT_SIGN_BITS, at_point, exact_sign
 from symcheck.language.activations import Activation
 from symcheck.language.parsing import parse_expression
-from symcheck.language.symbols import A, Z
+from symcheck.language.symbols import A, Z, sigma_at
 
-__all__ = ["Law", "Bound", "certified_sign", "nonzero_point", "analytic", "coefficients", "short_latex",
-           "lines", "ORDER", "LATEX_CHARACTERS"]
+__all__ = ["Law", "Bound", "certified_sign", "nonzero_point", "analytic", "coefficients", "G", "C", "member_condition",
+           "ORDER"]
 
 #: the highest Taylor coefficient computed at 0
 ORDER = 6
@@ -125,21 +126,14 @@ def coefficients(expr: sympy.Expr, at: sympy.Expr, budget: Budget, order: int = 
     return out
 
 
-#: longer LaTeX than this is shown to 8 digits (display only: the text and JSON keep it exact)
-LATEX_CHARACTERS = 90
+#: the group and the scale c of a pair (a, c), as they appear in formulas
+G = sympy.Symbol("G")
+C = sympy.Symbol("c")
 
 
-def short_latex(expr: sympy.Expr) -> str:
-    shown = sympy.latex(expr)
-    if len(shown) <= LATEX_CHARACTERS:
-        return shown
-    approximate = sympy.latex(sympy.N(expr, 8))
-    return approximate if expr.free_symbols else rf"\approx {approximate}"
-
-
-def lines(*parts: str) -> str:
-    """Formulas one per line (amsmath's gathered), so a long list still fits the page."""
-    return r"\begin{gathered}" + r" \\ ".join(parts) + r"\end{gathered}" if len(parts) > 1 else "".join(parts)
+def member_condition(arg: sympy.Expr, c: sympy.Basic) -> Relation:
+    """σ(arg) = c·σ(z): the pair's defining identity in a formula."""
+    return Relation(Rel.EQ, sigma_at(arg), Product((c, sigma_at(Z))))
 
 
 def exact_number(value: Any) -> sympy.Expr:

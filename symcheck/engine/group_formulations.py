@@ -6,27 +6,39 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 import sympy
+from sympy import S
 
 from symcheck.core.errors import UnknownNameError
 from symcheck.core.names import closest
+from symcheck.core.formula import Formula, Paren, Product, Ratio, Rel, Relation, Term, Tuple, to_latex
 from symcheck.core.printing import text
 from symcheck.core.results import Renderable
-from symcheck.engine.group_facts import certified_sign as _sign_of, exact_number
+from symcheck.engine.group_facts import G, certified_sign as _sign_of, exact_number
 from symcheck.language.layer_formulations import Formulation, formulation as _formulation
 
 __all__ = ["FORMS", "FormulationSymmetries", "formulation_symmetries", "symmetry_forms"]
 
-#: form → (the pair that must lie in G, in text and LaTeX, and what else the form allows)
-FORMS: dict[str, tuple[str, str, str]] = {
-    "gated": ("(λ, 1/(μν)) ∈ G", r"(\lambda, 1/(\mu\nu)) \in G", "σ(x·q)(x·k)v"),
-    "rank1": ("(λμ, 1/ν) ∈ G", r"(\lambda\mu, 1/\nu) \in G", "σ((x·q)(x·k))v"),
-    "mlp": ("(μ, 1/ν) ∈ G (q is not used)", r"(\mu, 1/\nu) \in G", "σ(x·k)v"),
+_LAMBDA, _MU, _NU = sympy.symbols("lambda mu nu")
+
+
+def _in_group(a: Term, c: Term) -> Relation:
+    return Relation(Rel.IN, Tuple((a, c)), G)
+
+
+_PRODUCT_PAIR = _in_group(Product((_LAMBDA, _MU)), Ratio(S.One, _NU))  # (λμ, 1/ν) ∈ G
+_KEY_PAIR = _in_group(_MU, Ratio(S.One, _NU))                          # (μ, 1/ν) ∈ G
+
+#: form → (the pair that must lie in G, in text and as a formula, and what else the form allows)
+FORMS: dict[str, tuple[str, Formula, str]] = {
+    "gated": ("(λ, 1/(μν)) ∈ G", _in_group(_LAMBDA, Ratio(S.One, Paren(Product((_MU, _NU))))), "σ(x·q)(x·k)v"),
+    "rank1": ("(λμ, 1/ν) ∈ G", _PRODUCT_PAIR, "σ((x·q)(x·k))v"),
+    "mlp": ("(μ, 1/ν) ∈ G (q is not used)", _KEY_PAIR, "σ(x·k)v"),
     "query-mlp": ("(μ, 1/ν) ∈ G for (K, V) → (μK, νV), the global query absorbed into the keys",
-                  r"(\mu, 1/\nu) \in G", "σ((x Q_g)·k)v"),
+                  _KEY_PAIR, "σ((x Q_g)·k)v"),
     "bilinear": ("(λμ, 1/ν) ∈ G for (Q_j, K_j, v_j) → (λQ_j, μK_j, νv_j), besides the GL(r) gauge",
-                 r"(\lambda\mu, 1/\nu) \in G", "σ(x Q_j K_jᵀ xᵀ) v_j"),
+                 _PRODUCT_PAIR, "σ(x Q_j K_jᵀ xᵀ) v_j"),
     "rank-r": ("(λμ, 1/ν) ∈ G for (Q_j, K_j, v_j) → (λQ_j, μK_j, νv_j), besides the GL(r) gauge",
-               r"(\lambda\mu, 1/\nu) \in G", "σ(Σ_s (x·q_js)(x·k_js)) v_j"),
+               _PRODUCT_PAIR, "σ(Σ_s (x·q_js)(x·k_js)) v_j"),
 }
 
 
@@ -68,8 +80,12 @@ class FormulationSymmetries(Renderable):
         return FORMS[self.form][0]
 
     @property
-    def condition_latex(self) -> str:
+    def condition_formula(self) -> Formula:
         return FORMS[self.form][1]
+
+    @property
+    def condition_latex(self) -> str:
+        return to_latex(self.condition_formula)
 
     def pair(self, lam: Any, mu: Any, nu: Any) -> tuple[sympy.Expr, sympy.Expr]:
         """The (a, c) that must lie in G for (λ, μ, ν)."""

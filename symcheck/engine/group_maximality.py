@@ -27,12 +27,13 @@ from symcheck.core.errors import Undecided
 from symcheck.core.printing import text
 from symcheck.core.results import Status, Step
 from symcheck.engine.group_breaks import break_points, log_periodic
-from symcheck.engine.group_facts import (ORDER, Bound, Law, analytic, certified_sign, coefficients, lines,
-                                        short_latex)
+from symcheck.engine.group_facts import ORDER, G, C, Bound, Law, analytic, certified_sign, coefficients
 from symcheck.exact.regions import split
 from symcheck.exact.signs import at_point
 from symcheck.language.activations import Activation
-from symcheck.language.symbols import Z
+from symcheck.core.formula import (Abbreviated, Abs, Formula, Indexed, Intersection, Lines, PlusMinus, Power,
+                                   Rel, Relation, SetBuilder)
+from symcheck.language.symbols import A, Z, sigma_at
 
 __all__ = ["Arguments", "bounds"]
 
@@ -40,6 +41,10 @@ __all__ = ["Arguments", "bounds"]
 POLYNOMIAL_DEGREE = 40
 _BRANCHING = (sympy.Piecewise, sympy.Abs, sympy.Max, sympy.Min, sympy.sign, sympy.Heaviside)
 _SIGN = {1: "a > 0", -1: "a < 0"}
+#: the relation to 0 of the a in ``_SIGN``
+_REL = {1: Rel.GT, -1: Rel.LT}
+#: the index of a power base^j
+_J = sympy.Symbol("j")
 
 
 @dataclass(frozen=True)
@@ -98,7 +103,7 @@ def _at_zero(sigma: Activation, pieces, budget: Budget, relations: dict[int, lis
         for s in (1, -1):
             relations[s].append(_Relation(S.One, S.Zero, "σ(0) ≠ 0 and σ(0) = c·σ(0)"))
         steps.append(Step("Value at 0", f"σ(0) = {text(at_point(sigma.expr, Z, S.Zero))} ≠ 0",
-                          rf"\sigma(0) = {sympy.latex(at_point(sigma.expr, Z, S.Zero))} \neq 0",
+                          Relation(Rel.NE, Relation(Rel.EQ, sigma_at(S.Zero), at_point(sigma.expr, Z, S.Zero)), S.Zero),
                           "certified; z = 0 gives σ(0) = c·σ(0), so c = 1 for every a", Status.CERTIFIED))
     if pieces is None and not sigma.expr.has(*_BRANCHING):
         right = left = sigma.expr
@@ -127,21 +132,23 @@ def _at_zero(sigma: Activation, pieces, budget: Budget, relations: dict[int, lis
     else:  # σ(−s) = Σ (−1)^k·s_k·s^k
         m = [(j, (-1) ** j * v, None if sign is None else (-1) ** j * sign) for j, v, sign in p]
     if not one_sided:  # σ analytic: m_k = (−1)^k·s_k, shown as the s_k
-        shown = [(f"s_{k}", v, sign) for k, v, sign in p if sign]
+        shown = [("s", k, v) for k, v, sign in p if sign]
     else:
-        shown = [(f"p_{k}", v, sign) for k, v, sign in p if sign] + [(f"m_{k}", v, sign) for k, v, sign in m if sign]
+        shown = [("p", k, v) for k, v, sign in p if sign] + [("m", k, v) for k, v, sign in m if sign]
     if not shown:
         missing.append(f"no Taylor coefficient at 0 up to order {order} is certified non-zero")
         return
     variable = "s" if q == 1 else f"s^(1/{q})"
     if one_sided:
         steps.append(Step("One-sided branches", f"σ₊(z) = {text(right)} for small z > 0, σ₋(z) = {text(left)} "
-                          "for small z < 0", lines(rf"\sigma_+(z) = {short_latex(right)}", rf"\sigma_-(z) = {short_latex(left)}"),
+                          "for small z < 0", Lines((Relation(Rel.EQ, sigma_at(Z, 1), Abbreviated(right)),
+                                                    Relation(Rel.EQ, sigma_at(Z, -1), Abbreviated(left)))),
                           f"the pieces of σ next to 0; σ₊(s) = Σ p_k·{variable}^k and σ₋(−s) = Σ m_k·{variable}^k "
                           "for small s > 0, each series convergent", Status.VERIFIED))
-    listed = ", ".join(f"{name} = {text(v)} ≠ 0" for name, v, _ in shown)
+    listed = ", ".join(f"{name}_{k} = {text(v)} ≠ 0" for name, k, v in shown)
     steps.append(Step("Taylor coefficients", listed + f" (orders 0…{order}; the others are 0 or undecided)",
-                      lines(*(rf"{name} = {short_latex(v)}" for name, v, _ in shown)),
+                      Lines(tuple(Relation(Rel.EQ, Indexed(sympy.Symbol(name), k), Abbreviated(v))
+                                  for name, k, v in shown)),
                       "each non-zero coefficient certified by exact or ball arithmetic", Status.CERTIFIED))
     pn, mn = ("s", "s") if not one_sided else ("p", "m")
     for (j, pj, ps), (_, mj, ms) in zip(p, m):
@@ -189,14 +196,15 @@ def _resolve(sign: int, relations: list[_Relation], unit: bool, discrete: Bound 
     """The bound for the a of ``sign`` from the laws, the break points and the log-periodic form."""
     where = _SIGN[sign]
 
-    def conclude(bound: Bound, statement: str, latex: str, why: str) -> Bound:
-        steps.append(Step(f"Conclusion, {where}", statement, latex, why, Status.THEOREM))
+    def conclude(bound: Bound, statement: str, formula: Formula, why: str) -> Bound:
+        steps.append(Step(f"Conclusion, {where}", statement, formula, why, Status.THEOREM))
         return bound
 
     for r in relations:
         if r.K == 0:
             return conclude(Bound(sign, "empty", reason=r.why), f"no a with {where} is in the group",
-                            rf"\{{a : {where.replace('a ', '')}\}} \cap G = \emptyset",
+                            Relation(Rel.EQ, Intersection(SetBuilder(A, Relation(_REL[sign], None, S.Zero)), G),
+                                     S.EmptySet),
                             f"{r.why}, but c ≠ 0 since σ is not identically 0")
     first = relations[0] if relations else None
     for other in relations[1:]:
@@ -204,7 +212,7 @@ def _resolve(sign: int, relations: list[_Relation], unit: bool, discrete: Bound 
             if certified_sign(other.K - first.K) in (1, -1):
                 return conclude(Bound(sign, "empty", reason=f"{first.why}; {other.why}"),
                                 f"no a with {where} is in the group",
-                                rf"{sympy.latex(first.K)} \neq {sympy.latex(other.K)}",
+                                Relation(Rel.NE, first.K, other.K),
                                 f"{first.why} and {other.why}: the constants differ")
             continue
         ratio = sympy.simplify(other.K / first.K)
@@ -212,7 +220,7 @@ def _resolve(sign: int, relations: list[_Relation], unit: bool, discrete: Bound 
         if ratio_sign == -1:
             return conclude(Bound(sign, "empty", reason=f"{first.why}; {other.why}"),
                             f"no a with {where} is in the group",
-                            rf"|a|^{{{sympy.latex(first.k - other.k)}}} = {sympy.latex(ratio)} < 0",
+                            Relation(Rel.LT, Relation(Rel.EQ, Power(Abs(A), first.k - other.k), ratio), S.Zero),
                             f"{first.why} and {other.why}: |a|^{text(first.k - other.k)} would be negative")
         if ratio_sign == 1:
             modulus = sympy.simplify(ratio ** (1 / sympy.Rational(first.k - other.k)))
@@ -220,19 +228,22 @@ def _resolve(sign: int, relations: list[_Relation], unit: bool, discrete: Bound 
             c0 = sympy.simplify(first.K * modulus ** first.k)
             return conclude(Bound(sign, "points", points=((a0, c0),), reason=f"{first.why}; {other.why}"),
                             f"at most a = {text(a0)} with c = {text(c0)}",
-                            rf"|a|^{{{sympy.latex(first.k - other.k)}}} = {sympy.latex(ratio)} \Rightarrow a = {sympy.latex(a0)}",
+                            Relation(Rel.IMPLIES, Relation(Rel.EQ, Power(Abs(A), first.k - other.k), ratio),
+                                     Relation(Rel.EQ, A, a0)),
                             f"{first.why} and {other.why}")
     if unit:
         c0 = None if first is None else first.K
         return conclude(Bound(sign, "points", points=((S(sign), c0),), reason="|a| = 1 (break points)"),
                         f"at most a = {sign}" + ("" if c0 is None else f" with c = {text(c0)}"),
-                        rf"a = {sign}", "the break-point argument" + (f" and {first.why}" if first else ""))
+                        Relation(Rel.EQ, A, S(sign)),
+                        "the break-point argument" + (f" and {first.why}" if first else ""))
     if discrete is not None:
-        return conclude(discrete, f"{discrete.reason}, j ∈ Z", rf"a = \pm {sympy.latex(discrete.base)}^j",
+        return conclude(discrete, f"{discrete.reason}, j ∈ Z",
+                        Relation(Rel.EQ, A, PlusMinus(Power(discrete.base, _J, bare_exponent=True))),
                         "the log-periodic argument")
     if first is not None:
         law = Law(first.K, first.k)
         return conclude(Bound(sign, "law", law=law, reason=first.why),
                         f"every (a, c) with {where} in the group has c = {text(law.c(sign))}",
-                        rf"c = {sympy.latex(law.c(sign))}", first.why)
+                        Relation(Rel.EQ, C, law.c(sign)), first.why)
     return Bound(sign, "open", reason=f"no argument bounds the a with {where}")

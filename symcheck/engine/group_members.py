@@ -23,12 +23,14 @@ from symcheck.core.results import Status, Step
 from symcheck.core.verdict import Verdict
 from symcheck.engine.guard import counterexample
 from symcheck.engine.plane import decide_plane, scale_regions, whole_line
-from symcheck.engine.symmetries import _case_steps, _fallback, _piece_steps, failed_outside
+from symcheck.engine.symmetries import _case_steps, _fallback, _piece_steps, failed_outside, point_formula
 from symcheck.engine.zero import decide_zero
 from symcheck.exact.evaluate import certify_nonzero, recheck_sign
 from symcheck.exact.signs import EXACT_SIGN_BITS, at_point
 from symcheck.language.activations import Activation
-from symcheck.language.symbols import A, Z
+from symcheck.language.symbols import A, Z, sigma_at
+from symcheck.core.formula import Difference, ForAll, Product, Rel, Relation, Text
+from symcheck.engine.group_facts import C, member_condition
 
 __all__ = ["Proof", "prove_pair", "prove_family", "pair_witness", "WITNESS_GRID"]
 
@@ -86,7 +88,7 @@ def prove_pair(sigma: Activation, a: sympy.Expr, c: sympy.Expr, budget: Budget) 
     """Decide ∀z ∈ R: σ(a·z) = c·σ(z) for one pair: a proof by cases, a certified witness, or neither."""
     r = residual(sigma, a, c)
     statement = Step("Statement", f"for all z ∈ R: σ({text(a * Z)}) = {text(c)}·σ(z)",
-                     rf"\forall z \in \mathbb{{R}}:\ \sigma({sympy.latex(a * Z)}) = {sympy.latex(c)}\,\sigma(z)",
+                     ForAll((Relation(Rel.IN, Z, S.Reals),), member_condition(a * Z, c)),
                      f"(a, c) = ({text(a)}, {text(c)}) is in the group iff this holds", Status.GIVEN)
     decision = _decided(statement, lambda: decide_zero(r, Z, budget))
     if isinstance(decision, Proof):
@@ -109,10 +111,10 @@ def prove_family(sigma: Activation, sign: int, c: sympy.Expr, budget: Budget) ->
     """Decide ∀a (a > 0, a < 0, or a ≠ 0 for ``sign`` 1, −1, 0) ∀z ∈ R: σ(a·z) = c(a)·σ(z)."""
     domain = {1: "positive", -1: "negative", 0: "any"}[sign]
     where = {1: "a > 0", -1: "a < 0", 0: "a ≠ 0"}[sign]
-    where_latex = {1: "a > 0", -1: "a < 0", 0: r"a \neq 0"}[sign]
+    where_formula = Relation({1: Rel.GT, -1: Rel.LT, 0: Rel.NE}[sign], A, S.Zero)
     lhs, rhs = sigma(A * Z), c * sigma.expr
     statement = Step("Statement", f"for all {where}, z ∈ R: σ(a·z) = {text(c)}·σ(z)",
-                     rf"\forall {where_latex},\ z \in \mathbb{{R}}:\ \sigma(a z) = {sympy.latex(c)}\,\sigma(z)",
+                     ForAll((where_formula, Relation(Rel.IN, Z, S.Reals)), member_condition(A * Z, c)),
                      f"every (a, {text(c)}) with {where} is in the group iff this holds", Status.GIVEN)
     space = {A: scale_regions(domain), Z: whole_line()}
     decision = _decided(statement, lambda: decide_plane(lhs, rhs, space, budget))
@@ -155,16 +157,17 @@ def _refuted(statement: Step, point: dict, difference: sympy.Expr, origin: str) 
     values = {v: point[v] for v in difference.free_symbols if v in point}
     certificate = certify_nonzero(difference, values, max_prec=EXACT_SIGN_BITS)
     shown = ", ".join(f"{text(v)} = {text(q)}" for v, q in point.items())
-    witness_step = Step("Witness", shown, ", ".join(rf"{sympy.latex(v)} = {sympy.latex(q)}" for v, q in point.items()),
+    witness_step = Step("Witness", shown, point_formula(point),
                         origin, Status.GIVEN)
     if certificate is None or recheck_sign(difference, values) != certificate.sign:
         return Proof(Verdict.INCONCLUSIVE, (statement, witness_step,
-                                            Step("Certificate", "not certified at the witness", r"\text{not certified}",
+                                            Step("Certificate", "not certified at the witness", Text("not certified"),
                                                  "", Status.FAILED)), note="a candidate witness was not certified")
     described = (f"exactly {certificate.lower}" if certificate.exact else
                  f"in [{certificate.lower}, {certificate.upper}] (Arb, {certificate.prec} bits)")
     steps = (statement, witness_step,
-             Step("Certificate", f"σ(a·z) − c·σ(z) ≠ 0: {described}", r"\sigma(a z) - c\,\sigma(z) \neq 0",
+             Step("Certificate", f"σ(a·z) − c·σ(z) ≠ 0: {described}",
+                  Relation(Rel.NE, Difference(sigma_at(A * Z), Product((C, sigma_at(Z)))), S.Zero),
                   "exact or ball arithmetic on the statement itself; mpmath interval arithmetic agrees on the sign",
                   Status.CERTIFIED))
     return Proof(Verdict.BROKEN, steps, {text(v): q for v, q in point.items()})

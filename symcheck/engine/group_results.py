@@ -14,12 +14,14 @@ from typing import Any
 import sympy
 from sympy import S
 
+from symcheck.core.formula import And, FiniteSet, Formula, PlusMinus, Power, Rel, Relation, to_latex
 from symcheck.core.printing import text
 from symcheck.core.results import Renderable, Status, Step
-from symcheck.engine.group_facts import Law, certified_sign as _sign_of, exact_number
+from symcheck.engine.group_facts import C, Law, certified_sign as _sign_of, exact_number
 from symcheck.engine.group_formulations import FORMS, FormulationSymmetries, formulation_symmetries
 from symcheck.engine.group_members import WITNESS_GRID, pair_witness
 from symcheck.language.activations import Activation
+from symcheck.language.symbols import A
 
 
 __all__ = ["ASet", "Component", "Exclusion", "Membership", "SymmetryGroup", "exact_number", "set_text", "J"]
@@ -64,13 +66,18 @@ class ASet:
             return f"a = {'±' if self.negatives else ''}{_power_text(self.base)}, j ∈ Z"
         return {"all": "a ≠ 0", "positive": "a > 0", "negative": "a < 0"}[self.kind]
 
-    def latex(self) -> str:
+    def formula(self) -> Formula:
+        """The a-set as a condition on a."""
         if self.kind == "finite":
-            return r"a \in \{" + ", ".join(sympy.latex(p) for p in self.points) + r"\}"
+            return Relation(Rel.IN, A, FiniteSet(self.points))
         if self.kind == "discrete":
-            sign = r"\pm " if self.negatives else ""
-            return rf"a = {sign}{{{sympy.latex(self.base)}}}^{{j}},\ j \in \mathbb{{Z}}"
-        return {"all": r"a \neq 0", "positive": "a > 0", "negative": "a < 0"}[self.kind]
+            power = Power(self.base, J, grouped_base=True)
+            return And((Relation(Rel.EQ, A, PlusMinus(power) if self.negatives else power),
+                        Relation(Rel.IN, J, S.Integers)))
+        return Relation({"all": Rel.NE, "positive": Rel.GT, "negative": Rel.LT}[self.kind], A, S.Zero)
+
+    def latex(self) -> str:
+        return to_latex(self.formula())
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "points": [sympy.sstr(p) for p in self.points],
@@ -138,8 +145,13 @@ class Component:
     def describe(self) -> str:
         return f"{self.aset.describe()}, " + ("every c" if self.c is None else f"c = {text(self.c)}")
 
+    def formula(self) -> Formula:
+        """The a-set and c."""
+        return And((self.aset.formula(),
+                    Relation(Rel.IN, C, S.Reals) if self.c is None else Relation(Rel.EQ, C, self.c)))
+
     def latex(self) -> str:
-        return rf"{self.aset.latex()},\ " + (r"c \in \mathbb{R}" if self.c is None else f"c = {sympy.latex(self.c)}")
+        return to_latex(self.formula())
 
     @property
     def proved(self) -> bool:

@@ -38,6 +38,7 @@ from sympy import S
 from symcheck.engine import zero
 from symcheck.core.budget import Budget, BudgetExceeded
 from symcheck.core.errors import EvaluationError
+from symcheck.core.formula import And, Formula, Text, to_latex
 from symcheck.exact.evaluate import Certificate, approximate, certify_nonzero
 from symcheck.core.printing import text
 from symcheck.exact.regions import Region, Undecided, exact_sign, roots_inside
@@ -97,8 +98,12 @@ class Case:
     def describe(self) -> str:
         return ", ".join(r.describe(text(v)) for v, r in self.regions) or "everywhere"
 
+    def formula(self) -> Formula:
+        """Each variable's region, together; "everywhere" for no variable."""
+        return And(tuple(r.formula(v) for v, r in self.regions)) if self.regions else Text("everywhere")
+
     def latex(self) -> str:
-        return r",\ ".join(r.latex(sympy.latex(v)) for v, r in self.regions) or r"\text{everywhere}"
+        return to_latex(self.formula())
 
     def substitution(self) -> dict[sympy.Symbol, sympy.Expr]:
         """Each variable as an exact point or a bijective image of a positive symbol."""

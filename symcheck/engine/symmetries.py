@@ -30,6 +30,9 @@ from symcheck.engine.guard import counterexample
 from symcheck.exact.signs import EXACT_SIGN_BITS, Undecided, at_values
 from symcheck.engine.plane import PlaneDecision, decide_plane, scale_regions, whole_line
 from symcheck.exact.regions import Region
+from symcheck.core.formula import (And, Apply, Aside, BigUnion, Both, Cartesian, Difference, FiniteSet, ForAll,
+                                   Formula, Given, Interval, Numeral, Product, Qualified, Rel, Relation,
+                                   SetUnion, Terms, Text)
 from symcheck.core.printing import text
 from symcheck.core.results import Step
 from symcheck.engine.check_result import CheckResult, CrossCheck
@@ -202,6 +205,13 @@ def _cross_check(statement: _Statement, decision: Decision,
                           note=f"{note}; {disagreement}" if note else disagreement)
 
 
+#: the residual r, the difference D and the reduced difference G, as functions in formulas
+_R, _D, _G = sympy.symbols("r D G")
+_R_OF_Z = Apply(_R, (Z,))
+#: the certified quantity, left side minus right side
+LEFT_MINUS_RIGHT = Difference(Text("left"), Text("right"))
+
+
 def _decide(statement: _Statement, budget: Budget) -> Decision:
     sigma, t, unit = statement.sigma, statement.t, statement.unit
     lhs, rhs = statement.sides
@@ -209,7 +219,7 @@ def _decide(statement: _Statement, budget: Budget) -> Decision:
     steps = [_statement(lhs, rhs, t)]
     if sympy.expand(opaque) == 0:
         steps.append(Step("Proof", "both sides are the same expression for every σ",
-                          rf"{sympy.latex(lhs)} = {sympy.latex(rhs)}",
+                          Relation(Rel.EQ, lhs, rhs),
                           "with σ left opaque the two sides expand to the same expression "
                           "(e.g. a·b = b·a, (αa)(b/α) = ab), so no property of σ is needed",
                           "verified"))
@@ -220,7 +230,7 @@ def _decide(statement: _Statement, budget: Budget) -> Decision:
     steps.append(_reduction_step(reduction, opaque, t))
     residual = reduction.residual(sigma)
     steps.append(Step("Residual", f"r(z) = {text(residual)}",
-                      rf"r(z) = {sympy.latex(residual)}",
+                      Relation(Rel.EQ, _R_OF_Z, residual),
                       "the condition above with σ substituted; the symmetry holds iff r ≡ 0 on R",
                       "given"))
     try:
@@ -260,9 +270,9 @@ def _reduction(unit: Form, t: Transformation) -> Reduction:
 
 def _statement(lhs: sympy.Expr, rhs: sympy.Expr, t: Transformation) -> Step:
     scope = "a, b ∈ R" + (f", {t.domain.describe(t.scale_text)}" if t.domain else "")
-    scope_latex = r"a, b \in \mathbb{R}" + (r",\ " + t.domain.latex(sympy.latex(t.scale)) if t.domain else "")
+    where = (Relation(Rel.IN, Terms((A, B)), S.Reals),) + ((t.domain.formula(t.scale),) if t.domain else ())
     return Step("Statement", f"for all {scope}: {text(lhs)} = {text(rhs)}",
-                rf"\forall {scope_latex}:\ {sympy.latex(lhs)} = {sympy.latex(rhs)}",
+                ForAll(where, Relation(Rel.EQ, lhs, rhs)),
                 f"{t.describe()} applied to a = x·q, b = x·k", "given")
 
 
@@ -276,7 +286,7 @@ def _reduction_step(reduction: Reduction, opaque: sympy.Expr, t: Transformation)
     r = reduction.residual(SIGMA)
     ok = all(_multiple_of(opaque, r, reduction, z) for z in
              (sympy.Symbol("t", positive=True), -sympy.Symbol("t", positive=True), S.Zero))
-    return Step("Reduction", f"⇔ {reduction.condition}", reduction.condition_latex,
+    return Step("Reduction", f"⇔ {reduction.condition}", reduction.condition_formula,
                 reduction.proof + (" Necessity checked by substitution with σ arbitrary."
                                    if ok else " The substitution check did not confirm it."),
                 "verified" if ok else "failed")
@@ -311,27 +321,25 @@ def _certified(statement: _Statement, values: Mapping[sympy.Symbol, sympy.Ration
     certificate = certify_nonzero(concrete, values, max_prec=EXACT_SIGN_BITS) if in_domain else None
     recheck = _recheck(concrete, values, certificate)
     witness_text = ", ".join(f"{text(s)} = {text(v)}" for s, v in values.items())
-    steps.append(Step("Witness", witness_text, ", ".join(rf"{sympy.latex(s)} = {sympy.latex(v)}"
-                                                         for s, v in values.items()),
+    steps.append(Step("Witness", witness_text, point_formula(values),
                       origin, "given"))
     for title, side in (("Left side", lhs), ("Right side", rhs)):
         exact = at_values(substitute_sigma(side, sigma), values)
         approx = "" if exact.is_Rational else f" ≈ {_decimal(exact)}"
         steps.append(Step(title, f"{text(side)} = {text(exact)}{approx}",
-                          rf"{sympy.latex(side)} = {sympy.latex(exact)}"
-                          + (rf" \approx {_decimal(exact)}" if approx else ""),
+                          _approximately(Relation(Rel.EQ, side, exact), _decimal(exact) if approx else None),
                           "exact value at the witness", "given"))
     if certificate is None or recheck is None:
         why = (f"the witness is outside the {t.scale_text} domain" if not in_domain else
                "the original statement could not be certified at the witness" if certificate is None
                else "the independent re-check does not confirm the certificate's sign")
-        steps.append(Step("Certificate", why, r"\text{not certified}", "", "failed"))
+        steps.append(Step("Certificate", why, Text("not certified"), "", "failed"))
         return Decision(Verdict.INCONCLUSIVE, tuple(steps), residual, None, evidence, why)
     steps.append(Step("Certificate", f"left − right ≠ 0: {_describe(certificate)}",
-                      rf"\text{{left}} - \text{{right}} \in {_interval_latex(certificate)}",
+                      Relation(Rel.IN, LEFT_MINUS_RIGHT, enclosure(certificate)),
                       basis, "certified"))
     steps.append(Step("Re-check", f"mpmath interval arithmetic agrees on the sign: ≈ {recheck}",
-                      rf"\approx {recheck}", "an evaluator independent of the certifier agrees",
+                      Relation(Rel.APPROX, None, Numeral(recheck)), "an evaluator independent of the certifier agrees",
                       "verified"))
     witness = {str(s): v for s, v in values.items()}
     return Decision(Verdict.BROKEN, tuple(steps), residual, witness, evidence)
@@ -361,10 +369,25 @@ def _describe(certificate: Certificate | None) -> str:
     return f"in [{certificate.lower}, {certificate.upper}] by ball arithmetic (Arb) at {certificate.prec} bits"
 
 
-def _interval_latex(certificate: Certificate) -> str:
+def enclosure(certificate: Certificate) -> Formula:
+    """Where the certified value lies: the exact value, or its ball as a closed interval."""
     if certificate.exact:
-        return rf"\{{{certificate.lower}\}}"
-    return rf"[{certificate.lower},\ {certificate.upper}]"
+        return FiniteSet((Numeral(str(certificate.lower)),))
+    return Interval(Numeral(str(certificate.lower)), Numeral(str(certificate.upper)), closed=True)
+
+
+def point_formula(values: Mapping[sympy.Symbol, sympy.Expr]) -> Terms:
+    """A point as its coordinates: a = 1, b = 2."""
+    return Terms(tuple(Relation(Rel.EQ, s, v) for s, v in values.items()))
+
+
+def _approximately(statement: Formula, decimal: str | None) -> Formula:
+    return statement if decimal is None else Relation(Rel.APPROX, statement, Numeral(decimal))
+
+
+def _and_zero(statement: Formula, shown: bool) -> Formula:
+    """``statement = 0`` when the proof reduced the expression to 0 (shown), else ``statement``."""
+    return Relation(Rel.EQ, statement, S.Zero) if shown else statement
 
 
 def _decimal(value: sympy.Expr) -> str:
@@ -379,15 +402,15 @@ def _piece_steps(decision: ZeroDecision) -> list[Step]:
         claim = "r = 0" if piece.status == "proved" else "r = ?"
         shown = f"r(z) = {text(piece.expr)}" + ("" if piece.expr == 0 else f"; {claim}")
         steps.append(Step(f"Case {region}", shown,
-                          rf"{piece.region.latex()}:\ r(z) = {sympy.latex(piece.expr)}"
-                          + (" = 0" if piece.status == "proved" and piece.expr != 0 else ""),
+                          Given(piece.region.formula(Z), _and_zero(Relation(Rel.EQ, _R_OF_Z, piece.expr),
+                                                                    piece.status == "proved" and piece.expr != 0)),
                           piece.method or {"timeout": "the time budget ran out",
                                            "unknown": "neither proved zero nor certified non-zero"}
                           .get(piece.status, ""), status, case=True))
     if decision.verdict is Verdict.HOLDS and len(decision.pieces) > 1:
         complete = ("; every root of a branch condition is a cut point (" + "; ".join(decision.cut_proofs) + ")"
                     if decision.cut_proofs else "")
-        steps.append(Step("Cover", "the cases cover all of R", r"\bigcup = \mathbb{R}",
+        steps.append(Step("Cover", "the cases cover all of R", Relation(Rel.EQ, BigUnion(), S.Reals),
                           "open intervals between the cut points, and the cut points themselves" + complete,
                           "verified"))
     return steps
@@ -400,7 +423,7 @@ def _decide_plane(statement: _Statement, budget: Budget, steps: list[Step]) -> D
     difference, space = statement.difference, statement.space
     names = ", ".join(text(v) for v in space)
     steps.append(Step("Difference", f"D({names}) = {text(difference)}",
-                      rf"D({', '.join(sympy.latex(v) for v in space)}) = {sympy.latex(difference)}",
+                      Relation(Rel.EQ, Apply(_D, tuple(space)), difference),
                       "left − right with σ substituted; the symmetry holds iff D = 0 at every point",
                       "given"))
     if t.name == "query-value-rescaling" and not t.degree.is_integer and t.domain.name != "positive" \
@@ -462,7 +485,7 @@ def _fallback(expr: sympy.Expr, domains: dict, budget: Budget, evidence: dict):
 
 def _case_steps(decision: PlaneDecision, space) -> list[Step]:
     if decision.difference == 0:
-        return [Step("Proof", "D = 0 as written", "D = 0",
+        return [Step("Proof", "D = 0 as written", Relation(Rel.EQ, _D, S.Zero),
                      "the two sides cancel exactly once σ is substituted", "verified")]
     steps = []
     product = decision.product
@@ -473,35 +496,37 @@ def _case_steps(decision: PlaneDecision, space) -> list[Step]:
         steps.append(Step(
             "Change of variables", f"D depends on {x} and {y} only through {u} = {x}·{y}: "
                                    f"D = G({args}) with G({args}) = {text(product.reduced)}",
-            rf"{sympy.latex(product.u)} = {sympy.latex(product.x)} {sympy.latex(product.y)}:\ "
-            rf"G({', '.join(sympy.latex(v) for v in (product.u, *[w for w in space if text(w) in rest]))}) = "
-            + sympy.latex(product.reduced),
+            Given(Relation(Rel.EQ, product.u, Product((product.x, product.y))),
+                  Relation(Rel.EQ, Apply(_G, (product.u, *[w for w in space if text(w) in rest])), product.reduced)),
             f"with {y} = {u}/{x} SymPy's own evaluation, valid wherever {x} ≠ 0, removes {x} from D; "
             f"for each {x} ≠ 0, {u} = {x}·{y} takes every real value once as {y} does, so D = 0 for all "
             f"{x} ≠ 0 iff G = 0 for all {u}; the line {x} = 0 is a case of its own", "verified"))
     for outcome in decision.cases:
         case = outcome.case
         proved = outcome.status == "proved"
-        name = "G" if product is not None and product.u in dict(case.regions) else "D"
+        head = _G if product is not None and product.u in dict(case.regions) else _D
+        name = str(head)
         if outcome.expr is None:
-            statement, latex = f"the branches of {name} could not be chosen", r"\text{undecided}"
+            statement = f"the branches of {name} could not be chosen"
+            shown_formula = Relation(Rel.EQ, head, Text("undecided"))
         else:
             left, right = outcome.sides
             shown = "0" if outcome.expr == 0 else (f"{text(outcome.expr)} = 0" if proved
                                                     else f"{text(outcome.expr)}, not shown to be 0")
             statement = f"left = {text(left)}, right = {text(right)}; {name} = {shown}"
-            latex = (sympy.latex(outcome.expr) + (" = 0" if proved and outcome.expr != 0 else "")
-                     + rf" \quad (\text{{left}} = {sympy.latex(left)},\ \text{{right}} = {sympy.latex(right)})")
+            shown_formula = Aside(_and_zero(Relation(Rel.EQ, head, outcome.expr), proved and outcome.expr != 0),
+                                  And((Relation(Rel.EQ, Text("left"), left), Relation(Rel.EQ, Text("right"), right))))
         status = {"proved": "verified", "timeout": "timeout"}.get(outcome.status, "unknown")
-        steps.append(Step(f"Case {case.describe()}", statement, rf"{case.latex()}:\ {name} = {latex}",
+        steps.append(Step(f"Case {case.describe()}", statement, Given(case.formula(), shown_formula),
                           outcome.method, status, case=True))
     if decision.verdict is Verdict.HOLDS and product is not None:
         x, u = text(product.x), text(product.u)
         rest = [text(v) for v in space if v not in (product.x, product.y) and v in decision.difference.free_symbols]
         steps.append(Step(
             "Cover", f"the cases partition the range of {', '.join([u, *rest])} (for {x} ≠ 0) and the line {x} = 0",
-            rf"\bigcup \text{{cases}}:\ {sympy.latex(product.u)} \in \mathbb{{R}}\ "
-            rf"({sympy.latex(product.x)} \neq 0) \text{{ and }} {sympy.latex(product.x)} = 0", "each variable's range is cut into open intervals and "
+            Given(BigUnion(Text("cases")),
+                  Both(Qualified(Relation(Rel.IN, product.u, S.Reals), Relation(Rel.NE, product.x, S.Zero)),
+                       Relation(Rel.EQ, product.x, S.Zero))), "each variable's range is cut into open intervals and "
             "their end points at the roots of a branch condition in that variable alone, or at 0 where its "
             "sign is needed; each open piece is the image of p > 0 under the substitution shown", "verified"))
     elif decision.verdict is Verdict.HOLDS:
@@ -510,7 +535,7 @@ def _case_steps(decision: PlaneDecision, space) -> list[Step]:
         steps.append(Step(
             "Cover", (f"the {len(decision.cases)} cases partition" if len(decision.cases) > 1
                       else "the one case is") + f" the range of {', '.join(text(v) for v in split)}",
-            r"\bigcup \text{cases} = " + r" \times ".join(_range_latex(space[v]) for v in split),
+            Relation(Rel.EQ, BigUnion(Text("cases")), Cartesian(tuple(_range(space[v]) for v in split))),
             "each variable's range is cut into open intervals and their end points — at the "
             "roots of a branch condition in that variable alone, or at 0 where its sign is "
             "needed; a case is only ever replaced by the pieces of one of its intervals, and "
@@ -519,13 +544,14 @@ def _case_steps(decision: PlaneDecision, space) -> list[Step]:
     return steps
 
 
-def _range_latex(regions) -> str:
+def _range(regions) -> SetUnion:
+    """A variable's range as the union of its cases' points and open intervals."""
     parts = []
     for r in regions:
         if r.is_point:
-            parts.append(rf"\{{{sympy.latex(r.lower)}\}}")
+            parts.append(FiniteSet((r.lower,)))
         elif r.lower == -S.Infinity and r.upper == S.Infinity:
-            parts.append(r"\mathbb{R}")
+            parts.append(S.Reals)
         else:
-            parts.append(rf"({sympy.latex(r.lower)}, {sympy.latex(r.upper)})")
-    return r" \cup ".join(parts)
+            parts.append(Interval(r.lower, r.upper, closed=False))
+    return SetUnion(tuple(parts))

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 import sympy
 from sympy import S
 
-from symcheck.language.symbols import A, ALPHA, B, Z
+from symcheck.core.formula import Cases, Formula, ForAll, Neg, Product, Rel, Relation
+from symcheck.language.symbols import A, ALPHA, B, Z, sigma_at
 
 Sigma = Callable[[sympy.Expr], sympy.Expr]
 
@@ -20,10 +21,23 @@ Sigma = Callable[[sympy.Expr], sympy.Expr]
 @dataclass(frozen=True)
 class Reduction:
     condition: str          # the equivalent condition on σ, plain text
-    condition_latex: str
+    condition_formula: Formula
     proof: str              # why the equivalence holds
     residual: Callable[[Sigma], sympy.Expr]
     witness: Callable[[sympy.Rational], dict[sympy.Symbol, sympy.Rational]]
+
+
+def _linear() -> Formula:
+    """σ(z) = σ(1)·z for every real z."""
+    return ForAll((Relation(Rel.IN, Z, S.Reals),),
+                  Relation(Rel.EQ, sigma_at(Z), Product((sigma_at(S.One), Z))), trailing=True)
+
+
+def _by_sign(positive: Formula, negative: Formula) -> Formula:
+    """σ(z) given piecewise: ``positive`` for z > 0, 0 at 0, ``negative`` for z < 0."""
+    return Relation(Rel.EQ, sigma_at(Z), Cases(((positive, Relation(Rel.GT, Z, S.Zero)),
+                                              (S.Zero, Relation(Rel.EQ, Z, S.Zero)),
+                                              (negative, Relation(Rel.LT, Z, S.Zero)))))
 
 
 def _pos_homogeneous_residual(s: Sigma) -> sympy.Expr:
@@ -42,7 +56,7 @@ def _linear_residual(s: Sigma) -> sympy.Expr:
 
 EXCHANGE = Reduction(
     condition="σ(z) = σ(1)·z for every real z (σ is linear)",
-    condition_latex=r"\sigma(z) = \sigma(1)\,z \quad \forall z \in \mathbb{R}",
+    condition_formula=_linear(),
     proof="⇒: put b = 1, so σ(a) = σ(1)·a. ⇐: if σ(z) = σ(1)·z both sides equal σ(1)·a·b.",
     residual=_linear_residual,
     witness=lambda z0: {A: z0, B: S.One},
@@ -51,8 +65,7 @@ EXCHANGE = Reduction(
 POSITIVE = Reduction(
     condition="σ is positively homogeneous of degree 1: σ(z) = σ(1)·z for z > 0, σ(0) = 0, "
               "σ(z) = −σ(−1)·z for z < 0",
-    condition_latex=r"\sigma(z) = \begin{cases} \sigma(1)\,z & z > 0\\ 0 & z = 0\\ "
-                    r"-\sigma(-1)\,z & z < 0 \end{cases}",
+    condition_formula=_by_sign(Product((sigma_at(S.One), Z)), Neg(Product((sigma_at(-S.One), Z)))),
     proof="Put b = 1. ⇒: a = 1, α = z gives z > 0; a = −1, α = −z gives z < 0; a = 0, α = 2 "
           "gives σ(0) = 2σ(0). ⇐: for α > 0, αa has the sign of a, so σ(αa) = α·σ(a).",
     residual=_pos_homogeneous_residual,
@@ -64,8 +77,7 @@ POSITIVE = Reduction(
 NEGATIVE = Reduction(
     condition="σ(z) = −σ(−1)·z for z > 0, σ(0) = 0, σ(z) = σ(1)·z for z < 0 "
               "(with z = 1 this forces σ(1) = −σ(−1): σ is linear)",
-    condition_latex=r"\sigma(z) = \begin{cases} -\sigma(-1)\,z & z > 0\\ 0 & z = 0\\ "
-                    r"\sigma(1)\,z & z < 0 \end{cases}",
+    condition_formula=_by_sign(Neg(Product((sigma_at(-S.One), Z))), Product((sigma_at(S.One), Z))),
     proof="Put b = 1. ⇒: a = −1, α = −z gives z > 0; a = 1, α = z gives z < 0; a = 0, α = −1 "
           "gives σ(0) = −σ(0). ⇐: then σ(1) = −σ(−1) and σ(z) = σ(1)·z, so σ(αa) = α·σ(a).",
     residual=_neg_homogeneous_residual,
@@ -76,7 +88,7 @@ NEGATIVE = Reduction(
 
 ANY = Reduction(
     condition="σ(z) = σ(1)·z for every real z (σ is linear)",
-    condition_latex=r"\sigma(z) = \sigma(1)\,z \quad \forall z \in \mathbb{R}",
+    condition_formula=_linear(),
     proof="Put b = 1. ⇒: a = 1, α = z gives z ≠ 0; a = 0, α = 2 gives σ(0) = 0. "
           "⇐: σ(αa) = σ(1)·αa = α·σ(a).",
     residual=_linear_residual,
@@ -90,7 +102,7 @@ def fixed_scale(c: sympy.Rational) -> Reduction:
     name = "σ is odd: σ(−z) = −σ(z)" if c == -1 else f"σ({sympy.sstr(c)}·z) = {sympy.sstr(c)}·σ(z)"
     return Reduction(
         condition=f"{name} for every real z",
-        condition_latex=rf"\sigma({sympy.latex(c * Z)}) = {sympy.latex(c)}\,\sigma(z) \quad \forall z",
+        condition_formula=ForAll((Z,), Relation(Rel.EQ, sigma_at(c * Z), Product((c, sigma_at(Z)))), trailing=True),
         proof=f"Put b = 1 and multiply by α = {sympy.sstr(c)}; the converse multiplies back by b/α.",
         residual=lambda s: s(c * Z) - c * s(Z),
         witness=lambda z0: {A: z0, B: S.One, ALPHA: c},

@@ -24,11 +24,14 @@ from sympy import S
 
 from symcheck.core.budget import Budget
 from symcheck.core.errors import EvaluationError
+from symcheck.core.formula import Rel, Relation, to_latex
 from symcheck.exact.evaluate import enclose_range
 from symcheck.core.printing import text
 from symcheck.exact.roots import Cuts, roots_in
 from symcheck.exact.signs import Undecided, certified_order, exact_sign, nonsmooth_to_piecewise
 
+#: the variable a region is stated in unless told otherwise
+_Z = sympy.Symbol("z")
 MAX_REGIONS = 81
 #: most branch combinations one piece may keep when conditions cannot be cut
 MAX_ALTERNATIVES = 16
@@ -66,18 +69,26 @@ class Region:
         return sympy.And(*parts) if parts else S.true
 
     def describe(self, var: str = "z") -> str:
-        return self._render(var, text, "∈ R")
-
-    def latex(self, var: str = "z") -> str:
-        return self._render(var, sympy.latex, r"\in \mathbb{R}")
-
-    def _render(self, var: str, show, everywhere: str) -> str:
-        lo, hi = show(self.lower), show(self.upper)
+        lo, hi = text(self.lower), text(self.upper)
         if self.is_point:
             return f"{var} = {lo}"
         if self.lower == -S.Infinity:
-            return f"{var} {everywhere}" if self.upper == S.Infinity else f"{var} < {hi}"
+            return f"{var} ∈ R" if self.upper == S.Infinity else f"{var} < {hi}"
         return f"{var} > {lo}" if self.upper == S.Infinity else f"{lo} < {var} < {hi}"
+
+    def formula(self, var: sympy.Symbol = _Z) -> Relation:
+        """The region as a condition on ``var``: z = 0, z ∈ R, z < 1, 0 < z < 1."""
+        if self.is_point:
+            return Relation(Rel.EQ, var, self.lower)
+        if self.lower == -S.Infinity:
+            return (Relation(Rel.IN, var, S.Reals) if self.upper == S.Infinity
+                    else Relation(Rel.LT, var, self.upper))
+        if self.upper == S.Infinity:
+            return Relation(Rel.GT, var, self.lower)
+        return Relation(Rel.LT, Relation(Rel.LT, self.lower, var), self.upper)
+
+    def latex(self, var: sympy.Symbol = _Z) -> str:
+        return to_latex(self.formula(var))
 
     def sample(self) -> sympy.Rational:
         """One exact rational inside the region (the point itself for a rational point)."""

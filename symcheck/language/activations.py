@@ -14,10 +14,11 @@ from functools import lru_cache
 import sympy
 
 from symcheck.core.errors import UnknownNameError
+from symcheck.core.formula import Apply, Rel, Relation, to_latex
 from symcheck.core.names import closest
 from symcheck.core.results import Renderable
 from symcheck.exact.signs import at_point
-from symcheck.language.symbols import Z
+from symcheck.language.symbols import SIGMA_NAME, Z
 
 # SELU's constants in closed form (Klambauer et al. 2017, eq. 14), not the rounded floats.
 _SELU_ALPHA = "(-sqrt(2/pi)/(erfc(1/sqrt(2))*exp(1/2) - 1))"
@@ -94,9 +95,13 @@ class Activation:
     def __str__(self) -> str:
         return f"{self.name}(z) = {sympy.sstr(self.expr)}"
 
+    @property
+    def definition(self) -> Relation:
+        """Its definition: silu(z) = z/(1 + e^(−z)) for a built-in σ, σ(z) = … for a user's own."""
+        return Relation(Rel.EQ, Apply(self.name if self.builtin else SIGMA_NAME, (Z,)), self.expr)
+
     def _repr_latex_(self) -> str:
-        return rf"$\operatorname{{{self.name}}}(z) = {sympy.latex(self.expr)}$" if self.builtin \
-            else rf"$\sigma(z) = {sympy.latex(self.expr)}$"
+        return f"${to_latex(self.definition)}$"
 
 
 def canonical(name: str) -> str | None:

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import sympy
 
+from symcheck.core.formula import Apply
+
 #: the activation's variable; real so that e.g. log(exp(z)) reduces to z
 Z = sympy.Symbol("z", real=True)
 #: the query/gate branch a = x·q and the key/up branch b = x·k of one unit
@@ -14,6 +16,13 @@ ALPHA = sympy.Symbol("alpha", real=True)
 BETA = sympy.Symbol("beta", real=True)
 #: the activation as an opaque function, for statements that hold for every sigma
 SIGMA = sympy.Function("sigma", real=True)
+#: σ as the name of a function in a formula: σ(z), σ₊(z)
+SIGMA_NAME = sympy.Symbol("sigma")
+
+
+def sigma_at(arg: sympy.Basic, side: int = 0) -> Apply:
+    """σ(arg) in a formula (σ₊, σ₋ for ``side`` ±1)."""
+    return Apply(SIGMA_NAME, (arg,), side)
 
 
 def substitute_sigma(expr: sympy.Basic, sigma) -> sympy.Basic:

@@ -9,14 +9,15 @@ import sympy
 from sympy import S
 
 from symcheck.core.errors import ParseError, UnknownNameError
+from symcheck.core.formula import And, Formula, Mapping, Power, Ratio, Rel, Relation, Tuple, to_latex
 from symcheck.core.names import closest
 from symcheck.language.symbols import A, ALPHA, B, BETA
 
 #: named α domains; a number is also accepted ("-1", "2", "1/2", "0.5")
 DOMAINS = {
-    "positive": ("every α > 0", r"\alpha > 0"),
-    "negative": ("every α < 0", r"\alpha < 0"),
-    "any": ("every α ≠ 0", r"\alpha \neq 0"),
+    "positive": ("every α > 0", Rel.GT),
+    "negative": ("every α < 0", Rel.LT),
+    "any": ("every α ≠ 0", Rel.NE),
 }
 ALIASES = {"minus-one": "-1", "all": "any", "nonzero": "any"}
 
@@ -39,10 +40,14 @@ class Domain:
             return f"{symbol} = {sympy.sstr(self.value)}"
         return symbol + {"positive": " > 0", "negative": " < 0", "any": " ≠ 0"}[self.name]
 
-    def latex(self, symbol: str = r"\alpha") -> str:
+    def formula(self, scale: sympy.Symbol = ALPHA) -> Relation:
+        """The condition on the scale: α > 0, β ≠ 0, α = −1."""
         if self.value is not None:
-            return rf"{symbol} = {sympy.latex(self.value)}"
-        return DOMAINS[self.name][1].replace(r"\alpha", symbol)
+            return Relation(Rel.EQ, scale, self.value)
+        return Relation(DOMAINS[self.name][1], scale, S.Zero)
+
+    def latex(self, scale: sympy.Symbol = ALPHA) -> str:
+        return to_latex(self.formula(scale))
 
     def contains(self, scale: sympy.Expr) -> bool:
         if self.value is not None:
@@ -96,15 +101,23 @@ def _numeric(value: sympy.Rational, text: str) -> Domain:
     return Domain("number", value)
 
 
-#: name -> (scale symbol or None, what it does, its LaTeX)
+#: the parameters of one unit, as they appear in a map's formula
+_Q, _K, _V = sympy.symbols("q k v")
+
+
+def _map(first: sympy.Symbol, second: sympy.Symbol, new_first: object, new_second: object) -> Mapping:
+    return Mapping(Tuple((first, second)), Tuple((new_first, new_second)))
+
+
+#: name -> (scale symbol or None, what it does, the map for a degree p)
 KINDS = {
-    "exchange": (None, "exchange (q, k) → (k, q)", r"(q, k) \mapsto (k, q)"),
+    "exchange": (None, "exchange (q, k) → (k, q)", lambda p: _map(_Q, _K, _K, _Q)),
     "inverse-scaling": (ALPHA, "inverse scaling (q, k) → (αq, k/α)",
-                        r"(q, k) \mapsto (\alpha q,\ k/\alpha)"),
+                        lambda p: _map(_Q, _K, ALPHA * _Q, Ratio(_K, ALPHA))),
     "key-value-rescaling": (BETA, "key-value rescaling (k, v) → (βk, v/β)",
-                            r"(k, v) \mapsto (\beta k,\ v/\beta)"),
+                            lambda p: _map(_K, _V, BETA * _K, Ratio(_V, BETA))),
     "query-value-rescaling": (ALPHA, "query-value rescaling (q, v) → (αq, v/α^p)",
-                              r"(q, v) \mapsto (\alpha q,\ v/\alpha^{p})"),
+                              lambda p: _map(_Q, _V, ALPHA * _Q, Ratio(_V, Power(ALPHA, p)))),
 }
 
 
@@ -146,9 +159,13 @@ class Transformation:
         text = KINDS[self.name][1].replace("^p", "" if self.degree == 1 else f"^{sympy.sstr(self.degree)}")
         return text if self.domain is None else f"{text}, {self.domain.describe(str(self.scale_text))}"
 
+    def formula(self) -> Formula:
+        """The map, and where its scale ranges."""
+        mapping = KINDS[self.name][2](self.degree)
+        return mapping if self.domain is None else And((mapping, self.domain.formula(self.scale)))
+
     def latex(self) -> str:
-        text = KINDS[self.name][2].replace("{p}", f"{{{sympy.latex(self.degree)}}}")
-        return text if self.domain is None else rf"{text},\ {self.domain.latex(sympy.latex(self.scale))}"
+        return to_latex(self.formula())
 
     @property
     def scale_text(self) -> str:

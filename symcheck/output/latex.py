@@ -1,4 +1,5 @@
-"""The only place that builds LaTeX: documents, fragments for ``\\input``, and notebook renderings.
+"""LaTeX documents, fragments for ``\\input``, and notebook renderings (with
+:mod:`symcheck.output.formula_latex`, the only modules that write LaTeX).
 
 Every renderer takes an immutable result and returns text; nothing here computes mathematics.
 Documents are deterministic (no timings, no dates), pure ASCII, and need only ``amsmath`` and
@@ -6,8 +7,9 @@ Documents are deterministic (no timings, no dates), pure ASCII, and need only ``
 
 * prose that came from the library or the user goes through :func:`escape_text`, which makes
   every LaTeX special character literal and turns σ, ⇒, ᵀ … into their math-mode forms;
-* formulas are either LaTeX the library wrote (``Step.latex``) or SymPy expressions printed by
-  :func:`math`, which writes Hadamard products as ``\\odot`` as the paper does;
+* formulas are either the statements of proof steps (``Step.formula``, printed by
+  :mod:`symcheck.output.formula_latex`) or SymPy expressions printed by :func:`math`, which
+  writes Hadamard products as ``\\odot`` as the paper does;
 * activation names are upright operators, ``\\operatorname{silu}``; a user's own activation
   or unit form is shown as the formula it parses to, never as the text that was typed.
 
@@ -34,6 +36,7 @@ from symcheck.core.rendering import find, renderer
 from symcheck.core.results import Step
 from symcheck.engine.check_result import CheckResult
 from symcheck.language.activations import Activation
+from symcheck.language.symbols import ALPHA, BETA
 from symcheck.language.unit_forms import Form
 from symcheck.language.transformations import Domain, Transformation
 from symcheck.paper.auditing import Audit, AuditRow
@@ -253,14 +256,14 @@ def _form_phrase(form: Form | str) -> str:
 
 def _scale(t: Transformation) -> str:
     """``\alpha > 0`` for where a transformation's scale ranges, or '' (math)."""
-    return "" if t.domain is None else t.domain.latex(sympy.latex(t.scale))
+    return "" if t.domain is None else t.domain.latex(t.scale)
 
 
 def _domain(kind: str, domain: Domain | None) -> str:
     r"""``\alpha > 0`` (``\beta`` for key-value rescaling) for an audit row's scale, or '' (math)."""
     if domain is None:
         return ""
-    return domain.latex(r"\beta" if kind == "key-value-rescaling" else r"\alpha")
+    return domain.latex(BETA if kind == "key-value-rescaling" else ALPHA)
 
 
 def _symmetry_name(symmetry: str) -> str:

@@ -7,7 +7,7 @@ about every degree p; :mod:`symcheck.engine.homogeneity` supplies the argument a
 each point of that argument is re-certified on the row's unit statement too. Rows that hold
 for every σ because the bilinear argument itself is invariant (exchange, inverse scaling and
 gauge on bilinear / rank-r, permutation everywhere) are proved once by matrix-expression
-algebra, here, and do not depend on the activation.
+algebra (:mod:`symcheck.paper.structural`) and do not depend on the activation.
 """
 from __future__ import annotations
 
@@ -29,8 +29,11 @@ from symcheck.engine.homogeneity import (SCALE, Degree, Excludes, Refutation, Un
 from symcheck.core.printing import text
 from symcheck.core.results import Renderable, Step
 from symcheck.engine.check_result import CheckResult
-from symcheck.language.symbols import A, ALPHA, B, BETA, SIGMA, substitute_sigma
-from symcheck.engine.symmetries import check
+from symcheck.language.symbols import A, ALPHA, B, BETA, SIGMA, SIGMA_NAME, Z, sigma_at, substitute_sigma
+from symcheck.engine.symmetries import LEFT_MINUS_RIGHT, check, enclosure
+from symcheck.paper.structural import STRUCTURAL
+from symcheck.core.formula import (And, Apply, Difference, Numeral, Operator, Power, Product, Rel, Relation,
+                                   Text)
 from symcheck.language.transformations import Domain, Transformation, domain
 from symcheck.core.verdict import Verdict
 
@@ -192,7 +195,7 @@ def _row(sigma: Activation, form: str, unit: str, t: Transformation, run: Checke
     step = certify_witness(sigma, _form(unit), t, result.witness)
     if step is None:
         failed = Step("Audit certificate", "the witness does not certify on the row's own statement",
-                      r"\text{not certified}", "", "failed")
+                      Text("not certified"), "", "failed")
         return replace(base, verdict=Verdict.INCONCLUSIVE, steps=base.steps + (failed,),
                        reason="the witness could not be certified on the row's own statement")
     return replace(base, steps=base.steps + (step,), witness=dict(result.witness), ground=Ground.WITNESS)
@@ -217,10 +220,9 @@ def certify_witness(sigma: Activation, unit: Form, t: Transformation,
         return None
     how = (f"exactly {certificate.lower}" if certificate.exact else
            f"in [{certificate.lower}, {certificate.upper}] at {certificate.prec} bits")
-    where = (rf"= {certificate.lower}" if certificate.exact else
-             rf"\in [{certificate.lower},\ {certificate.upper}]")
-    return Step("Audit certificate", f"left − right at {witness_text(witness)}: {how}",
-                rf"\text{{left}} - \text{{right}} {where}",
+    where = (Relation(Rel.EQ, LEFT_MINUS_RIGHT, Numeral(str(certificate.lower))) if certificate.exact else
+             Relation(Rel.IN, LEFT_MINUS_RIGHT, enclosure(certificate)))
+    return Step("Audit certificate", f"left − right at {witness_text(witness)}: {how}", where,
                 "certified again by the audit on this row's own statement, σ substituted", "certified")
 
 
@@ -312,6 +314,10 @@ def _sides(sigma: Activation, unit: Form) -> tuple[sympy.Expr, sympy.Expr]:
     return unit(sigma, ALPHA * A, B), unit(sigma, A, B)
 
 
+#: in formulas: the two sides L, R at the witness and L′, R′ at the pinned point; the degree p
+_L, _R, _L_, _R_, _P = sympy.symbols("L R L' R' p")
+
+
 def _refute(sigma: Activation, unit: Form, refutations: tuple[Refutation, ...]) -> tuple[Step, ...] | None:
     """Re-certify each refutation on the unit statement α^(−p)·L = R at a = z, b = 1, α = 2."""
     left, right = _sides(sigma, unit)
@@ -328,7 +334,7 @@ def _refute(sigma: Activation, unit: Form, refutations: tuple[Refutation, ...]) 
                 return None
             claim = (f"at {where}, L·R' − L'·R ≠ 0 with L', R' at a = {text(r.pin)}: the ratio R/L differs "
                      f"from the pinned one, so the pinned p fails here")
-            latex = r"L R' - L' R \neq 0"
+            formula = Relation(Rel.NE, Difference(Product((_L, _R_)), Product((_L_, _R))), S.Zero)
         else:
             lsign, rsign = certified_sign(left, at), certified_sign(right, at)
             if r.excludes is Excludes.EVERY:
@@ -341,15 +347,18 @@ def _refute(sigma: Activation, unit: Form, refutations: tuple[Refutation, ...]) 
                          "2^(−p)·L = R for one p only")
             if not ok:
                 return None
-            latex = rf"\operatorname{{sign}} L = {lsign},\ \operatorname{{sign}} R = {rsign}"
-        steps.append(Step("Refutation", claim, latex, f"rules out {r.excludes.value}; certified on the "
+            formula = And((Relation(Rel.EQ, Operator("sign", _L), S(lsign)),
+                           Relation(Rel.EQ, Operator("sign", _R), S(rsign))))
+        steps.append(Step("Refutation", claim, formula, f"rules out {r.excludes.value}; certified on the "
                           "unit statement by exact or interval arithmetic", "certified"))
     return tuple(steps)
 
 
 def _degree_step(decision: Degree) -> Step:
     status = "certified" if decision.excludes_every_p or decision.pin is not None else "unknown"
-    return Step("Degree", str(decision), r"\sigma(2z) = 2^{p}\,\sigma(z)",
+    doubled = Apply(SIGMA_NAME, (Product((S(2), Z)),))
+    return Step("Degree", str(decision),
+                Relation(Rel.EQ, doubled, Product((Power(S(2), _P), sigma_at(Z)))),
                 "if σ(αz) = α^p·σ(z) for every α > 0, then in particular at α = 2; σ's values at the "
                 "sampled points are certified by exact or interval arithmetic", status)
 
@@ -358,85 +367,12 @@ def _degree_step(decision: Degree) -> Step:
 
 def _structural_rows(form: str) -> Iterator[AuditRow]:
     for kind, dom, check_fn in STRUCTURAL.get(form, ()):
-        ok, statement, latex, why = check_fn()
+        ok, statement, formula, why = check_fn()
         verdict = Verdict.HOLDS if ok else Verdict.INCONCLUSIVE
-        step = Step("Proof", statement, latex, why, "verified" if ok else "failed")
+        step = Step("Proof", statement, formula, why, "verified" if ok else "failed")
         yield AuditRow(form, kind, None if dom is None else domain(dom), verdict, (step,),
                        ground=Ground.EVERY_SIGMA if ok else Ground.INCONCLUSIVE,
                        reason="" if ok else "the matrix-expression check failed")
-
-
-def _matrices():
-    d, r = sympy.Symbol("d", integer=True, positive=True), sympy.Symbol("r", integer=True, positive=True)
-    x = sympy.MatrixSymbol("x", 1, d)
-    q, k = sympy.MatrixSymbol("Q_j", d, r), sympy.MatrixSymbol("K_j", d, r)
-    g = sympy.MatrixSymbol("A", r, r)
-    return x, q, k, g
-
-
-def _argument(x, q, k) -> sympy.MatrixExpr:
-    return x * q * k.T * x.T
-
-
-def _exchange_argument() -> tuple[bool, str, str, str]:
-    x, q, k, _ = _matrices()
-    swapped, original = _argument(x, k, q), _argument(x, q, k)
-    ok = sympy.transpose(original).doit() == swapped and original.shape == (1, 1)
-    return (ok, "x Q_j K_jᵀ xᵀ = (x Q_j K_jᵀ xᵀ)ᵀ = x K_j Q_jᵀ xᵀ",
-            r"x Q_j K_j^{\top} x^{\top} = \left(x Q_j K_j^{\top} x^{\top}\right)^{\top} = x K_j Q_j^{\top} x^{\top}",
-            "the argument is a 1×1 matrix, equal to its transpose (checked by matrix-expression algebra)")
-
-
-def _scaling_argument() -> tuple[bool, str, str, str]:
-    x, q, k, _ = _matrices()
-    alpha = sympy.Symbol("alpha", nonzero=True)
-    ok = sympy.simplify((_argument(x, alpha * q, k / alpha) - _argument(x, q, k)).doit()).is_ZeroMatrix
-    return (bool(ok), "x (αQ_j)(K_j/α)ᵀ xᵀ = x Q_j K_jᵀ xᵀ for every α ≠ 0",
-            r"x (\alpha Q_j)(K_j/\alpha)^{\top} x^{\top} = x Q_j K_j^{\top} x^{\top}",
-            "scalars commute through the product (checked by matrix-expression algebra)")
-
-
-def _gauge_argument() -> tuple[bool, str, str, str]:
-    x, q, k, g = _matrices()
-    moved = _argument(x, q * g, k * g.inverse().T)
-    ok = sympy.simplify(moved.doit()) == _argument(x, q, k)
-    return (bool(ok), "x (Q_j A)(K_j A⁻ᵀ)ᵀ xᵀ = x Q_j A A⁻¹ K_jᵀ xᵀ = x Q_j K_jᵀ xᵀ for A ∈ GL(r)",
-            r"x (Q_j A)(K_j A^{-\top})^{\top} x^{\top} = x Q_j A A^{-1} K_j^{\top} x^{\top} = x Q_j K_j^{\top} x^{\top}",
-            "A A⁻¹ = I (checked by matrix-expression algebra)")
-
-
-def _global_gauge_argument() -> tuple[bool, str, str, str]:
-    d, m = sympy.Symbol("d", integer=True, positive=True), sympy.Symbol("m", integer=True, positive=True)
-    x, q_g = sympy.MatrixSymbol("x", 1, d), sympy.MatrixSymbol("Q_g", d, d)
-    k, g = sympy.MatrixSymbol("K", m, d), sympy.MatrixSymbol("A", d, d)
-    moved = x * (q_g * g) * (k * g.inverse().T).T
-    ok = sympy.simplify(moved.doit()) == x * q_g * k.T
-    return (bool(ok), "x (Q_g A)(K A⁻ᵀ)ᵀ = x Q_g A A⁻¹ Kᵀ = x Q_g Kᵀ for A ∈ GL(d)",
-            r"x (Q_g A)(K A^{-\top})^{\top} = x Q_g A A^{-1} K^{\top} = x Q_g K^{\top}",
-            "A A⁻¹ = I (checked by matrix-expression algebra)")
-
-
-def _permutation_argument() -> tuple[bool, str, str, str]:
-    import itertools
-    m = 3
-    s, v = sympy.symbols("s1:4"), sympy.symbols("v1:4")
-    unit = sympy.Function("f")
-    total = sum(unit(s[j]) * v[j] for j in range(m))
-    ok = all(sum(unit(s[p[j]]) * v[p[j]] for j in range(m)) == total
-             for p in itertools.permutations(range(m)))
-    return (ok, "Σ_j f(s_π(j)) v_π(j) = Σ_j f(s_j) v_j for every permutation π",
-            r"\sum_j f(s_{\pi(j)})\, v_{\pi(j)} = \sum_j f(s_j)\, v_j",
-            "a sum does not depend on the order of its terms (checked for all 6 orders of m = 3 units)")
-
-
-_SHARED = [("permutation", None, _permutation_argument)]
-_BILINEAR = [("exchange", None, _exchange_argument), ("inverse-scaling", "any", _scaling_argument),
-             ("gauge", None, _gauge_argument)] + _SHARED
-STRUCTURAL: dict[str, list[tuple[str, str | None, Callable[[], tuple[bool, str, str, str]]]]] = {
-    "gated": _SHARED, "rank1": _SHARED, "mlp": _SHARED,
-    "query-mlp": [("gauge", None, _global_gauge_argument)] + _SHARED,
-    "bilinear": _BILINEAR, "rank-r": _BILINEAR,
-}
 
 
 def audit(act: str | Activation, *, timeout: float = DEFAULT_TIMEOUT,
