@@ -150,6 +150,22 @@ _ORDERING_CALLS = {"sorted", "sort", "min", "max"}
 _PRECISION_CALLS = {"arb_precision", "workprec", "workdps", "evalf", "N", "limit_denominator"}
 _PRECISION_NAMES = {"prec", "precision", "dps", "digits", "workprec", "maxprec", "precs"}
 
+# Formula trees: a call of a constructor imported from ``symcheck.core.formula`` (or of
+# ``sigma_at``, which builds σ(·) for one) makes the typeset statement of a step, read only by
+# the output layer's printers and never by a decision (nothing below the output layer prints or
+# inspects a formula), so what is inside such a call is display. Matched by the bare names the
+# module imports from there, so ``sympy.And`` or ``sympy.Interval`` stay decision code.
+_FORMULA_MODULES = {"symcheck.core.formula": None, "symcheck.language.symbols": {"sigma_at"}}
+
+
+def _formula_names(tree: ast.Module) -> frozenset[str]:
+    names: set[str] = set()
+    for stmt in ast.walk(tree):
+        if isinstance(stmt, ast.ImportFrom) and stmt.module in _FORMULA_MODULES:
+            allowed = _FORMULA_MODULES[stmt.module]
+            names.update(a.asname or a.name for a in stmt.names if allowed is None or a.name in allowed)
+    return frozenset(names - {"to_latex", "Formula", "Term", "Rel"})
+
 
 def _is_limit_name(name: str) -> bool:
     """An ALL_CAPS name that some module of the core binds to a number at module level:
@@ -553,6 +569,7 @@ class _Collector(ast.NodeVisitor):
         self.limit_raises: set[int] = set()  # the raises that enforce a named limit (visit_If)
         self.step_text_names: frozenset[str] = frozenset()  # locals only a Step's text reads
         self.trailing_continues: set[int] = set()  # `continue`s that end their loop's body
+        self.formula_names = _formula_names(ast.parse(source))  # see _FORMULA_MODULES
 
     # context ------------------------------------------------------------------------------
     def _skipped(self) -> bool:
@@ -569,8 +586,8 @@ class _Collector(ast.NodeVisitor):
 
     def visit_Call(self, node: ast.Call) -> None:
         name = _call_name(node)
-        if name in _DISPLAY_CALLS:
-            return  # a message: see _DISPLAY_CALLS
+        if name in _DISPLAY_CALLS or (isinstance(node.func, ast.Name) and node.func.id in self.formula_names):
+            return  # a message or a formula: see _DISPLAY_CALLS and _FORMULA_MODULES
         self.visit(node.func)
         step = name in _STEP_CALLS
         for i, arg in enumerate(node.args):

@@ -144,3 +144,17 @@ def test_the_score_leaves_equivalents_and_refusal_swaps_out(check) -> None:
     assert (report["killed"], report["survived"], report["timeout"]) == (3, 1, 1)
     assert (report["equivalent"], report["refusal_swap"], report["sound"]) == (1, 1, 1)
     assert report["score"] == 80.0  # (3 killed + 1 timeout) / 5
+
+
+def test_a_formula_tree_is_display_but_the_same_names_from_sympy_are_not(check) -> None:
+    source = ("from symcheck.core.formula import And, ForAll, Relation\n"
+              "from symcheck.language.symbols import sigma_at\n"
+              "import sympy\n"
+              "def f(x, c):\n"
+              "    shown = ForAll((x,), Relation(1, sigma_at(c * x), x > 0), trailing=True)\n"
+              "    decided = sympy.And(x > 1, c >= 2)\n"
+              "    return And((shown, x < 3)), decided\n")
+    changes = _changes(check, source)
+    assert not any("x > 0" in c or "x < 3" in c or "True" in c for c in changes)  # inside formulas
+    assert "`x > 1` → `x >= 1`" in changes                                      # sympy.And decides
+    assert "`c >= 2` → `c > 2`" in changes
