@@ -223,6 +223,8 @@ _DEAD_EXP = "SymPy's exp.eval itself rewrites exp(log u) to u for every u whenev
 # are listed, not run, and kept out of the score's denominator. A change whose equivalence
 # takes more than one sentence to argue is not here: it gets a test instead.
 EQUIVALENT: dict[tuple[str, str], str] = {
+    ("balls", "`n < 0` → `n <= 0`, in `if n < 0:`"):
+        "pow_int returns fmpq(1) for n == 0 on the line above, on every path, so n <= 0 is n < 0 here",
     ("plane", "`len(expr.args) > 1` → `len(expr.args) >= 1`, in `at_zero = expr.args[1] if len(expr.args) > 1 else S.Half`"):
         "SymPy >= 1.9 (the package needs 1.12) always stores Heaviside's value at 0 as args[1], so len(args) is 2",
     ("plane", "`1` → `0`, in `at_zero = expr.args[1] if len(expr.args) > 1 else S.Half`"):
@@ -390,6 +392,12 @@ EQUIVALENT: dict[tuple[str, str], str] = {
 # remainder bound is added all the same. Like equivalent mutants they are not unsound edits:
 # listed with the one-line proof, not run, and kept out of the score's denominator.
 SOUND_EITHER_WAY: dict[tuple[str, str], str] = {
+    ("roots", "`lower` → `upper`, in `roots = [c for c in _proved_roots(g, var, propose(g, var, sympy.Interval.open(lower, uppe…`"):
+        "the interval only goes to propose, whose candidates are proposals: every root kept is proved by _proved_roots and must lie strictly inside (lower, upper); with fewer proposals _monotone ends in the certified end test or None (the caller bisects), at worst a proof lost",
+    ("balls", "`power.lower() < 0` → `power.lower() <= 0`, in `return power.nonnegative_part() if power.lower() < 0 else power`"):
+        "the two differ only when the ball's lower end is exactly 0, where nonnegative_part still encloses ball ∩ [0, ∞), which holds every value |x|**n >= 0 the ball held",
+    ("intervals", "`2` → `4`, in `if 2 * bits >= target:`"):
+        "it only moves where erf takes 1 − erfc's asymptotic route: for real x > 0 that series is enveloping after any number of terms (DLMF 7.12(i)) and the first omitted term is hulled in, so both routes enclose erf(x); only the width differs",
     ("smt", "`seconds < 0.05` → `seconds <= 0.05`, in `if seconds < 0.05:`"):
         "it only decides whether z3 is asked at all with about 0.05 s left: not asking gives verdict unknown and agrees None, and a cross-check only withdraws a verdict when agrees is False, never upgrades one",
     ("smt", "`0.05` → `0.1`, in `if seconds < 0.05:`"):
