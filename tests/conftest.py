@@ -50,3 +50,17 @@ def no_proof_is_withdrawn(request: pytest.FixtureRequest):
     if request.node.get_closest_marker("withdrawal") is None:
         fresh = WITHDRAWN[before:]
         assert not fresh, f"a proof was withdrawn by the guard: {fresh}"
+
+
+@pytest.fixture
+def without_z3(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make ``import z3`` fail, as on a machine without the solver."""
+    import builtins
+    real_import = builtins.__import__
+
+    def no_z3(name, *args, **kwargs):
+        if name == "z3" or name.startswith("z3."):
+            raise ImportError("no z3 here")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_z3)
