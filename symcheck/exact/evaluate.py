@@ -149,6 +149,8 @@ class _Walker:
             return arith.min([self.eval(a) for a in node.args])
         if isinstance(node, AppliedUndef):
             raise EvaluationError(f"cannot evaluate the undefined function {node.func}")
+        if isinstance(node, sympy.CRootOf):
+            return self._real_root(node)
         if isinstance(node, sympy.log) and hasattr(arith, "log1p"):
             terms = node.args[0].args if node.args[0].is_Add else ()
             if any(t is sympy.S.One for t in terms):
@@ -159,6 +161,18 @@ class _Walker:
         if name is not None and len(node.args) == 1:
             return getattr(arith, name)(self.eval(node.args[0]))
         raise EvaluationError(f"cannot evaluate {type(node).__name__}: {_short(node)}")
+
+    def _real_root(self, node: sympy.CRootOf) -> Any:
+        """A real root of a rational polynomial: the hull of its exact isolating interval."""
+        if not hasattr(self.arith, "hull") or not node.is_real:
+            raise EvaluationError(f"cannot evaluate {_short(node)}")
+        # real roots are indexed in increasing order; isolation is exact rational arithmetic
+        width = sympy.Rational(1, 2 ** (getattr(self.arith, "prec", 64) + 8))
+        intervals = sympy.Poly(node.poly.as_expr(), node.poly.gen).intervals(eps=width, sqf=True)
+        if node.index >= len(intervals):
+            raise EvaluationError(f"{_short(node)} is not a real root")
+        lo, hi = (sympy.Rational(end) for end in intervals[node.index])
+        return self.arith.hull([self.arith.rational(int(lo.p), int(lo.q)), self.arith.rational(int(hi.p), int(hi.q))])
 
     def _pow(self, base: sympy.Expr, expo: sympy.Expr) -> Any:
         arith = self.arith

@@ -20,6 +20,7 @@ from sympy import S
 
 from symcheck.core.errors import Undecided
 from symcheck.exact.evaluate import certify_nonzero
+from symcheck.exact.zero_proof import generator_identity_safe, proved_zero
 from symcheck.core.printing import text
 
 __all__ = ["Undecided", "exact_sign", "certified_order", "at_point", "at_values", "nonsmooth_to_piecewise",
@@ -36,21 +37,30 @@ _NONSMOOTH = (sympy.Abs, sympy.Max, sympy.Min, sympy.sign, sympy.Heaviside)
 def exact_sign(value: sympy.Expr) -> int:
     """The sign of a closed-form real number: 0 only when proved, else certified non-zero.
 
-    Zero needs a proof (an exact structural zero, ``expand`` or ``simplify`` reducing it to
-    0: equivalence-preserving rewrites); a non-zero sign needs a certificate from the
-    enclosures of :func:`~symcheck.exact.evaluate.certify_nonzero`. Anything else is Undecided.
+    Zero needs an exact proof (:func:`~symcheck.exact.zero_proof.proved_zero`: a rational
+    function of independent atoms with zero numerator, or a radical number pinned to 0 by its
+    resultant polynomial); a non-zero sign needs a certificate from the enclosures of
+    :func:`~symcheck.exact.evaluate.certify_nonzero`. SymPy's ``is_zero``, ``simplify(x) == 0``
+    and ``nsimplify`` are never asked: at low precision they call ``log(1 + e^-30) −
+    log(1 + 2e^-30)`` zero. Anything else is Undecided.
+
+    >>> exact_sign(sympy.log(1 + sympy.exp(-30)) - sympy.log(1 + 2*sympy.exp(-30)))
+    -1
+    >>> exact_sign(sympy.exp(-60) - sympy.exp(-30)**2)
+    0
     """
-    value = sympy.nsimplify(value) if value.is_Float else value
-    if value.is_zero is True or sympy.expand(value) == 0:
+    value = sympy.sympify(value)
+    if value.is_Rational or value.is_Float:  # exact: a Float is its binary value
+        return int(bool(value > 0)) - int(bool(value < 0))
+    if not value.is_number:
+        raise Undecided(f"{text(value)} is not a number")
+    if generator_identity_safe(value):  # cheap, exact: most zeros are structural
         return 0
     certificate = certify_nonzero(value, {}, max_prec=EXACT_SIGN_BITS)
     if certificate is not None:
         return certificate.sign
-    try:
-        if sympy.simplify(value) == 0:
-            return 0
-    except Exception as err:  # a failed rewrite proves nothing
-        raise Undecided(f"cannot decide the sign of {text(value)} ({type(err).__name__})") from None
+    if proved_zero(value):
+        return 0
     raise Undecided(f"cannot decide the sign of {text(value)}")
 
 
