@@ -1,6 +1,6 @@
 """The layers a reader sees in the paths: every import goes to the same layer or one below.
 
-Order, bottom to top: core → exact → language → engine → numeric → paper → output, then the
+Order, bottom to top: core → kernel → exact → language → engine → numeric → paper → output, then the
 package root and cli.py, which may import anything. Imports inside functions count too.
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "symcheck"
-LAYERS = ("core", "exact", "language", "engine", "numeric", "paper", "output")
+LAYERS = ("core", "kernel", "exact", "language", "engine", "numeric", "paper", "output")
 
 
 def _layer(module: str) -> int | None:

@@ -1,0 +1,225 @@
+"""Values of trees: exact rationals where the tree is rational, Arb balls otherwise.
+
+``enclose(node, balls, prec)`` returns a ball containing every value the expression takes
+when each variable ranges over its ball. A piecewise chooses its branch by certified
+comparisons (Arb, or exact rationals at rational points); a condition that is undecided over
+the box keeps its branch in the hull and tries the next. Anything undefined or unbounded on
+the box (log of a ball touching 0, a pole) raises :class:`Unknown`: no value, no sign.
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from fractions import Fraction
+
+from flint import arb, ctx
+
+from symcheck.kernel.points import q as fq
+from symcheck.kernel.tree import Node
+
+PRECISIONS = (64, 256, 1024, 4096)
+MAX_EXACT_BITS = 20_000
+MAX_POW = 1000
+
+
+class Unknown(Exception):
+    """No certified value or truth (undefined, unbounded, or too imprecise)."""
+
+
+@contextmanager
+def precision(bits: int):
+    old = ctx.prec
+    ctx.prec = bits
+    try:
+        yield
+    finally:
+        ctx.prec = old
+
+
+# ------------------------------------------------------------------ exact rationals
+
+
+def exact(node: Node, env: dict[str, Fraction]) -> Fraction | None:
+    """The exact value when the tree is rational arithmetic on rational variables, else None."""
+    head = node[0]
+    if head == "int":
+        return Fraction(node[1])
+    if head == "rat":
+        return Fraction(node[1], node[2])
+    if head == "var":
+        return env.get(node[1])
+    if head in ("add", "mul"):
+        acc = Fraction(0 if head == "add" else 1)
+        for arg in node[1:]:
+            v = exact(arg, env)
+            if v is None:
+                return None
+            acc = acc + v if head == "add" else acc * v
+        return acc
+    if head == "pow" and node[2][0] == "int" and abs(node[2][1]) <= MAX_POW:
+        base, n = exact(node[1], env), node[2][1]
+        if base is None or (base == 0 and n < 0):
+            return None
+        if abs(base.numerator).bit_length() * abs(n) > MAX_EXACT_BITS \
+                or base.denominator.bit_length() * abs(n) > MAX_EXACT_BITS:
+            return None
+        return base ** n
+    if head == "piecewise":
+        for value, cond in node[1:]:
+            truth = exact_truth(cond, env)
+            if truth is None:
+                return None
+            if truth:
+                return exact(value, env)
+        return None
+    return None
+
+
+_TESTS = {"gt": lambda d: d > 0, "ge": lambda d: d >= 0, "lt": lambda d: d < 0,
+          "le": lambda d: d <= 0, "eq": lambda d: d == 0, "ne": lambda d: d != 0}
+
+
+def exact_truth(cond: Node, env: dict[str, Fraction]) -> bool | None:
+    head = cond[0]
+    if head in _TESTS:
+        l, r = exact(cond[1], env), exact(cond[2], env)
+        return None if l is None or r is None else _TESTS[head](l - r)
+    if head in ("true", "false"):
+        return head == "true"
+    values = [exact_truth(c, env) for c in cond[1:]]
+    if None in values:
+        return None
+    return not values[0] if head == "not" else all(values) if head == "and" else any(values)
+
+
+# ------------------------------------------------------------------ Arb balls
+
+_UNARY = {"exp": arb.exp, "sin": arb.sin, "cos": arb.cos, "tan": arb.tan, "sinh": arb.sinh,
+          "cosh": arb.cosh, "tanh": arb.tanh, "asinh": arb.asinh, "atan": arb.atan,
+          "erf": arb.erf, "erfc": arb.erfc, "abs": abs}
+
+
+def _finite(x: arb) -> arb:
+    if not x.is_finite():
+        raise Unknown("not finite")
+    return x
+
+
+def _ipow(x: arb, n: int) -> arb:
+    """x**n by its ends (monotone on each sign): Arb's own power is nan for a ball with
+    negative points, and x·x would lose the sign of an even power."""
+    if n == 0:
+        return arb(1)
+    if n < 0:
+        inner = _ipow(x, -n)
+        if inner.contains(0):
+            raise Unknown("a negative power of a ball containing 0")
+        return 1 / inner
+    lo, hi = x.lower(), x.upper()
+    ends = (lo ** n).union(hi ** n)
+    return ends.union(arb(0)) if n % 2 == 0 and lo < 0 < hi else ends
+
+
+def enclose(node: Node, balls: dict[str, arb], exacts: dict[str, Fraction]) -> arb:
+    """A ball containing the expression's values over the box (call inside ``precision``)."""
+    head = node[0]
+    if head in ("int", "rat"):
+        return arb(fq(exact(node, {})))
+    if head in ("add", "mul", "pow") and exacts is not None and not balls.keys() - exacts.keys():
+        value = exact(node, exacts)  # rational arithmetic at a rational point: no rounding
+        if value is not None:
+            return arb(fq(value))
+    if head == "var":
+        if node[1] not in balls:
+            raise Unknown(f"variable {node[1]} has no value")
+        return balls[node[1]]
+    if head == "const":
+        return arb.pi()
+    if head in ("add", "mul"):
+        parts = [enclose(a, balls, exacts) for a in node[1:]]
+        acc = parts[0]
+        for p in parts[1:]:
+            acc = acc + p if head == "add" else acc * p
+        return _finite(acc)
+    if head == "pow":
+        base = enclose(node[1], balls, exacts)
+        if node[2][0] == "int" and abs(node[2][1]) <= MAX_POW:
+            return _finite(_ipow(base, node[2][1]))
+        if node[2][0] == "rat" and node[2][1] > 0 and node[2][2] <= MAX_POW and node[2][1] <= MAX_POW \
+                and base >= 0:
+            return _finite(base.nonnegative_part().root(node[2][2]) ** node[2][1])
+        if not base > 0:
+            raise Unknown("a power with a non-integer exponent needs a positive base")
+        return _finite((enclose(node[2], balls, exacts) * base.log()).exp())
+    if head == "log":
+        x = enclose(node[1], balls, exacts)
+        if not x > 0:
+            raise Unknown("log of a ball not certainly positive")
+        return _finite(x.log())
+    if head in _UNARY:
+        return _finite(_UNARY[head](enclose(node[1], balls, exacts)))
+    if head == "piecewise":
+        hull = None
+        for value, cond in node[1:]:
+            truth = truth_over(cond, balls, exacts)
+            if truth is False:
+                continue
+            v = enclose(value, balls, exacts)
+            hull = v if hull is None else hull.union(v)
+            if truth:
+                return hull
+        raise Unknown("no branch of a piecewise certainly applies")
+    raise Unknown(f"cannot evaluate {head!r}")
+
+
+def ball_sign(x: arb) -> int | None:
+    if x > 0:
+        return 1
+    if x < 0:
+        return -1
+    if x == 0:  # exact zero ball
+        return 0
+    return None
+
+
+def truth_over(cond: Node, balls: dict[str, arb], exacts: dict[str, Fraction]) -> bool | None:
+    """True/False when the condition certainly holds/fails on the whole box, else None."""
+    head = cond[0]
+    if head in _TESTS:
+        if exacts is not None and not balls.keys() - exacts.keys():
+            t = exact_truth(cond, exacts)
+            if t is not None:
+                return t
+        try:
+            d = enclose(cond[1], balls, exacts) - enclose(cond[2], balls, exacts)
+        except Unknown:
+            return None
+        if ball_sign(d) is not None:
+            return _TESTS[head](ball_sign(d))
+        if head in ("eq", "ne") and not d.contains(0):
+            return head == "ne"
+        if head in ("gt", "le") and d <= 0:
+            return head == "le"
+        if head in ("ge", "lt") and d >= 0:
+            return head == "ge"
+        return None
+    if head in ("true", "false"):
+        return head == "true"
+    values = [truth_over(c, balls, exacts) for c in cond[1:]]
+    if head == "not":
+        return None if values[0] is None else not values[0]
+    if head == "and":
+        return False if False in values else None if None in values else True
+    return True if True in values else None if None in values else False
+
+
+def sign_over(node: Node, make_balls, exacts: dict[str, Fraction] | None) -> int | None:
+    """The certified sign on the box, escalating precision; ``make_balls(prec)`` gives the box."""
+    for bits in PRECISIONS:
+        with precision(bits):
+            try:
+                s = ball_sign(enclose(node, make_balls(bits), exacts))
+            except Unknown:
+                s = None
+        if s is not None:
+            return s
+    return None

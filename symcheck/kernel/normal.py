@@ -1,0 +1,117 @@
+"""The normal form: an expression as a quotient N/D of polynomials with rational coefficients
+(FLINT's fmpq_mpoly) in generators — the variables and the atoms (every function
+application, constant, piecewise, and power with a non-integer exponent, each an opaque
+indeterminate named by its canonical form).
+
+Invariant: at every point where the expression is defined, D ≠ 0 there and the value is N/D
+with each generator replaced by its value. So N = 0 as a polynomial proves the expression 0
+wherever it is defined, whatever relations hold between the atoms (they are never used).
+"""
+from __future__ import annotations
+
+from flint import fmpq, fmpq_mpoly_ctx
+
+from symcheck.kernel.tree import Node
+from symcheck.kernel.verdict import Reject
+
+MAX_TERMS = 20_000
+MAX_EXPONENT = 256
+
+
+def canon(node: Node):
+    """A key equal for trees equal up to the order and nesting of add and mul arguments."""
+    head = node[0]
+    if head in ("add", "mul"):
+        flat = []
+        for a in node[1:]:
+            c = canon(a)
+            flat.extend(c[1:] if c[0] == head else [c])
+        return (head, *sorted(flat, key=repr))
+    if head == "piecewise":
+        return ("piecewise", *((canon(v), canon(c)) for v, c in node[1:]))
+    if head in ("int", "rat", "var", "const", "true", "false"):
+        return node
+    return (head, *(canon(a) for a in node[1:]))
+
+
+def _algebraic(node: Node) -> bool:
+    return node[0] in ("int", "rat", "add", "mul") or (node[0] == "pow" and node[2][0] == "int")
+
+
+def generators(node: Node, found: dict | None = None) -> dict:
+    """Canonical key → tree, for every variable and atom in algebraic position."""
+    found = {} if found is None else found
+    if node[0] == "var" or not _algebraic(node):
+        found.setdefault(canon(node), node)
+    elif node[0] == "pow":
+        generators(node[1], found)
+    elif node[0] in ("add", "mul"):
+        for a in node[1:]:
+            generators(a, found)
+    return found
+
+
+def is_polynomial(node: Node) -> bool:
+    """No negative integer power in algebraic position (atoms may hold anything inside)."""
+    if node[0] == "pow" and node[2][0] == "int":
+        return node[2][1] >= 0 and is_polynomial(node[1])
+    if node[0] in ("add", "mul"):
+        return all(is_polynomial(a) for a in node[1:])
+    return True
+
+
+class Form:
+    """Evaluates trees to (N, D) over one fixed set of generators."""
+
+    def __init__(self, *trees: Node) -> None:
+        keys: dict = {}
+        for t in trees:
+            generators(t, keys)
+        self.index = {k: i for i, k in enumerate(sorted(keys, key=repr))}
+        self.ctx = fmpq_mpoly_ctx.get(tuple(f"g{i}" for i in range(max(1, len(self.index)))), "lex")
+        self.gens = self.ctx.gens()
+
+    def _const(self, value):
+        return self.ctx.constant(value)
+
+    def _check(self, p):
+        if len(p) > MAX_TERMS:
+            raise Reject(f"the normal form has more than {MAX_TERMS} terms")
+        return p
+
+    def of(self, node: Node):
+        head = node[0]
+        if head == "int":
+            return self._const(node[1]), self._const(1)
+        if head == "rat":
+            return self._const(fmpq(node[1], node[2])), self._const(1)
+        if not _algebraic(node):
+            return self.gens[self.index[canon(node)]], self._const(1)
+        if head in ("add", "mul"):
+            n, d = self.of(node[1])
+            for a in node[2:]:
+                n2, d2 = self.of(a)
+                if head == "add":
+                    n, d = (n * d2 + n2 * d, d * d2) if d != d2 else (n + n2, d)
+                else:
+                    n, d = n * n2, d * d2
+                n, d = self._reduce(self._check(n), self._check(d))
+            return n, d
+        k = node[2][1]
+        if abs(k) > MAX_EXPONENT:
+            raise Reject(f"an integer power beyond {MAX_EXPONENT} in the normal form")
+        n, d = self.of(node[1])
+        if k < 0:
+            if n.is_zero():
+                raise Reject("a negative power of an expression whose normal form is 0")
+            n, d, k = d, n, -k
+        return self._check(n ** k), self._check(d ** k)
+
+    @staticmethod
+    def _reduce(n, d):
+        if d.is_constant():
+            return n, d
+        g = n.gcd(d)
+        if g.is_constant():
+            return n, d
+        return n / g, d / g
