@@ -265,7 +265,10 @@ class _Checker:
         name, path = step.get("rule"), step.get("at", [])
         after = parse_expr(step.get("after"))
         sub = get(before, path)
-        if path and get(before, path[:-1])[0] == "pow" and path[-1] == 2 and sub[0] == "int":
+        parent = before
+        for i in path[:-1]:
+            parent = parent[i]
+        if path and parent[0] == "pow" and path[-1] == 2 and sub[0] == "int":
             raise Reject("an integer exponent is not rewritten (it would change where the power is defined)")
         if name == "branch":
             new = self.branch(step.get("take"), sub, box)

@@ -146,7 +146,7 @@ def enclose(node: Node, balls: dict[str, arb], exacts: dict[str, Fraction]) -> a
             return _finite(_ipow(base, node[2][1]))
         if node[2][0] == "rat" and node[2][1] > 0 and node[2][2] <= MAX_POW and node[2][1] <= MAX_POW \
                 and base >= 0:
-            return _finite(base.nonnegative_part().root(node[2][2]) ** node[2][1])
+            return _finite(_ipow(base.nonnegative_part().root(node[2][2]), node[2][1]))
         if not base > 0:
             raise Unknown("a power with a non-integer exponent needs a positive base")
         return _finite((enclose(node[2], balls, exacts) * base.log()).exp())

@@ -30,6 +30,7 @@ from symcheck.kernel.verdict import Reject
 CLAIMS = {"pos": {1}, "neg": {-1}, "zero": {0}, "nonneg": {0, 1}, "nonpos": {-1, 0}, "nonzero": {-1, 1}}
 ARGUMENTS = ("point", "structure", "roots", "enclosure", "monotone")
 MAX_BOXES = 2048
+MAX_POLY_DEGREE = 256
 ZERO_POINT = rational_point(Fraction(0))
 
 Region = tuple  # ("open", lo, hi) | ("point", Point)
@@ -169,10 +170,12 @@ def as_poly(node: Node, v: str) -> fmpq_poly | None:
         acc = parts[0]
         for p in parts[1:]:
             acc = acc + p if head == "add" else acc * p
-        return acc
-    if head == "pow" and node[2][0] == "int" and 0 <= node[2][1] <= 64:
+        return acc if acc.degree() <= MAX_POLY_DEGREE else None
+    if head == "pow" and node[2][0] == "int" and 0 <= node[2][1] <= MAX_POLY_DEGREE:
         base = as_poly(node[1], v)
-        return None if base is None else base ** node[2][1]
+        if base is None or base.degree() * node[2][1] > MAX_POLY_DEGREE:
+            return None
+        return base ** node[2][1]
     return None
 
 
