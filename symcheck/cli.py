@@ -6,6 +6,7 @@ an internal error (a bug in symcheck; ``SYMCHECK_DEBUG=1`` shows the traceback).
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sys
@@ -250,6 +251,23 @@ def derive(name: str, as_json: bool, expect: str | None) -> None:
     status = "verified" if result.verified else "unverified"
     if expect is not None and status != expect:
         click.echo(f"Error: expected {expect}, got {status}", err=True)
+        sys.exit(EXIT_EXPECT)
+
+
+@cli.command("check-certificate")
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="The kernel's verdict as JSON.")
+def check_certificate(path: str, as_json: bool) -> None:
+    """Re-check a proof certificate with the kernel: exit 0 accepted, 1 rejected, 2 unreadable."""
+    from symcheck.kernel.check import check
+    try:
+        with open(path, encoding="utf-8") as handle:
+            certificate = json.load(handle)
+    except (OSError, ValueError, RecursionError) as err:
+        raise click.ClickException(f"cannot read the certificate {path}: {type(err).__name__}: {err}")
+    verdict = check(certificate)
+    click.echo(json.dumps(dataclasses.asdict(verdict), ensure_ascii=False) if as_json else str(verdict))
+    if not verdict.accepted:
         sys.exit(EXIT_EXPECT)
 
 
