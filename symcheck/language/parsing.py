@@ -13,6 +13,15 @@ simplification can hide it (``z/z`` becomes ``1`` but still needs ``z != 0``).
 real value of the variable, or refute it at a point it has certified, or report that it could
 not decide.
 
+SymPy decides the sign of a number with ``evalf`` at about two digits whenever it builds
+``Abs``, ``Max``, ``sign``, ``Heaviside``, a relation or a Piecewise, and cancellation fools it
+(it calls ``exp(-30) - log(1 + exp(-30)) - exp(-60)/2``, about −2.7·10⁻⁴⁰, positive). Where an
+argument holds a number that is not rational, the parser never takes that answer: a node whose
+arguments are numbers is decided by certified signs (:func:`~symcheck.exact.signs.exact_sign`),
+two arguments of Max/Min that differ by a number are compared the same way, and any other
+decision SymPy makes is kept only when it is proved for every real value (else the text is
+refused). What is left is a fixed point of SymPy's evaluation: rebuilding it changes nothing.
+
 >>> parse_activation("z/(1 + exp(-z))")
 z/(1 + exp(-z))
 >>> parse_activation("log(z)")
@@ -34,13 +43,17 @@ from types import MappingProxyType
 from typing import Any
 
 import sympy
-from sympy.logic.boolalg import Boolean
+from sympy import S
+from sympy.core.function import AppliedUndef
+from sympy.logic.boolalg import Boolean, BooleanAtom
 
 from symcheck.core.budget import BudgetExceeded, alarm
 from symcheck.language.definedness import (SOLVE_SECONDS, Obligation, ObligationKind, check_defined_on_reals, holds,
                      truncate)
 from symcheck.core.errors import DomainError, ParseError, SymcheckError
 from symcheck.core.names import closest
+from symcheck.core.printing import text as _shown
+from symcheck.exact.signs import Undecided, exact_sign
 from symcheck.language.symbols import Z
 
 __all__ = [
@@ -446,7 +459,7 @@ class _Builder:
             # Positivity of the base is sufficient (not necessary) for base**exponent to be real.
             self._oblige("positive", base, written, role="variable base")
             self.weights[node] = max(self.weights[node.left], self.weights[node.right])
-            return sympy.Pow(base, exponent)
+            return _power(base, exponent)
         self._check_power_size(node, base, exponent)
         if exponent.is_integer:
             if exponent.is_negative:
@@ -455,7 +468,7 @@ class _Builder:
             self._oblige("nonnegative", base, written, role="base")
         else:
             self._oblige("positive", base, written, role="base")
-        return sympy.Pow(base, exponent)
+        return _power(base, exponent)
 
     def _check_power_size(self, node: ast.BinOp, base: sympy.Expr, exponent: sympy.Expr) -> None:
         """Refuse powers whose evaluation could be huge, before SymPy evaluates them."""
@@ -482,14 +495,14 @@ class _Builder:
         if name in self.functions and _ALIASES.get(name, name) not in _BUILTIN_FUNCTIONS:
             # trusted definitions: only their argument is checked
             (arg,) = self._arguments(node, name, 1)
-            return self.functions[name](self.number(arg))
+            return self._trusted(self.functions[name], self.number(arg), self._text(node))
         name = _ALIASES.get(name, name)
         if name in _UNARY:
             (arg,) = self._arguments(node, name, 1)
             return self._unary_function(node, name, self.number(arg))
         if name in _VARIADIC:
             args = [self.number(arg) for arg in self._arguments(node, name, 2, at_least=True)]
-            return self._compared(node, lambda: _VARIADIC[name](*args))
+            return extremum(name, args, self._text(node))
         if name == "Piecewise":
             return self._piecewise(node)
         if name in _BOOLEAN_FUNCTIONS:
@@ -517,7 +530,22 @@ class _Builder:
             self._oblige("nonnegative", arg, written)
         elif name == "tan":
             self._oblige("cos-nonzero", arg, written)
+        if name in _NONSMOOTH:
+            return nonsmooth(name, arg, written)
+        if name == "log":
+            return _evaluated_or_as_written(sympy.log(arg), sympy.log(arg, evaluate=False), arg)
+        if name == "sqrt":
+            return _evaluated_or_as_written(sympy.sqrt(arg), sympy.Pow(arg, S.Half, evaluate=False), arg)
         return _UNARY[name](arg)
+
+    def _trusted(self, function: Callable[[sympy.Expr], sympy.Expr], arg: sympy.Expr, written: str) -> sympy.Expr:
+        """A trusted function applied: a catalogue activation is substituted through the safe
+        constructors (SymPy's substitution would rebuild its Max or Piecewise at ``arg`` and
+        decide them with evalf); anything else (σ) is applied as it is."""
+        body = getattr(function, "expr", None)
+        if isinstance(body, sympy.Expr) and (_inexact(arg) or arg.is_number):
+            return substitute(body, {Z: arg}, written)
+        return function(arg)
 
     def _piecewise(self, node: ast.Call) -> sympy.Expr:
         if not node.args:
@@ -536,7 +564,7 @@ class _Builder:
                 taken = sympy.Or(taken, condition)
         finally:
             self.region = outer
-        result = sympy.Piecewise(*pairs)
+        result = piecewise(pairs)
         uncovered = sympy.And(outer, sympy.Not(taken))
         if uncovered is not sympy.false:
             self._oblige("covered", result, self._text(node), region=uncovered)
@@ -566,15 +594,9 @@ class _Builder:
 
     def _comparison(self, node: ast.Compare) -> Boolean:
         operands = [self.number(node.left), *(self.number(c) for c in node.comparators)]
-        return self._compared(node, lambda: sympy.And(
-            *(_COMPARISONS[type(op)](a, b) for op, a, b in zip(node.ops, operands, operands[1:]))))
-
-    def _compared(self, node: ast.expr, compare: Callable[[], Any]) -> Any:
-        # SymPy refuses to order non-real numbers such as (-1)**(1/3); say so in our words.
-        try:
-            return compare()
-        except (TypeError, ValueError):
-            raise ParseError(f"not real-valued: {self._text(node)} compares a number that is not real") from None
+        written = self._text(node)
+        return sympy.And(*(relation(_COMPARISONS[type(op)], a, b, written)
+                           for op, a, b in zip(node.ops, operands, operands[1:])))
 
     def _boolean_call(self, node: ast.Call, name: str) -> Boolean:
         if name == "Not":
@@ -582,8 +604,7 @@ class _Builder:
             return sympy.Not(self.condition(arg))
         if name in ("Eq", "Ne"):
             left, right = (self.number(arg) for arg in self._arguments(node, name, 2))
-            relation = sympy.Eq if name == "Eq" else sympy.Ne
-            return self._compared(node, lambda: relation(left, right))
+            return relation(sympy.Eq if name == "Eq" else sympy.Ne, left, right, self._text(node))
         args = self._arguments(node, name, 2, at_least=True)
         parts = [self.condition(arg) for arg in args]
         return sympy.And(*parts) if name == "And" else sympy.Or(*parts)
@@ -619,6 +640,292 @@ class _AsWritten(ast.NodeTransformer):
     def visit_Constant(self, node: ast.Constant) -> ast.expr:
         segment = ast.get_source_segment(self.source, node)
         return ast.Name(id=segment) if segment and isinstance(node.value, float) else node
+
+
+
+# --- building without SymPy's numeric decisions ---------------------------------------------
+#
+# SymPy evaluates Abs, sign, Heaviside, Max/Min, relations, Piecewise, log and fractional powers
+# when it builds them, and signs any number in their arguments with evalf at about two digits.
+# With only rational numbers (and variables) in the arguments that is exact, and SymPy's own
+# construction is kept: printed forms stay as they were. Otherwise:
+#
+# * a node whose arguments are numbers is decided by a certified sign (exact_sign), or refused;
+# * two arguments of Max/Min that differ by a number are compared by the certified sign of the
+#   difference, and the smaller (larger) one dropped;
+# * a node with variables is kept as SymPy builds it when SymPy changes nothing (a fixed point,
+#   so no later rebuild changes it either); if SymPy does decide something (drops a Max
+#   argument, calls a relation True, Abs(u) = u), its decision is only a proposal: it is kept
+#   when the definedness check proves it for every real value, and the text is refused if not;
+# * log, sqrt and fractional powers are kept as written when SymPy would change them and their
+#   argument holds a sum of irrational numbers or a function value other than exp (it writes
+#   log(c) as log(-c) + iπ for a c it wrongly thinks negative, and sqrt(c**2) as c); their
+#   definedness obligation decides their argument's sign with a certificate. SymPy still
+#   rewrites sqrt(2/pi) as sqrt(2)/sqrt(pi): that rests only on signs SymPy knows by definition
+#   (rationals, pi, E, exp of a real, powers of positive numbers), not on evalf.
+
+_NONSMOOTH = {"Abs": sympy.Abs, "sign": sympy.sign, "Heaviside": sympy.Heaviside}
+#: a relation's truth from the certified sign of lhs − rhs
+_RELATION_SIGN: dict[type, Callable[[int], bool]] = {
+    sympy.StrictGreaterThan: lambda s: s > 0, sympy.GreaterThan: lambda s: s >= 0,
+    sympy.StrictLessThan: lambda s: s < 0, sympy.LessThan: lambda s: s <= 0,
+    sympy.Equality: lambda s: s == 0, sympy.Unequality: lambda s: s != 0,
+}
+#: what proves SymPy's decision (relation, truth) for every real value: an obligation kind on
+#: ±(lhs − rhs). "lhs == rhs everywhere" has no such obligation, so that decision is refused.
+_RELATION_PROOF: dict[tuple[type, bool], tuple[ObligationKind, int]] = {
+    (sympy.StrictGreaterThan, True): ("positive", 1), (sympy.StrictGreaterThan, False): ("nonnegative", -1),
+    (sympy.GreaterThan, True): ("nonnegative", 1), (sympy.GreaterThan, False): ("positive", -1),
+    (sympy.StrictLessThan, True): ("positive", -1), (sympy.StrictLessThan, False): ("nonnegative", 1),
+    (sympy.LessThan, True): ("nonnegative", -1), (sympy.LessThan, False): ("positive", 1),
+    (sympy.Unequality, True): ("nonzero", 1), (sympy.Equality, False): ("nonzero", 1),
+}
+
+
+def _inexact(expr: sympy.Basic) -> bool:
+    """Whether ``expr`` holds a number that is not rational (SymPy would sign it with evalf)."""
+    return any(getattr(e, "is_number", False) and not e.is_Rational and not isinstance(e, BooleanAtom)
+               for e in sympy.preorder_traversal(expr))
+
+
+def _signed_by_evalf(expr: sympy.Basic) -> bool:
+    """Whether a rewrite of ``expr`` by SymPy could rest on a sign SymPy takes from evalf: it holds
+    an irrational number that is a sum (cancellation) or a function value other than exp (whose
+    sign SymPy knows from its definition, as it knows pi's, E's, and a power's of a positive base).
+    """
+    return any(getattr(e, "is_number", False) and not e.is_Rational and (
+        e.is_Add or (isinstance(e, sympy.Function) and not isinstance(e, sympy.exp)))
+        for e in sympy.preorder_traversal(expr))
+
+
+def _not_real(value: sympy.Basic, written: str) -> ParseError:
+    return ParseError(f"not real-valued: {written} compares a number that is not real")
+
+
+def _real_comparison(build: Callable[[], Any], written: str) -> Any:
+    """SymPy's own construction; its refusal to order a non-real number is ours too."""
+    try:
+        return build()
+    except (TypeError, ValueError):
+        raise _not_real(S.Zero, written) from None
+
+
+def certified_sign(value: sympy.Expr, written: str) -> int:
+    """The certified sign of a number met while building ``written``, or a ParseError.
+
+    >>> certified_sign(sympy.exp(-30) - sympy.log(1 + sympy.exp(-30)) - sympy.exp(-60)/2, "Abs(...)")
+    -1
+    """
+    try:
+        return exact_sign(value)
+    except Undecided:
+        pass
+    try:  # SymPy's word only chooses between two refusals
+        real = value.is_extended_real
+    except Exception:  # a SymPy failure on a number it cannot judge: the general refusal
+        real = None
+    if real is False or value.has(S.ImaginaryUnit, S.ComplexInfinity, S.NaN):
+        raise _not_real(value, written)
+    raise ParseError(f"cannot certify the sign of {truncate(_shown(value))} in {written}; symcheck "
+                     f"takes the sign of a number only from a certificate")
+
+
+def _proved_everywhere(kind: ObligationKind, expr: sympy.Expr) -> bool:
+    """True when the definedness check proves ``kind`` of ``expr`` for every real value of its
+    one variable (a case split with proved cut points, or a certified sign); False otherwise."""
+    free = expr.free_symbols
+    if len(free) != 1 or expr.has(AppliedUndef):
+        return False
+    try:
+        check_defined_on_reals(S.Zero, [Obligation(kind, expr, "")], variable=next(iter(free)),
+                               seconds=LIMITS.solve_seconds)
+    except SymcheckError:
+        return False
+    return True
+
+
+def _uncertified(written: str, evaluated: sympy.Basic) -> ParseError:
+    return ParseError(f"cannot certify SymPy's evaluation of {written} as {truncate(_shown(evaluated))}: "
+                      f"it rests on the sign of a number that SymPy takes from a low-precision "
+                      f"evaluation, and it could not be proved for every real value")
+
+
+def relation(cls: type, lhs: sympy.Expr, rhs: sympy.Expr, written: str) -> Boolean:
+    """``cls(lhs, rhs)`` (Lt, Le, Gt, Ge, Eq or Ne) decided only by certified signs.
+
+    >>> z = sympy.Symbol("z", real=True)
+    >>> D = sympy.log(1 + sympy.exp(-30)) - sympy.log(1 + 2*sympy.exp(-30))
+    >>> relation(sympy.Eq, D, 0, "Eq(D, 0)"), relation(sympy.Lt, z + D, z, "z + D < z")
+    (False, True)
+    """
+    evaluated = _real_comparison(lambda: cls(lhs, rhs), written)
+    if not (_inexact(lhs) or _inexact(rhs)):
+        return evaluated  # rational numbers only: SymPy's decision is exact
+    difference = lhs - rhs
+    if not difference.free_symbols:
+        return sympy.true if _RELATION_SIGN[cls](certified_sign(difference, written)) else sympy.false
+    as_written = cls(lhs, rhs, evaluate=False)
+    if evaluated == as_written:
+        return evaluated
+    if isinstance(evaluated, BooleanAtom) and (cls, bool(evaluated)) in _RELATION_PROOF:
+        kind, sign = _RELATION_PROOF[cls, bool(evaluated)]
+        if _proved_everywhere(kind, sign * difference):
+            return evaluated
+    raise _uncertified(written, evaluated)
+
+
+#: a nonsmooth function's value from the certified sign of its argument u
+_NONSMOOTH_VALUE: dict[str, Callable[[int, sympy.Expr], sympy.Expr]] = {
+    "Abs": lambda s, u: u if s > 0 else -u if s < 0 else S.Zero,
+    "sign": lambda s, u: sympy.Integer(s),
+    "Heaviside": lambda s, u: {1: S.One, 0: S.Half, -1: S.Zero}[s],  # SymPy's Heaviside(0) = 1/2
+}
+
+
+def nonsmooth(name: str, arg: sympy.Expr, written: str) -> sympy.Expr:
+    """Abs, sign or Heaviside of ``arg``, decided only by certified signs.
+
+    >>> P = sympy.exp(-30) - sympy.log(1 + sympy.exp(-30)) - sympy.exp(-60)/2
+    >>> nonsmooth("Abs", P, "Abs(P)") == -P, nonsmooth("sign", P, "sign(P)")
+    (True, -1)
+    """
+    function = _NONSMOOTH[name]
+    evaluated = function(arg)
+    if not _inexact(arg):
+        return evaluated
+    if not arg.free_symbols:
+        return _NONSMOOTH_VALUE[name](certified_sign(arg, written), arg)
+    # a number factor comes out by its certified sign: |c·u| = |c|·|u|, sign(c·u) = sign(c)·sign(u),
+    # H(c·u) = H(±u); SymPy would take it out by evalf
+    factor, target = arg.as_independent(*arg.free_symbols, as_Add=False) if arg.is_Mul else (S.One, arg)
+    scale = S.One
+    if factor != 1:
+        sign = certified_sign(factor, written)
+        if sign == 0:
+            return _NONSMOOTH_VALUE[name](0, S.Zero)
+        if name == "Abs":
+            scale = sign * factor
+        elif name == "sign":
+            scale = sympy.Integer(sign)
+        elif sign < 0:
+            target = -target
+    evaluated = function(target)
+    if not _inexact(target) or evaluated == function(target, evaluate=False):
+        return scale * evaluated
+    # SymPy decided Abs(t) = ±t, sign(t) = ±1 or H(t) = 0/1: kept only when proved everywhere
+    proposals = {("Abs", target): ("nonnegative", 1), ("Abs", -target): ("nonnegative", -1),
+                 ("sign", S.One): ("positive", 1), ("sign", S.NegativeOne): ("positive", -1),
+                 ("Heaviside", S.One): ("positive", 1), ("Heaviside", S.Zero): ("positive", -1)}
+    proposal = proposals.get((name, evaluated))
+    if proposal is not None and _proved_everywhere(proposal[0], proposal[1] * target):
+        return scale * evaluated
+    raise _uncertified(written, evaluated)
+
+
+def extremum(name: str, args: list[sympy.Expr], written: str) -> sympy.Expr:
+    """Max or Min of ``args``; an argument is dropped only by a certified comparison.
+
+    >>> z = sympy.Symbol("z", real=True)
+    >>> P = sympy.exp(-30) - sympy.log(1 + sympy.exp(-30)) - sympy.exp(-60)/2
+    >>> extremum("Max", [z, z + P], "Max(z, z + P)"), extremum("Min", [z, z + P], "Min(z, z + P)") == z + P
+    (z, True)
+    """
+    cls = _VARIADIC[name]
+    evaluated = _real_comparison(lambda: cls(*args), written)
+    if not any(_inexact(arg) for arg in args):
+        return evaluated
+    flat = [part for arg in args for part in (arg.args if isinstance(arg, cls) else (arg,))]
+    larger = 1 if name == "Max" else -1
+    kept: list[sympy.Expr] = []
+    for arg in flat:
+        for i, other in enumerate(kept):
+            difference = arg - other
+            if not difference.free_symbols:  # one class per offset: keep its largest (smallest)
+                if larger * certified_sign(difference, written) > 0:
+                    kept[i] = arg
+                break
+        else:
+            kept.append(arg)
+    if len(kept) == 1:
+        return kept[0]
+    evaluated = _real_comparison(lambda: cls(*kept), written)
+    remaining = set(evaluated.args) if isinstance(evaluated, cls) else {evaluated}
+    if remaining == set(kept):
+        return evaluated
+    # SymPy dropped an argument by its assumptions: kept only when a remaining one is proved to
+    # dominate it everywhere
+    if remaining <= set(kept) and all(any(_proved_everywhere("nonnegative", larger * (y - x)) for y in remaining)
+                                      for x in set(kept) - remaining):
+        return evaluated
+    raise _uncertified(written, evaluated)
+
+
+def piecewise(pairs: list[tuple[sympy.Expr, Boolean]]) -> sympy.Expr:
+    """A Piecewise whose conditions were built by :func:`relation` (decided or fixed points).
+
+    False branches are dropped and those after a True one, as SymPy does; SymPy's own
+    construction is used when every condition has rational numbers only, else the pairs are
+    kept as they are (SymPy would rebuild each relation and may decide it with evalf).
+    """
+    kept = []
+    for value, condition in pairs:
+        if condition is sympy.false:
+            continue
+        kept.append((value, condition))
+        if condition is sympy.true:
+            break
+    if not kept:
+        return sympy.Piecewise(*pairs)  # SymPy's nan: refused as not real
+    if not any(_inexact(condition) for _, condition in kept):
+        return sympy.Piecewise(*kept)
+    if kept[0][1] is sympy.true:
+        return kept[0][0]
+    return sympy.Piecewise(*kept, evaluate=False)
+
+
+def _evaluated_or_as_written(evaluated: sympy.Expr, as_written: sympy.Expr, arg: sympy.Expr) -> sympy.Expr:
+    """SymPy's construction unless it changed a node whose argument holds an irrational number."""
+    return evaluated if not _signed_by_evalf(arg) or evaluated == as_written else as_written
+
+
+def _power(base: sympy.Expr, exponent: sympy.Expr) -> sympy.Expr:
+    # integer powers are exact algebra; a fractional or symbolic power may be rewritten by the
+    # sign SymPy gives the base (sqrt(c**2) = c for a c it thinks positive)
+    evaluated = sympy.Pow(base, exponent)
+    if exponent.is_Integer:
+        return evaluated
+    return _evaluated_or_as_written(evaluated, sympy.Pow(base, exponent, evaluate=False), base)
+
+
+def substitute(expr: sympy.Expr, values: Mapping[sympy.Basic, sympy.Expr], written: str) -> sympy.Expr:
+    """``expr.xreplace(values)`` with every node that changes rebuilt by the safe constructors.
+
+    >>> z = sympy.Symbol("z", real=True)
+    >>> P = sympy.exp(-30) - sympy.log(1 + sympy.exp(-30)) - sympy.exp(-60)/2
+    >>> substitute(sympy.Max(z, 0), {z: P}, "relu(P)")
+    0
+    """
+    def walk(node: sympy.Basic) -> sympy.Basic:
+        if node in values:
+            return values[node]
+        if not node.args or not (node.free_symbols & values.keys()):
+            return node
+        if isinstance(node, sympy.Piecewise):
+            return piecewise([(walk(value), walk(condition)) for value, condition in node.args])
+        args = [walk(arg) for arg in node.args]
+        if isinstance(node, tuple(_NONSMOOTH.values())):
+            return nonsmooth(type(node).__name__, args[0], written)
+        if isinstance(node, (sympy.Max, sympy.Min)):
+            return extremum(type(node).__name__, args, written)
+        if type(node) in _RELATION_SIGN:
+            return relation(type(node), args[0], args[1], written)
+        if isinstance(node, sympy.log):
+            return _evaluated_or_as_written(sympy.log(args[0]), sympy.log(args[0], evaluate=False), args[0])
+        if isinstance(node, sympy.Pow):
+            return _power(args[0], args[1])
+        return node.func(*args)
+
+    return walk(expr)
 
 
 # --- small text helpers ---------------------------------------------------------------------
