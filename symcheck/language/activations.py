@@ -92,8 +92,18 @@ class Activation:
         from symcheck.exact.vectorize import activation_function
         return activation_function(self.expr, Z, dtype)
 
+    @property
+    def parsed(self) -> str:
+        """The expression as parsed (what every check and certificate uses), as SymPy prints it:
+        each sign of a number in it was decided by a certificate (see :mod:`symcheck.language.parsing`).
+
+        >>> activation("Max(z, z + exp(-30) - log(1 + exp(-30)) - exp(-60)/2)").parsed
+        'z'
+        """
+        return sympy.sstr(self.expr)
+
     def __str__(self) -> str:
-        return f"{self.name}(z) = {sympy.sstr(self.expr)}"
+        return f"{self.name}(z) = {self.parsed}"
 
     @property
     def definition(self) -> Relation:
@@ -144,13 +154,15 @@ def _as_text(spec: sympy.Expr | sympy.Lambda) -> str:
     if isinstance(spec, sympy.Lambda):
         if len(spec.variables) != 1:
             raise UnknownNameError("activation", f"a Lambda of {len(spec.variables)} variables")
-        spec = spec.expr.xreplace({spec.variables[0]: Z})
+        with sympy.evaluate(False):  # a renaming: rebuilt nodes are not re-decided by SymPy's evalf
+            spec = spec.expr.xreplace({spec.variables[0]: Z})
     free = spec.free_symbols
     if len(free) > 1:
         names = ", ".join(sorted(str(s) for s in free))
         raise UnknownNameError("activation", f"an expression in {len(free)} variables ({names})")
     if free:
-        spec = spec.xreplace({free.pop(): Z})
+        with sympy.evaluate(False):
+            spec = spec.xreplace({free.pop(): Z})
     return sympy.sstr(spec)
 
 

@@ -200,7 +200,8 @@ def parse_activation(
     except DomainError as err:
         err.text = err.text or text
         raise
-    return parsed.expr if variable == Z else parsed.expr.xreplace({variable: Z})
+    # renamed through the safe constructors: a plain xreplace rebuilds every node SymPy's way
+    return parsed.expr if variable == Z else substitute(parsed.expr, {variable: Z}, text)
 
 
 # --- text -> syntax tree ---------------------------------------------------------------------

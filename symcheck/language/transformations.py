@@ -11,6 +11,7 @@ from sympy import S
 from symcheck.core.errors import ParseError, UnknownNameError
 from symcheck.core.formula import And, Formula, Mapping, Power, Ratio, Rel, Relation, Tuple, to_latex
 from symcheck.core.names import closest
+from symcheck.exact.signs import Undecided, exact_sign
 from symcheck.language.symbols import A, ALPHA, B, BETA
 
 #: named α domains; a number is also accepted ("-1", "2", "1/2", "0.5")
@@ -50,9 +51,15 @@ class Domain:
         return to_latex(self.formula(scale))
 
     def contains(self, scale: sympy.Expr) -> bool:
+        """Whether the scale is certified to lie in the domain (False when its sign is undecided:
+        a witness outside the domain, or not known to be inside, certifies nothing)."""
         if self.value is not None:
             return scale == self.value
-        return bool({"positive": scale > 0, "negative": scale < 0, "any": scale != 0}[self.name])
+        try:
+            sign = exact_sign(sympy.sympify(scale))  # certified, never SymPy's evalf
+        except Undecided:
+            return False
+        return {"positive": sign > 0, "negative": sign < 0, "any": sign != 0}[self.name]
 
     def __str__(self) -> str:
         return self.name if self.value is None else str(self.value)

@@ -27,6 +27,7 @@ from sympy.core.function import AppliedUndef
 from symcheck.language.definedness import Obligation, check_defined_on_reals, holds, truncate
 from symcheck.core.errors import DomainError, ParseError, UnknownNameError
 from symcheck.core.names import closest
+from symcheck.exact.signs import Undecided, at_values
 from symcheck.language.symbols import A, B, SIGMA, substitute_sigma
 
 Sigma = Callable[[sympy.Expr], sympy.Expr]
@@ -106,12 +107,25 @@ def _check_obligation(ob: Obligation, substitute: Callable[[sympy.Basic], sympy.
         return
     if region is sympy.false or holds(ob.kind, expr) is True:
         return
+    indicator = sympy.Piecewise((sympy.S.One, region), (sympy.S.Zero, True))
     for x, y in itertools.product(_GRID, repeat=2):
-        at = {A: x, B: y}
-        if region.xreplace(at) is sympy.true and holds(ob.kind, expr.xreplace(at)) is False:
+        if _fails_at(ob.kind, expr, indicator, {A: x, B: y}):
             raise DomainError(f"{ob.source} is not defined on all of R²: it fails at a = {x}, b = {y}",
                               point=(x, y))
     raise DomainError(f"could not verify that {ob.source} is defined for every real a, b")
+
+
+def _fails_at(kind: str, expr: sympy.Expr, indicator: sympy.Expr, at: dict) -> bool:
+    """True only when the point is certified to be in the region and the obligation to fail there.
+
+    The region and every branch are chosen by certified signs (:func:`~symcheck.exact.signs.at_values`),
+    never by SymPy's ``xreplace``, which decides a relation between numbers with evalf; the value
+    is judged by :func:`~symcheck.language.definedness.holds` (a certified sign). Undecided is no failure.
+    """
+    try:
+        return at_values(indicator, at) == sympy.S.One and holds(kind, at_values(expr, at)) is False
+    except Undecided:
+        return False
 
 
 FORMS: dict[str, Form] = {
