@@ -1,0 +1,420 @@
+"""One leaf of a certificate: the chain of kernel steps that takes the claim's expression to
+something whose normal form is 0 on one piece of the case split (docs/certificates.md, "Leaves").
+
+The emitter does not replay SymPy's ``simplify``. On a piece (each variable an open region or a
+point) it
+
+1. replaces every variable sitting at a rational point by that rational (``subst``);
+2. writes every argument of an atom — a function's argument, a non-integer power's base, a
+   piecewise's values, a condition's ``l − r`` — as one canonical polynomial over its own
+   generators (``ring``), innermost first, so that atoms equal as functions become one
+   generator of the normal form; an odd or even function of an argument whose leading
+   coefficient is negative is turned around (``f_odd``/``f_even``), and exp of a sum or of an
+   integer multiple is split (``exp_add``, ``exp_int``), ``log(exp u)`` = u and the like;
+3. if that is not yet 0: takes every branch, innermost first (``branch``, each condition's
+   truth on the whole piece proved the way the kernel will prove it), and normalises again;
+4. if still not 0: rewrites tanh, sinh, cosh through exp, erfc as 1 − erf and |x| by the sign
+   of x on the piece, and normalises again.
+
+It ends with the kernel's ``normal-form``. Where a condition (or an |x|) has no one truth on the
+piece it raises :class:`NeedSplit` with the points to cut at (the roots of a polynomial in one
+variable, or 0 for a variable whose sign a product needs), and where nothing applies
+:class:`Stuck` with the reason. Untrusted: the kernel re-checks every step.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from symcheck.engine.certificate_points import roots_inside
+from symcheck.engine.certificate_tree import MINUS_ONE, ONE, ZERO, neg, number
+from symcheck.kernel.evaluate import exact
+from symcheck.kernel.normal import Form, generators, is_polynomial
+from symcheck.kernel.points import INF, NEG_INF, compare, rational_point
+from symcheck.kernel.rules import RULES, instantiate, match
+from symcheck.kernel.signs import as_poly, prove_sign
+from symcheck.kernel.tree import FUNCTIONS, RELATIONS, Node, free_vars, get, replace
+from symcheck.kernel.verdict import Reject
+
+__all__ = ["NeedSplit", "Stuck", "Leaf", "canonical", "zero_numerator"]
+
+ODD = ("sin", "tan", "sinh", "tanh", "asinh", "atan", "erf")
+EVEN = ("cos", "cosh", "abs")
+#: the arguments tried, in order, when the emitter decides a sign (the cheap ones first)
+CHEAP = ("structure", "roots", "point")
+BOUNDED = ("enclosure", "monotone")
+#: most normalisation rounds of one node (a rewrite that loops is a bug, not a proof)
+MAX_ROUNDS = 64
+MAX_STEPS = 4000
+_ZERO_POINT = rational_point(Fraction(0))
+
+
+class NeedSplit(Exception):
+    """The piece must be cut along ``var`` at ``points`` (point JSON, increasing, strictly inside)."""
+
+    def __init__(self, var: str, points: list, why: str) -> None:
+        super().__init__(why)
+        self.var, self.points = var, points
+
+
+class Stuck(Exception):
+    """No rewrite of the emitter's reaches 0 on this piece; ``str`` says what is left."""
+
+
+# --------------------------------------------------------------------------- polynomials
+
+
+def canonical(node: Node) -> Node | None:
+    """``node`` as the canonical tree of its polynomial over its generators (terms in the
+    normal form's order, coefficients first), or None when it is not a polynomial."""
+    if not is_polynomial(node):
+        return None
+    gens = generators(node)
+    form = Form(node)
+    try:
+        n, d = form.of(node)
+    except Reject:
+        return None
+    if not d.is_constant():
+        return None
+    scale = Fraction(int(d.leading_coefficient().p), int(d.leading_coefficient().q))
+    trees = [gens[k] for k in sorted(form.index, key=form.index.get)]
+    terms = []
+    for exps, coeff in n.terms():
+        c = Fraction(int(coeff.p), int(coeff.q)) / scale
+        factors = [t if e == 1 else ("pow", t, ("int", e)) for t, e in zip(trees, exps) if e]
+        terms.append(_term(c, factors))
+    if not terms:
+        return ZERO
+    return terms[0] if len(terms) == 1 else ("add", *terms)
+
+
+def _term(c: Fraction, factors: list[Node]) -> Node:
+    if not factors:
+        return number(c)
+    if c == 1:
+        return factors[0] if len(factors) == 1 else ("mul", *factors)
+    return ("mul", number(c), *factors)
+
+
+def _leading(node: Node) -> Fraction | None:
+    """The coefficient of a canonical tree's first term."""
+    first = node[1] if node[0] == "add" else node
+    if first[0] in ("int", "rat"):
+        return Fraction(first[1], 1 if first[0] == "int" else first[2])
+    if first[0] == "mul" and first[1][0] in ("int", "rat"):
+        c = first[1]
+        return Fraction(c[1], 1 if c[0] == "int" else c[2])
+    return Fraction(1)
+
+
+def zero_numerator(node: Node) -> bool:
+    """The kernel's ``normal-form`` end: the numerator is the zero polynomial."""
+    try:
+        n, _ = Form(node).of(node)
+    except Reject:
+        return False
+    return n.is_zero()
+
+
+# --------------------------------------------------------------------------- the leaf
+
+
+def _children(node: Node) -> list[tuple]:
+    """Relative paths of the sub-expressions and sub-conditions a rewrite may reach."""
+    head = node[0]
+    if head in ("int", "rat", "var", "const", "true", "false"):
+        return []
+    if head == "piecewise":
+        return [(i, j) for i in range(1, len(node)) for j in (0, 1)]
+    if head == "pow" and node[2][0] == "int":
+        return [(1,)]  # an integer exponent is never rewritten
+    return [(i,) for i in range(1, len(node))]
+
+
+def _argument_positions(node: Node) -> list[tuple]:
+    """Where an argument sits inside an atom (or a condition): canonicalised as a polynomial."""
+    head = node[0]
+    if head in FUNCTIONS:
+        return [(1,)]
+    if head == "pow" and node[2][0] != "int":
+        return [(1,), (2,)]
+    if head in RELATIONS and node[2] == ZERO:
+        return [(1,)]
+    if head == "piecewise":
+        return [(i, 0) for i in range(1, len(node))]
+    return []
+
+
+class Leaf:
+    """The chain of steps on one piece; ``box`` maps each variable to a kernel region."""
+
+    def __init__(self, expr: Node, box: dict[str, tuple]) -> None:
+        self.expr = expr
+        self.box = box
+        self.steps: list[dict[str, Any]] = []
+
+    # ---------------------------------------------------------------- recording
+
+    def _record(self, rule: str, path: tuple, new: Node, **extra: Any) -> None:
+        if len(self.steps) >= MAX_STEPS:
+            raise Stuck(f"more than {MAX_STEPS} steps on one piece")
+        self.expr = replace(self.expr, list(path), new)
+        self.steps.append({"rule": rule, "at": list(path), "after": self.expr, **extra})
+
+    def ring(self, path: tuple, new: Node) -> None:
+        if get(self.expr, list(path)) != new:
+            self._record("ring", path, new)
+
+    def rule(self, name: str, path: tuple, direction: str = "lr") -> bool:
+        """Apply a rule of the kernel's table if it matches and its side conditions are proved."""
+        rule = RULES[name]
+        source, target = (rule.lhs, rule.rhs) if direction == "lr" else (rule.rhs, rule.lhs)
+        binding: dict = {}
+        if not match(source, get(self.expr, list(path)), binding):
+            return False
+        if not all(self.sign(binding[v], claim) for v, claim in rule.conditions):
+            return False
+        extra = {"dir": "rl"} if direction == "rl" else {}
+        self._record(name, path, instantiate(target, binding), **extra)
+        return True
+
+    # ---------------------------------------------------------------- signs
+
+    def sign(self, g: Node, claim: str) -> bool:
+        """Whether the kernel can prove the claim for g on the whole piece (cheap arguments
+        first; the bounded ones only on a bounded box)."""
+        box = {v: self.box[v] for v in free_vars(g)}
+        bounded = all(r[0] == "point" or (r[1] != NEG_INF and r[2] != INF) for r in box.values())
+        for by in CHEAP + (BOUNDED if bounded and box else ()):
+            try:
+                prove_sign(g, claim, self.box, by)
+                return True
+            except Reject:
+                continue
+        return False
+
+    def truth(self, cond: Node) -> bool | None:
+        """The condition's one truth value on the piece, None when it has none provable here."""
+        head = cond[0]
+        if head in ("true", "false"):
+            return head == "true"
+        if head == "not":
+            inner = self.truth(cond[1])
+            return None if inner is None else not inner
+        if head in ("and", "or"):
+            values = [self.truth(c) for c in cond[1:]]
+            decisive = head == "or"
+            if decisive in values:
+                return decisive
+            return None if None in values else not decisive
+        g = cond[1] if cond[2] == ZERO else ("add", cond[1], neg(cond[2]))
+        when_true, when_false = _RELATION_SIGNS[head]
+        if self.sign(g, when_true):
+            return True
+        if self.sign(g, when_false):
+            return False
+        return None
+
+    def cut(self, g: Node, what: str) -> NeedSplit | Stuck:
+        """Where to cut the piece so that g has one sign on each part."""
+        live = sorted(v for v in free_vars(g) if self.box[v][0] == "open")
+        if len(live) == 1:
+            v = live[0]
+            poly = as_poly(g, v)
+            if poly is not None:
+                lo, hi = self.box[v][1], self.box[v][2]
+                points = roots_inside(poly, lo, hi)
+                if points:
+                    return NeedSplit(v, points, f"{what}: the roots of a polynomial in {v}")
+                return Stuck(f"{what}: no sign proved, and no root inside to cut at")
+            return Stuck(f"{what}: not a polynomial in {v}, so no proved cut points")
+        for v in live:
+            lo, hi = self.box[v][1], self.box[v][2]
+            if (lo == NEG_INF or compare(lo, _ZERO_POINT) < 0) and (hi == INF or compare(_ZERO_POINT, hi) < 0):
+                return NeedSplit(v, [["int", 0]], f"{what}: the sign of {v}")
+        return Stuck(f"{what}: a condition in {', '.join(live)} that the signs of the variables do not decide")
+
+    def _undecided(self, cond: Node) -> Node | None:
+        """The first relation of the condition with no truth on the piece."""
+        head = cond[0]
+        if head in ("true", "false"):
+            return None
+        if head in ("not", "and", "or"):
+            for c in cond[1:]:
+                found = self._undecided(c)
+                if found is not None:
+                    return found
+            return None
+        if self.truth(cond) is None:
+            return cond[1] if cond[2] == ZERO else ("add", cond[1], neg(cond[2]))
+        return None
+
+    # ---------------------------------------------------------------- the stages
+
+    def substitute_points(self) -> None:
+        """``subst`` every occurrence of a variable sitting at a rational point."""
+        fixed = {v for v, r in self.box.items() if r[0] == "point" and r[1].rational is not None}
+        if not fixed:
+            return
+        for path in list(_var_paths(self.expr, fixed)):
+            self._record("subst", path, number(self.box[get(self.expr, list(path))[1]][1].rational))
+
+    def normalize(self, path: tuple = (), expand: bool = False) -> None:
+        """Canonical arguments below ``path``, innermost first, and the local rewrites."""
+        node = get(self.expr, list(path))
+        for rel in _children(node):
+            self.normalize(path + rel, expand)
+        for _ in range(MAX_ROUNDS):
+            node = get(self.expr, list(path))
+            for rel in _argument_positions(node):
+                new = canonical(get(self.expr, list(path + rel)))
+                if new is not None:
+                    self.ring(path + rel, new)
+            if not self._local(path, expand):
+                return
+            node = get(self.expr, list(path))
+            for rel in _children(node):
+                self.normalize(path + rel, expand)
+        raise Stuck(f"the rewrites of {node[0]} do not settle")
+
+    def _local(self, path: tuple, expand: bool) -> bool:
+        """One local rewrite at ``path``; True if the node changed."""
+        node = get(self.expr, list(path))
+        head = node[0]
+        if head in ODD + EVEN:
+            arg = node[1]
+            if head == "abs" and expand:
+                if self.rule("abs_nonneg", path) or self.rule("abs_nonpos", path):
+                    return True
+                raise self.cut(arg, "the sign of an absolute value's argument")
+            if expand and head in ("tanh", "sinh", "cosh"):
+                return self.rule(f"{head}_exp", path)
+            if head == "sinh" and arg[0] == "asinh":
+                return self.rule("sinh_asinh", path)
+            if head == "asinh" and arg[0] == "sinh":
+                return self.rule("asinh_sinh", path)
+            if head == "tan" and arg[0] == "atan":
+                return self.rule("tan_atan", path)
+            lead = _leading(arg) if canonical(arg) == arg else None
+            if lead is not None and lead < 0:
+                flipped = canonical(neg(arg))
+                self.ring(path + (1,), ("mul", MINUS_ONE, flipped))
+                return self.rule(f"{head}_{'odd' if head in ODD else 'even'}", path)
+            return False
+        if head == "erfc" and expand:
+            return self.rule("erfc_erf", path)
+        if head == "log":
+            arg = node[1]
+            if arg == ONE:
+                return self.rule("log_one", path)
+            if arg[0] == "exp":
+                return self.rule("log_exp", path)
+            return False
+        if head == "exp":
+            return self._exp(path)
+        return False
+
+    def _exp(self, path: tuple) -> bool:
+        arg = get(self.expr, list(path))[1]
+        if arg == ZERO:
+            return self.rule("exp_zero", path)
+        if arg[0] == "log":
+            return self.rule("exp_log", path)
+        if arg[0] == "add":
+            return self.rule("exp_add", path)
+        if canonical(arg) != arg:
+            return False
+        c = _leading(arg)
+        if c == 1:
+            return False
+        if arg[0] in ("int", "rat"):
+            rest: Node = ONE
+        else:
+            factors = arg[2:] if arg[0] == "mul" and arg[1][0] in ("int", "rat") else ()
+            rest = factors[0] if len(factors) == 1 else ("mul", *factors)
+        if c.denominator == 1:
+            new = ("mul", ("int", c.numerator), rest)
+        else:
+            unit = number(Fraction(1, c.denominator)) if rest == ONE else \
+                ("mul", number(Fraction(1, c.denominator)), *(rest[1:] if rest[0] == "mul" else (rest,)))
+            if c.numerator == 1:
+                return False
+            new = ("mul", ("int", c.numerator), unit)
+        self.ring(path + (1,), new)
+        return self.rule("exp_int", path)
+
+    def resolve_branches(self) -> None:
+        """Take every branch, innermost first; NeedSplit where a condition has no one truth."""
+        while True:
+            path = _innermost_piecewise(self.expr)
+            if path is None:
+                return
+            self.normalize(path)
+            node = get(self.expr, list(path))
+            for k, (value, cond) in enumerate(node[1:]):
+                truth = self.truth(cond)
+                if truth is False:
+                    continue
+                if truth is True:
+                    self._record("branch", path, value, take=k)
+                    break
+                g = self._undecided(cond)
+                raise self.cut(g, "a branch condition") if g is not None else \
+                    Stuck("a branch condition has no truth value on the piece")
+            else:
+                raise Stuck("no branch of a piecewise holds on the piece")
+
+    def zero(self) -> bool:
+        return zero_numerator(self.expr)
+
+    def exact_zero(self) -> bool:
+        values = {v: r[1].rational for v, r in self.box.items() if r[0] == "point" and r[1].rational is not None}
+        if not free_vars(self.expr) <= values.keys():
+            return False
+        try:
+            return exact(self.expr, values) == 0
+        except (ZeroDivisionError, ValueError, OverflowError):
+            return False
+
+    def build(self) -> str:
+        """Run the stages until the normal form is 0; the ``end`` to use. NeedSplit or Stuck."""
+        self.substitute_points()
+        if self.zero():
+            return "normal-form"
+        self.normalize()
+        if self.zero():
+            return "normal-form"
+        self.resolve_branches()
+        self.normalize()
+        if self.zero():
+            return "normal-form"
+        self.normalize(expand=True)
+        self.normalize()
+        if self.zero():
+            return "normal-form"
+        if self.exact_zero():
+            return "exact-value"
+        raise Stuck("the normal form's numerator is not 0 after the emitter's rewrites")
+
+
+_RELATION_SIGNS = {"gt": ("pos", "nonpos"), "ge": ("nonneg", "neg"), "lt": ("neg", "nonneg"),
+                   "le": ("nonpos", "pos"), "eq": ("zero", "nonzero"), "ne": ("nonzero", "zero")}
+
+
+def _var_paths(node: Node, names: set, path: tuple = ()):
+    if node[0] == "var":
+        if node[1] in names:
+            yield path
+        return
+    for rel in _children(node):
+        yield from _var_paths(get(node, list(rel)), names, path + rel)
+
+
+def _innermost_piecewise(node: Node, path: tuple = ()) -> tuple | None:
+    for rel in _children(node):
+        found = _innermost_piecewise(get(node, list(rel)), path + rel)
+        if found is not None:
+            return found
+    return path if node[0] == "piecewise" else None
+
