@@ -326,7 +326,7 @@ def certify_group(group: Any, *, check_it: bool = True) -> list[tuple[str, Outco
     of a discrete component under products and the ``complete`` argument are not certified
     here (see the module docstring of :mod:`symcheck.engine.certificate_emit`)."""
     from symcheck.language.symbols import A
-    sigma = group.sigma
+    sigma = group.activation
     out: list[tuple[str, Outcome]] = []
     for comp in group.components:
         kind = comp.aset.kind

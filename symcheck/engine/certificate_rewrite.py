@@ -46,6 +46,8 @@ BOUNDED = ("enclosure", "monotone")
 #: most normalisation rounds of one node (a rewrite that loops is a bug, not a proof)
 MAX_ROUNDS = 64
 MAX_STEPS = 4000
+#: exp(n·m) becomes exp(m)^n only for |n| up to this (the normal form allows powers to 256)
+MAX_EXP_MULTIPLE = 32
 _ZERO_POINT = rational_point(Fraction(0))
 
 
@@ -82,7 +84,7 @@ def canonical(node: Node) -> Node | None:
     terms = []
     for exps, coeff in n.terms():
         c = Fraction(int(coeff.p), int(coeff.q)) / scale
-        factors = [t if e == 1 else ("pow", t, ("int", e)) for t, e in zip(trees, exps) if e]
+        factors = [t if e == 1 else ("pow", t, ("int", int(e))) for t, e in zip(trees, exps) if e]
         terms.append(_term(c, factors))
     if not terms:
         return ZERO
@@ -185,8 +187,11 @@ class Leaf:
         """Whether the kernel can prove the claim for g on the whole piece (cheap arguments
         first; the bounded ones only on a bounded box)."""
         box = {v: self.box[v] for v in free_vars(g)}
+        live = [v for v, r in box.items() if r[0] == "open"]
         bounded = all(r[0] == "point" or (r[1] != NEG_INF and r[2] != INF) for r in box.values())
-        for by in CHEAP + (BOUNDED if bounded and box else ()):
+        # a polynomial in one variable: Sturm's count decides, Arb would only bisect in vain
+        decided_by_roots = len(box) == 1 and len(live) == 1 and as_poly(g, live[0]) is not None
+        for by in CHEAP + (BOUNDED if bounded and live and not decided_by_roots else ()):
             try:
                 prove_sign(g, claim, self.box, by)
                 return True
@@ -260,41 +265,43 @@ class Leaf:
         for path in list(_var_paths(self.expr, fixed)):
             self._record("subst", path, number(self.box[get(self.expr, list(path))[1]][1].rational))
 
-    def normalize(self, path: tuple = (), expand: bool = False) -> None:
-        """Canonical arguments below ``path``, innermost first, and the local rewrites."""
+    def normalize(self, path: tuple = (), level: int = 0) -> None:
+        """Canonical arguments below ``path``, innermost first, and the local rewrites of the
+        level: 0 turns odd and even functions around, 1 adds the exp and log rules, 2 writes
+        tanh, sinh, cosh through exp, erfc as 1 − erf and |x| by the sign of x."""
         node = get(self.expr, list(path))
         for rel in _children(node):
-            self.normalize(path + rel, expand)
+            self.normalize(path + rel, level)
         for _ in range(MAX_ROUNDS):
             node = get(self.expr, list(path))
             for rel in _argument_positions(node):
                 new = canonical(get(self.expr, list(path + rel)))
                 if new is not None:
                     self.ring(path + rel, new)
-            if not self._local(path, expand):
+            if not self._local(path, level):
                 return
             node = get(self.expr, list(path))
             for rel in _children(node):
-                self.normalize(path + rel, expand)
+                self.normalize(path + rel, level)
         raise Stuck(f"the rewrites of {node[0]} do not settle")
 
-    def _local(self, path: tuple, expand: bool) -> bool:
+    def _local(self, path: tuple, level: int) -> bool:
         """One local rewrite at ``path``; True if the node changed."""
         node = get(self.expr, list(path))
         head = node[0]
         if head in ODD + EVEN:
             arg = node[1]
-            if head == "abs" and expand:
+            if head == "abs" and level >= 2:
                 if self.rule("abs_nonneg", path) or self.rule("abs_nonpos", path):
                     return True
                 raise self.cut(arg, "the sign of an absolute value's argument")
-            if expand and head in ("tanh", "sinh", "cosh"):
+            if level >= 2 and head in ("tanh", "sinh", "cosh"):
                 return self.rule(f"{head}_exp", path)
-            if head == "sinh" and arg[0] == "asinh":
+            if level >= 1 and head == "sinh" and arg[0] == "asinh":
                 return self.rule("sinh_asinh", path)
-            if head == "asinh" and arg[0] == "sinh":
+            if level >= 1 and head == "asinh" and arg[0] == "sinh":
                 return self.rule("asinh_sinh", path)
-            if head == "tan" and arg[0] == "atan":
+            if level >= 1 and head == "tan" and arg[0] == "atan":
                 return self.rule("tan_atan", path)
             lead = _leading(arg) if canonical(arg) == arg else None
             if lead is not None and lead < 0:
@@ -302,8 +309,10 @@ class Leaf:
                 self.ring(path + (1,), ("mul", MINUS_ONE, flipped))
                 return self.rule(f"{head}_{'odd' if head in ODD else 'even'}", path)
             return False
-        if head == "erfc" and expand:
+        if head == "erfc" and level >= 2:
             return self.rule("erfc_erf", path)
+        if level < 1:
+            return False
         if head == "log":
             arg = node[1]
             if arg == ONE:
@@ -326,22 +335,14 @@ class Leaf:
         if canonical(arg) != arg:
             return False
         c = _leading(arg)
-        if c == 1:
-            return False
+        if c == 1 or c.denominator != 1 or abs(c) > MAX_EXP_MULTIPLE:
+            return False  # exp(c·m) with c = p/q stays an atom: p could be a huge power
         if arg[0] in ("int", "rat"):
             rest: Node = ONE
         else:
             factors = arg[2:] if arg[0] == "mul" and arg[1][0] in ("int", "rat") else ()
             rest = factors[0] if len(factors) == 1 else ("mul", *factors)
-        if c.denominator == 1:
-            new = ("mul", ("int", c.numerator), rest)
-        else:
-            unit = number(Fraction(1, c.denominator)) if rest == ONE else \
-                ("mul", number(Fraction(1, c.denominator)), *(rest[1:] if rest[0] == "mul" else (rest,)))
-            if c.numerator == 1:
-                return False
-            new = ("mul", ("int", c.numerator), unit)
-        self.ring(path + (1,), new)
+        self.ring(path + (1,), ("mul", ("int", c.numerator), rest))
         return self.rule("exp_int", path)
 
     def resolve_branches(self) -> None:
@@ -382,17 +383,15 @@ class Leaf:
         self.substitute_points()
         if self.zero():
             return "normal-form"
-        self.normalize()
-        if self.zero():
-            return "normal-form"
+        for level in (0, 1):
+            self.normalize(level=level)
+            if self.zero():
+                return "normal-form"
         self.resolve_branches()
-        self.normalize()
-        if self.zero():
-            return "normal-form"
-        self.normalize(expand=True)
-        self.normalize()
-        if self.zero():
-            return "normal-form"
+        for level in (0, 1, 2):
+            self.normalize(level=level)
+            if self.zero():
+                return "normal-form"
         if self.exact_zero():
             return "exact-value"
         raise Stuck("the normal form's numerator is not 0 after the emitter's rewrites")
