@@ -703,12 +703,27 @@ def _not_real(value: sympy.Basic, written: str) -> ParseError:
     return ParseError(f"not real-valued: {written} compares a number that is not real")
 
 
-def _real_comparison(build: Callable[[], Any], written: str) -> Any:
-    """SymPy's own construction; its refusal to order a non-real number is ours too."""
+def _real_comparison(build: Callable[[], Any], written: str, parts: tuple[sympy.Expr, ...] | None = None) -> Any:
+    """SymPy's own construction; its refusal to order a non-real number is ours too.
+
+    With ``parts`` (arguments holding irrational numbers) a failure is called non-real only
+    when a part is (SymPy also fails to order a real number it cannot evaluate at low precision).
+    """
     try:
         return build()
     except (TypeError, ValueError):
-        raise _not_real(S.Zero, written) from None
+        if parts is None or any(_has_non_real(part) for part in parts):
+            raise _not_real(S.Zero, written) from None
+        raise ParseError(f"could not build {written}: SymPy cannot compare its arguments") from None
+
+
+def _has_non_real(expr: sympy.Expr) -> bool:
+    if expr.has(S.ImaginaryUnit, S.ComplexInfinity, S.NaN):
+        return True
+    try:  # SymPy's word only chooses between two refusals
+        return any(e.is_number and e.is_extended_real is False for e in sympy.preorder_traversal(expr))
+    except Exception:  # a SymPy failure on a number it cannot judge: not called non-real
+        return False
 
 
 def certified_sign(value: sympy.Expr, written: str) -> int:
@@ -721,11 +736,7 @@ def certified_sign(value: sympy.Expr, written: str) -> int:
         return exact_sign(value)
     except Undecided:
         pass
-    try:  # SymPy's word only chooses between two refusals
-        real = value.is_extended_real
-    except Exception:  # a SymPy failure on a number it cannot judge: the general refusal
-        real = None
-    if real is False or value.has(S.ImaginaryUnit, S.ComplexInfinity, S.NaN):
+    if _has_non_real(value):
         raise _not_real(value, written)
     raise ParseError(f"cannot certify the sign of {truncate(_shown(value))} in {written}; symcheck "
                      f"takes the sign of a number only from a certificate")
@@ -759,12 +770,12 @@ def relation(cls: type, lhs: sympy.Expr, rhs: sympy.Expr, written: str) -> Boole
     >>> relation(sympy.Eq, D, 0, "Eq(D, 0)"), relation(sympy.Lt, z + D, z, "z + D < z")
     (False, True)
     """
-    evaluated = _real_comparison(lambda: cls(lhs, rhs), written)
     if not (_inexact(lhs) or _inexact(rhs)):
-        return evaluated  # rational numbers only: SymPy's decision is exact
+        return _real_comparison(lambda: cls(lhs, rhs), written)  # rational numbers only: exact
     difference = lhs - rhs
     if not difference.free_symbols:
         return sympy.true if _RELATION_SIGN[cls](certified_sign(difference, written)) else sympy.false
+    evaluated = _real_comparison(lambda: cls(lhs, rhs), written, (lhs, rhs))
     as_written = cls(lhs, rhs, evaluate=False)
     if evaluated == as_written:
         return evaluated
@@ -791,9 +802,8 @@ def nonsmooth(name: str, arg: sympy.Expr, written: str) -> sympy.Expr:
     (True, -1)
     """
     function = _NONSMOOTH[name]
-    evaluated = function(arg)
     if not _inexact(arg):
-        return evaluated
+        return function(arg)  # rational numbers only: exact
     if not arg.free_symbols:
         return _NONSMOOTH_VALUE[name](certified_sign(arg, written), arg)
     # a number factor comes out by its certified sign: |c·u| = |c|·|u|, sign(c·u) = sign(c)·sign(u),
@@ -810,7 +820,7 @@ def nonsmooth(name: str, arg: sympy.Expr, written: str) -> sympy.Expr:
             scale = sympy.Integer(sign)
         elif sign < 0:
             target = -target
-    evaluated = function(target)
+    evaluated = _real_comparison(lambda: function(target), written, (target,))
     if not _inexact(target) or evaluated == function(target, evaluate=False):
         return scale * evaluated
     # SymPy decided Abs(t) = ±t, sign(t) = ±1 or H(t) = 0/1: kept only when proved everywhere
@@ -832,9 +842,8 @@ def extremum(name: str, args: list[sympy.Expr], written: str) -> sympy.Expr:
     (z, True)
     """
     cls = _VARIADIC[name]
-    evaluated = _real_comparison(lambda: cls(*args), written)
     if not any(_inexact(arg) for arg in args):
-        return evaluated
+        return _real_comparison(lambda: cls(*args), written)  # rational numbers only: exact
     flat = [part for arg in args for part in (arg.args if isinstance(arg, cls) else (arg,))]
     larger = 1 if name == "Max" else -1
     kept: list[sympy.Expr] = []
@@ -849,7 +858,7 @@ def extremum(name: str, args: list[sympy.Expr], written: str) -> sympy.Expr:
             kept.append(arg)
     if len(kept) == 1:
         return kept[0]
-    evaluated = _real_comparison(lambda: cls(*kept), written)
+    evaluated = _real_comparison(lambda: cls(*kept), written, tuple(kept))
     remaining = set(evaluated.args) if isinstance(evaluated, cls) else {evaluated}
     if remaining == set(kept):
         return evaluated
