@@ -34,7 +34,8 @@ from symcheck.core.errors import Undecided
 from symcheck.core.printing import text
 from symcheck.core.results import Status, Step
 from symcheck.core.verdict import Verdict
-from symcheck.engine.group_facts import C, G, Bound, Law, certified_sign as _sign_of, member_condition, nonzero_point
+from symcheck.engine.group_facts import (C, G, Bound, Law, certified_sign as _sign_of, exact_form, member_condition,
+                                         nonzero_point)
 from symcheck.engine.group_formulations import FORMS, FormulationSymmetries, symmetry_forms
 from symcheck.engine.group_maximality import bounds
 from symcheck.engine.group_members import WITNESS_GRID, Proof, prove_family, prove_pair
@@ -168,7 +169,7 @@ def _build(sigma: Activation, budget: Budget, steps: list[Step], started: float)
 
 def _c_from_value(sigma: Activation, a0: sympy.Expr, point: tuple[sympy.Rational, sympy.Expr]) -> sympy.Expr:
     z0, value = point
-    return sympy.simplify(at_point(sigma.expr, Z, a0 * z0) / value)
+    return exact_form(at_point(sigma.expr, Z, a0 * z0) / value)
 
 
 def _degenerate(sigma: Activation, decision: Any, steps: list[Step], started: float) -> SymmetryGroup:
@@ -259,9 +260,9 @@ def _closure() -> Step:
 
 def _discrete_c(base: sympy.Expr, base_c: sympy.Expr, unit_c: sympy.Expr | None) -> sympy.Expr:
     """c on a = ±base^j: (base_c/base)^j·a when that reads well, else the generators' product."""
-    epsilon = sympy.simplify(base_c / base)
-    if epsilon in (1, -1) and unit_c in (None, -1):
-        return A if epsilon == 1 else (-1) ** J * A
+    epsilon = _sign_of(base_c - base), _sign_of(base_c + base)
+    if 0 in epsilon and (unit_c is None or _sign_of(unit_c + 1) == 0):
+        return A if epsilon[0] == 0 else (-1) ** J * A
     if unit_c is None:
         return base_c**J
     return sympy.Piecewise((base_c**J, A > 0), (unit_c * base_c**J, True))

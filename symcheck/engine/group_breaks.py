@@ -14,7 +14,10 @@ from sympy import S
 from symcheck.core.budget import Budget
 from symcheck.core.printing import text
 from symcheck.core.results import Status, Step
-from symcheck.engine.group_facts import Bound, analytic, certified_sign
+from symcheck.engine.group_facts import Bound, analytic, certified_sign, exact_form
+from symcheck.engine.zero import prove_identically_zero
+from symcheck.exact.regions import Region
+from symcheck.exact.zero_proof import generator_identity_safe
 from symcheck.core.formula import (And, Abs, FiniteSet, Neg, Operator, Paren, Plus, Power, Product, Rel,
                                    Relation, SetMinus)
 from symcheck.engine.group_facts import C
@@ -34,7 +37,8 @@ def break_points(pieces, budget: Budget, steps: list[Step], missing: list[str]) 
     if None in signs.values():
         missing.append("a cut point of σ could not be told apart from 0")
         return False
-    # N ∖ {0}: a cut that is 0 (proved) plays no part in |a|·max|N| = max|N|
+    # N ∖ {0}: a cut that is 0 (proved) plays no part in |a|·max|N| = max|N|; the order is
+    # only the order of the text (each cut is matched to its pieces by exact equality)
     cuts = sorted((e for e in ends if signs[e] != 0), key=lambda e: float(e.evalf(30)))
     if not cuts:
         return False
@@ -52,7 +56,7 @@ def break_points(pieces, budget: Budget, steps: list[Step], missing: list[str]) 
         found = _jump(left.expr, right.expr, point.expr if point else None, b, budget)
         if found is None:
             with budget.step():
-                same = sympy.expand(right.expr - left.expr) == 0 and (
+                same = generator_identity_safe(right.expr - left.expr) and (
                     point is None or certified_sign(point.expr - left.expr.xreplace({Z: b})) == 0)
             if not same:
                 missing.append(f"σ was neither shown analytic nor shown not analytic at z = {text(b)}")
@@ -128,6 +132,15 @@ def _trig_form(f: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr, sympy.Expr, sympy
     return None if m is None else (m, omega, alpha, beta)
 
 
+def _proved_form(branch: sympy.Expr, side: int, form: tuple, budget: Budget) -> bool:
+    """σ(side·e^t) = e^{mt}·(α cos ωt + β sin ωt) for every real t, proved by the one-variable
+    zero prover (exact identities, or SymPy's rewrites with every constant opaque)."""
+    m, omega, alpha, beta = form
+    claimed = sympy.exp(m * _T) * (alpha * sympy.cos(omega * _T) + beta * sympy.sin(omega * _T))
+    difference = branch.xreplace({Z: side * sympy.exp(_T)}) - claimed
+    return prove_identically_zero(difference, _T, Region(-S.Infinity, S.Infinity), budget) is not None
+
+
 def log_periodic(pieces, budget: Budget, steps: list[Step]) -> dict[int, Bound]:
     """The discrete set of a for σ(±e^t) = e^{mt}·(α cos ωt + β sin ωt) on the two half-lines."""
     right = next((p.expr for p in pieces if p.region.lower == 0 and p.region.upper == S.Infinity), None)
@@ -135,17 +148,20 @@ def log_periodic(pieces, budget: Budget, steps: list[Step]) -> dict[int, Bound]:
     if right is None or left is None:
         return {}
     with budget.step():
+        # SymPy's simplify only proposes the form; each is proved below, or not used
         plus = _trig_form(sympy.simplify(right.xreplace({Z: sympy.exp(_T)})))
         minus = _trig_form(sympy.simplify(left.xreplace({Z: -sympy.exp(_T)})))
-    if plus is None or minus is None or sympy.expand(plus[0] - minus[0]) != 0 or \
-            sympy.expand(plus[1] - minus[1]) != 0:
+    if plus is None or minus is None or certified_sign(plus[0] - minus[0]) != 0 or \
+            certified_sign(plus[1] - minus[1]) != 0:
         return {}
     m, omega, a1, b1 = plus
     _, _, a2, b2 = minus
     if certified_sign(omega) not in (1, -1) or certified_sign(a1**2 + b1**2) != 1:
         return {}
-    base = sympy.simplify(sympy.exp(sympy.pi / omega))
-    base_c = sympy.simplify(-base**m)
+    if not (_proved_form(right, 1, plus, budget) and _proved_form(left, -1, minus, budget)):
+        return {}
+    base = exact_form(sympy.exp(sympy.pi / omega))
+    base_c = exact_form(-base**m)
     steps.append(Step("Log-periodic form", f"σ(e^t) = e^({text(m * _T)})·({text(a1)}·cos({text(omega * _T)}) + "
                       f"{text(b1)}·sin({text(omega * _T)})), σ(−e^t) = e^({text(m * _T)})·({text(a2)}·cos(…) + "
                       f"{text(b2)}·sin(…))",
@@ -167,7 +183,7 @@ def log_periodic(pieces, budget: Budget, steps: list[Step]) -> dict[int, Bound]:
     det = certified_sign(a1 * b2 - b1 * a2)
     dot = a1 * a2 + b1 * b2
     if det == 0 and certified_sign(dot) in (1, -1):
-        unit_c = sympy.simplify(dot / (a1**2 + b1**2))
+        unit_c = exact_form(dot / (a1**2 + b1**2))
         steps.append(Step("Rotation argument (a < 0)",
                           f"the two half-lines' vectors are parallel (ratio {text(unit_c)}), so a = −{text(base)}^j "
                           f"with c = {text(unit_c)}·({text(base_c)})^j",

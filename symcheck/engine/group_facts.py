@@ -25,7 +25,7 @@ from symcheck.language.parsing import parse_expression
 from symcheck.language.symbols import A, Z, sigma_at
 
 __all__ = ["Law", "Bound", "certified_sign", "nonzero_point", "analytic", "coefficients", "G", "C", "member_condition",
-           "ORDER"]
+           "ORDER", "exact_form"]
 
 #: the highest Taylor coefficient computed at 0
 ORDER = 6
@@ -41,8 +41,9 @@ class Law:
     k: sympy.Rational
 
     def c(self, sign: int) -> sympy.Expr:
-        """c as a function of a on the half-line of ``sign``."""
-        return sympy.simplify(self.K * (sign * A) ** self.k)
+        """c as a function of a on the half-line of ``sign``: K·(sign·a)^k as written (K is
+        already in its proved form, :func:`exact_form`), no rewriting of the power."""
+        return self.K * (sign * A) ** self.k
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,26 @@ def certified_sign(value: sympy.Expr) -> int | None:
         return exact_sign(sympy.sympify(value))
     except (Undecided, EvaluationError, TypeError, ValueError):
         return None
+
+
+def exact_form(value: sympy.Expr) -> sympy.Expr:
+    """A closed-form number in a shorter form when one is proved equal, else as it is.
+
+    SymPy's ``simplify`` only *proposes* the shorter form (it calls log(1 + e^-30) − log(1 + 2e^-30)
+    zero); the proposal is kept only when the difference is proved 0 by exact algebra
+    (:func:`certified_sign` is 0 only with an exact proof). So the value returned is always the
+    number given.
+    """
+    value = sympy.sympify(value)
+    if value.is_Rational or not value.is_number:
+        return value
+    try:
+        proposed = sympy.simplify(value)
+    except Exception:  # a failed proposal proposes nothing
+        return value
+    if proposed == value or not isinstance(proposed, sympy.Expr) or not proposed.is_number:
+        return value
+    return proposed if certified_sign(value - proposed) == 0 else value
 
 
 def nonzero_point(sigma: Activation, grid: Sequence[sympy.Rational]) -> tuple[sympy.Rational, sympy.Expr] | None:

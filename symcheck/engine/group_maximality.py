@@ -27,8 +27,9 @@ from symcheck.core.errors import Undecided
 from symcheck.core.printing import text
 from symcheck.core.results import Status, Step
 from symcheck.engine.group_breaks import break_points, log_periodic
-from symcheck.engine.group_facts import ORDER, G, C, Bound, Law, analytic, certified_sign, coefficients
-from symcheck.exact.regions import split
+from symcheck.engine.group_facts import ORDER, G, C, Bound, Law, analytic, certified_sign, coefficients, exact_form
+from symcheck.engine.zero import prove_identically_zero
+from symcheck.exact.regions import Region, split
 from symcheck.exact.signs import at_point
 from symcheck.language.activations import Activation
 from symcheck.core.formula import (Abbreviated, Abs, Formula, Indexed, Intersection, Lines, PlusMinus, Power,
@@ -119,7 +120,7 @@ def _at_zero(sigma: Activation, pieces, budget: Budget, relations: dict[int, lis
     # s > 0 small: σ₊(s) and σ₋(−s); a fractional power s^(j/q) becomes t^j with s = t^q
     q = math.lcm(_root_order(right), _root_order(left))
     with budget.step():
-        plus, minus = _germ(right, 1, q), _germ(left, -1, q)
+        plus, minus = _germ(right, 1, q, budget), _germ(left, -1, q, budget)
     if plus is None or minus is None:
         missing.append("σ is not analytic at 0 in z^(1/q) on each side (no Taylor argument)")
         return
@@ -160,12 +161,12 @@ def _at_zero(sigma: Activation, pieces, budget: Budget, relations: dict[int, lis
             relations[1].append(_Relation(S.One, k, f"{mn}_{j} ≠ 0: c = {power}"))
         # a < 0, b = |a|: z > 0 gives m_j·b^k = c·p_j, z < 0 gives p_j·b^k = c·m_j
         if ps and ms is not None:
-            K = S.Zero if ms == 0 else sympy.simplify(mj / pj)
+            K = S.Zero if ms == 0 else exact_form(mj / pj)
             why = (f"s_{j}·a^{j} = c·s_{j}: c = {text(K)}·{power}" if not one_sided else
                    f"{mn}_{j}·{power} = c·{pn}_{j}: c = {text(K)}·{power}")
             relations[-1].append(_Relation(K, k, why))
         if one_sided and ms and ps is not None:
-            K = S.Zero if ps == 0 else sympy.simplify(pj / mj)
+            K = S.Zero if ps == 0 else exact_form(pj / mj)
             relations[-1].append(_Relation(K, k, f"{pn}_{j}·{power} = c·{mn}_{j}: c = {text(K)}·{power}"))
 
 
@@ -179,13 +180,20 @@ def _root_order(expr: sympy.Expr) -> int:
     return q
 
 
-def _germ(branch: sympy.Expr, side: int, q: int) -> sympy.Expr | None:
-    """The branch at z = side·t^q (t > 0) as an expression in z analytic at 0, or None."""
+def _germ(branch: sympy.Expr, side: int, q: int, budget: Budget) -> sympy.Expr | None:
+    """The branch at z = side·t^q (t > 0) as an expression in z analytic at 0, or None.
+
+    For q > 1 SymPy's ``simplify`` proposes the expression in t; it is used only when
+    branch(side·t^q) = germ(t) for every t > 0 is proved by the one-variable zero prover."""
     if q == 1:
         germ = branch.xreplace({Z: side * Z})
     else:
         root = sympy.Symbol("t", positive=True)
         germ = sympy.simplify(branch.xreplace({Z: side * root**q})).xreplace({root: Z})
+        s = sympy.Dummy("s", real=True)
+        difference = branch.xreplace({Z: side * s**q}) - germ.xreplace({Z: s})
+        if prove_identically_zero(difference, s, Region(S.Zero, S.Infinity), budget) is None:
+            return None
     return germ if analytic(germ, S.Zero) else None
 
 
@@ -215,7 +223,7 @@ def _resolve(sign: int, relations: list[_Relation], unit: bool, discrete: Bound 
                                 Relation(Rel.NE, first.K, other.K),
                                 f"{first.why} and {other.why}: the constants differ")
             continue
-        ratio = sympy.simplify(other.K / first.K)
+        ratio = exact_form(other.K / first.K)
         ratio_sign = certified_sign(ratio)
         if ratio_sign == -1:
             return conclude(Bound(sign, "empty", reason=f"{first.why}; {other.why}"),
@@ -223,9 +231,9 @@ def _resolve(sign: int, relations: list[_Relation], unit: bool, discrete: Bound 
                             Relation(Rel.LT, Relation(Rel.EQ, Power(Abs(A), first.k - other.k), ratio), S.Zero),
                             f"{first.why} and {other.why}: |a|^{text(first.k - other.k)} would be negative")
         if ratio_sign == 1:
-            modulus = sympy.simplify(ratio ** (1 / sympy.Rational(first.k - other.k)))
+            modulus = exact_form(ratio ** (1 / sympy.Rational(first.k - other.k)))
             a0 = sign * modulus
-            c0 = sympy.simplify(first.K * modulus ** first.k)
+            c0 = exact_form(first.K * modulus ** first.k)
             return conclude(Bound(sign, "points", points=((a0, c0),), reason=f"{first.why}; {other.why}"),
                             f"at most a = {text(a0)} with c = {text(c0)}",
                             Relation(Rel.IMPLIES, Relation(Rel.EQ, Power(Abs(A), first.k - other.k), ratio),

@@ -17,7 +17,7 @@ from sympy import S
 from symcheck.core.formula import And, FiniteSet, Formula, PlusMinus, Power, Rel, Relation, to_latex
 from symcheck.core.printing import text
 from symcheck.core.results import Renderable, Status, Step
-from symcheck.engine.group_facts import C, Law, certified_sign as _sign_of, exact_number
+from symcheck.engine.group_facts import C, Law, certified_sign as _sign_of, exact_form, exact_number
 from symcheck.engine.group_formulations import FORMS, FormulationSymmetries, formulation_symmetries
 from symcheck.engine.group_members import WITNESS_GRID, pair_witness
 from symcheck.language.activations import Activation
@@ -56,7 +56,7 @@ class ASet:
             return True if 0 in known else None if None in known else False
         if sign == -1 and not self.negatives:
             return False
-        index = _power_index(sympy.Abs(a), self.base)
+        index = _power_index(sign * a, self.base)  # |a| by the certified sign, not SymPy's Abs
         return None if index is None else index is not False
 
     def describe(self) -> str:
@@ -135,12 +135,12 @@ class Component:
             return None
         if self.aset.kind == "finite":
             return next(c for p, c in self.pairs if _sign_of(a - p) == 0)
+        sign = _sign_of(a)  # certified: contains(a) is True
         if self.aset.kind == "discrete":
-            j = _power_index(sympy.Abs(a), self.aset.base)
-            return (self.unit_c if _sign_of(a) == -1 else S.One) * self.base_c**j
-        sign = _sign_of(a)
+            j = _power_index(sign * a, self.aset.base)
+            return (self.unit_c if sign == -1 else S.One) * self.base_c**j
         law = dict(self.laws)[sign]
-        return sympy.simplify(law.K * abs(a) ** law.k)
+        return exact_form(law.K * (sign * a) ** law.k)
 
     def describe(self) -> str:
         return f"{self.aset.describe()}, " + ("every c" if self.c is None else f"c = {text(self.c)}")
@@ -356,15 +356,15 @@ def _alphas(component: Component) -> sympy.Set | None:
     out = []
     for sign, law in component.laws:
         # K·|α|^k = sign·|α|: the whole half-line for k = 1, K = sign; else |α|^(k−1) = sign/K
-        decided = _sign_of(law.K - sign) if law.k == 1 else _sign_of(sympy.simplify(sign / law.K))
+        decided = _sign_of(law.K - sign) if law.k == 1 else _sign_of(sign / law.K)
         if decided is None:
             return None
         if law.k == 1:
             if decided == 0:
                 out.append(_half_lines(_HALF[sign]))
         elif decided == 1:
-            ratio = sympy.simplify(sign / law.K)
-            out.append(sympy.FiniteSet(sign * sympy.simplify(ratio ** (1 / sympy.Rational(law.k - 1)))))
+            ratio = exact_form(sign / law.K)
+            out.append(sympy.FiniteSet(sign * exact_form(ratio ** (1 / sympy.Rational(law.k - 1)))))
     return sympy.Union(*out) if out else S.EmptySet
 
 
@@ -377,7 +377,7 @@ def _discrete_alphas(component: Component) -> sympy.Set | None:
     """α = ±base^j with c = unit_c^[α<0]·base_c^j = α, by the ratio ε = base_c/base; None when
     a sign this needs is not decided."""
     base = component.aset.base
-    epsilon = sympy.simplify(component.base_c / base)
+    epsilon = exact_form(component.base_c / base)
     one, minus_one = _sign_of(epsilon - 1), _sign_of(epsilon + 1)
     if one is None or minus_one is None:
         return None
@@ -389,7 +389,7 @@ def _discrete_alphas(component: Component) -> sympy.Set | None:
         step, parts = None, [sympy.FiniteSet(S.One)]
     if component.aset.negatives:
         # unit_c·ε^j = −1: ε^j = t with t = −1/unit_c
-        target = sympy.simplify(-1 / component.unit_c)
+        target = exact_form(-1 / component.unit_c)
         if step is not None:
             t_one, t_minus = _sign_of(target - 1), _sign_of(target + 1)
             if t_one is None or t_minus is None:
@@ -399,7 +399,8 @@ def _discrete_alphas(component: Component) -> sympy.Set | None:
             elif t_minus == 0 and minus_one == 0:  # (−1)^j = −1: the odd j
                 parts.append(sympy.ImageSet(sympy.Lambda(n, -base * step**n), sympy.S.Integers))
         else:
-            j = _power_index(sympy.Abs(target), sympy.Abs(epsilon))
+            signs = _sign_of(target), _sign_of(epsilon)
+            j = None if None in signs or 0 in signs else _power_index(signs[0] * target, signs[1] * epsilon)
             if j is None:
                 return None
             if j is not False and _sign_of(epsilon**j - target) == 0:

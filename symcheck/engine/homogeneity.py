@@ -34,7 +34,8 @@ import sympy
 from sympy import S
 
 from symcheck.language.activations import Activation
-from symcheck.core.errors import EvaluationError
+from symcheck.core.errors import EvaluationError, Undecided
+from symcheck.exact.signs import exact_sign
 from symcheck.exact.evaluate import certify_nonzero, enclose
 from symcheck.core.printing import text
 from symcheck.language.symbols import Z
@@ -320,18 +321,32 @@ def _pin(sigma: Activation, samples: dict[sympy.Rational, Sample], z1: sympy.Rat
         return Pin(z1, _log2_rational(high / low), True)
     if not symbolic:
         return Pin(z1, None, False)
-    ratio = sigma(SCALE * z1) / sigma(z1)
+    # σ(2z₁) and σ(z₁) are certified non-zero of one sign: p = log(ratio)/log 2 is exactly the
+    # pinned degree. SymPy's simplify only proposes a shorter name for it, kept when
+    # 2^p·σ(z₁) = σ(2z₁) is proved by exact algebra (never SymPy's sign of a number)
+    low, high = sigma(z1), sigma(SCALE * z1)
+    exact = sympy.log(high / low) / sympy.log(SCALE)
     try:
-        p = sympy.simplify(sympy.log(ratio) / sympy.log(SCALE))
-    except (TypeError, ValueError, RecursionError):
+        proposed = sympy.simplify(exact)
+    except Exception:  # a failed proposal names nothing
         return Pin(z1, None, False)
-    u, v = sympy.symbols("u1:3", real=True)
-    # SymPy's p must at least not be refuted by our own arithmetic: 2^p·σ(z₁) = σ(2z₁)
-    if not p.is_real or p.free_symbols or certify_nonzero(
-            SCALE ** p * sigma(u) - sigma(v), {u: z1, v: SCALE * z1}) is not None:
+    if proposed == exact:
+        p = exact  # the pinned degree as it is defined
+    elif isinstance(proposed, sympy.Expr) and proposed.is_number and \
+            _proved_zero_number(SCALE ** proposed * low - high):
+        p = proposed
+    else:  # a name that is not proved is not used (it may be SymPy's misreading of a tiny term)
         return Pin(z1, None, False)
     arithmetic = all(isinstance(node, _ARITHMETIC) for node in sympy.preorder_traversal(sigma.expr))
     return Pin(z1, p, arithmetic)
+
+
+def _proved_zero_number(value: sympy.Expr) -> bool:
+    """value = 0 by an exact proof (:func:`~symcheck.exact.signs.exact_sign`)."""
+    try:
+        return exact_sign(value) == 0
+    except (Undecided, EvaluationError, TypeError, ValueError, RecursionError):
+        return False
 
 
 def _log2_rational(ratio: sympy.Rational) -> sympy.Expr:

@@ -40,7 +40,8 @@ from symcheck.language.symbols import A, B, SIGMA, Z, substitute_sigma
 from symcheck.engine.theorems import ANY, EXCHANGE, NEGATIVE, POSITIVE, Reduction, fixed_scale
 from symcheck.language.transformations import Transformation, domain as _domain
 from symcheck.core.verdict import Verdict
-from symcheck.engine.zero import ZeroDecision, decide_zero
+from symcheck.engine.zero import ZeroDecision, constant_sign, decide_zero, opaque_constants
+from symcheck.exact.zero_proof import generator_identity_safe
 
 RECHECK_DIGITS = 50
 
@@ -217,7 +218,7 @@ def _decide(statement: _Statement, budget: Budget) -> Decision:
     lhs, rhs = statement.sides
     opaque = lhs - rhs
     steps = [_statement(lhs, rhs, t)]
-    if sympy.expand(opaque) == 0:
+    if generator_identity_safe(opaque):  # exact: σ's applications are independent atoms
         steps.append(Step("Proof", "both sides are the same expression for every σ",
                           Relation(Rel.EQ, lhs, rhs),
                           "with σ left opaque the two sides expand to the same expression "
@@ -299,7 +300,12 @@ def _multiple_of(opaque: sympy.Expr, r: sympy.Expr, reduction: Reduction, z: sym
     if target == 0:
         return at_witness == 0
     ratio = sympy.cancel(at_witness / target)
-    return not ratio.has(SIGMA) and ratio.is_nonzero is True
+    if ratio.has(SIGMA):
+        return False
+    if ratio.is_number:  # its sign certified, never SymPy's is_nonzero of a number
+        return constant_sign(ratio) in (1, -1)
+    opaque, _ = opaque_constants(ratio)  # in t > 0: SymPy's assumptions on the symbol only
+    return opaque.is_nonzero is True
 
 
 def _broken(statement: _Statement, reduction: Reduction, decision: ZeroDecision, steps: list[Step],

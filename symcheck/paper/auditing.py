@@ -23,6 +23,7 @@ from sympy import S
 from symcheck.language.activations import Activation, activation as _lookup
 from symcheck.core.budget import DEFAULT_TIMEOUT, Budget, BudgetExceeded
 from symcheck.exact.evaluate import certify_nonzero
+from symcheck.exact.zero_proof import generator_identity_safe
 from symcheck.language.unit_forms import Form, form as _form
 from symcheck.engine.homogeneity import (SCALE, Degree, Excludes, Refutation, Unsettled, Vanishing, certified_sign,
                           homogeneity_degree)
@@ -187,7 +188,7 @@ def _row(sigma: Activation, form: str, unit: str, t: Transformation, run: Checke
     base = AuditRow(form, t.name, t.domain, result.verdict, result.steps, unit=unit)
     if result.verdict is Verdict.HOLDS:
         lhs, rhs = t.statement(_form(unit), SIGMA)
-        ground = (Ground.EVERY_SIGMA if sympy.expand(lhs - rhs) == 0 else
+        ground = (Ground.EVERY_SIGMA if generator_identity_safe(lhs - rhs) else
                   Ground.CASES if result.cases else Ground.CANCELS)
         return replace(base, ground=ground, cases=result.cases)
     if result.verdict is Verdict.INCONCLUSIVE:
