@@ -369,3 +369,19 @@ def _leaves(node):
                 yield from _leaves(piece)
     else:
         yield node
+
+
+def test_an_exact_value_end_at_an_algebraic_point_needs_an_exact_zero_of_the_polynomial():
+    # at z = √2: 2·(z² − 2) is 0 there (not as a polynomial); z² − 2 + 10⁻¹⁰⁰ and z³ − 2 are not
+    def at_root2(expr):
+        return {"schema": SCHEMA, "claim": {"kind": "zero", "expr": expr, "vars": {"z": [["point", ROOT2]]}},
+                "proof": {"steps": [], "end": "exact-value"}}
+    assert check(at_root2(mul(I(2), G))).accepted
+    rejected(at_root2(add(G, ["rat", 1, 10 ** 100])), "exact value")
+    rejected(at_root2(add(["pow", Z, I(3)], I(-2))), "exact value")
+    rejected(at_root2(add(G, ["exp", ["int", -3000]])), "exact value")  # not a polynomial: no exact test
+    cert = at_root2(mul(I(2), G))
+    cert["claim"]["vars"]["z"] = [["point", MINUS_ROOT2]]
+    assert check(cert).accepted
+    cert["claim"]["vars"]["z"] = [["point", ["rat", 1414213562373095, 10 ** 15]]]  # a close rational
+    rejected(cert, "not exactly 0")

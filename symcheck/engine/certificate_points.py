@@ -41,7 +41,7 @@ def point_json(x: Any) -> Any:
         raise Unsupported(f"{sympy.sstr(x)[:60]} is not a real number")
     try:
         poly = sympy.Poly(sympy.minimal_polynomial(x, _X), _X)
-    except (NotImplementedError, ValueError, sympy.PolynomialError) as err:
+    except (NotImplementedError, ValueError, sympy.PolynomialError, sympy.polys.polyerrors.NotAlgebraic) as err:
         raise Unsupported(f"{sympy.sstr(x)[:60]} is not shown algebraic ({type(err).__name__})") from None
     coeffs = _integer_coefficients(poly)
     if len(coeffs) == 2:  # a rational after all

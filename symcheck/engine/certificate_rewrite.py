@@ -28,6 +28,7 @@ from typing import Any
 
 from symcheck.engine.certificate_points import roots_inside
 from symcheck.engine.certificate_tree import MINUS_ONE, ONE, ZERO, neg, number
+from symcheck.kernel.check import _Checker
 from symcheck.kernel.evaluate import exact
 from symcheck.kernel.normal import Form, generators, is_polynomial
 from symcheck.kernel.points import INF, NEG_INF, compare, rational_point
@@ -370,9 +371,11 @@ class Leaf:
         return zero_numerator(self.expr)
 
     def exact_zero(self) -> bool:
+        """The kernel's ``exact-value`` end: 0 exactly at rational points, or a polynomial in
+        one variable that is 0 at its algebraic point."""
         values = {v: r[1].rational for v, r in self.box.items() if r[0] == "point" and r[1].rational is not None}
         if not free_vars(self.expr) <= values.keys():
-            return False
+            return _Checker.algebraic_zero(self.expr, self.box)
         try:
             return exact(self.expr, values) == 0
         except (ZeroDivisionError, ValueError, OverflowError):

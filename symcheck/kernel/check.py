@@ -16,9 +16,9 @@ from typing import Any
 
 from symcheck.kernel.evaluate import PRECISIONS, Unknown, enclose, exact, precision
 from symcheck.kernel.normal import Form, canon, generators, is_polynomial
-from symcheck.kernel.points import INF, NEG_INF, compare, parse_point, q
+from symcheck.kernel.points import INF, NEG_INF, compare, parse_point, poly_sign_at, q
 from symcheck.kernel.rules import RULES, instantiate, match
-from symcheck.kernel.signs import CLAIMS, prove_sign
+from symcheck.kernel.signs import CLAIMS, as_poly, prove_sign
 from symcheck.kernel.tree import Node, free_vars, get, parse_expr, replace, show, substitute
 from symcheck.kernel.verdict import KernelVerdict, Reject
 
@@ -246,7 +246,10 @@ class _Checker:
             values = {v: box[v][1].rational for v in free_vars(current)
                       if box[v][0] == "point" and box[v][1].rational is not None}
             if values.keys() != free_vars(current):
-                raise Reject("an exact value needs every variable at a rational point")
+                if self.algebraic_zero(current, box):
+                    return
+                raise Reject("an exact value needs every variable at a rational point, or one variable at "
+                             "an algebraic point and a polynomial in it with rational coefficients")
             if exact(current, values) == 0:
                 return
             for bits in PRECISIONS:
@@ -260,6 +263,20 @@ class _Checker:
             raise Reject(f"the value at the point is not exactly 0: {show(current, 100)}")
         else:
             raise Reject(f"end must be 'normal-form' or 'exact-value', got {show(how, 40)}")
+
+    @staticmethod
+    def algebraic_zero(current: Node, box: dict) -> bool:
+        """A polynomial with rational coefficients in the one variable, which sits at a real
+        algebraic point: 0 there exactly when it shares a root with the point's polynomial
+        inside the point's isolating interval (FLINT's gcd and an exact root count)."""
+        names = free_vars(current)
+        if len(names) != 1:
+            return False
+        (v,) = names
+        if box[v][0] != "point":
+            return False
+        poly = as_poly(current, v)
+        return poly is not None and poly_sign_at(poly, box[v][1]) == 0
 
     def step(self, step: dict, before: Node, box: dict) -> Node:
         name, path = step.get("rule"), step.get("at", [])
