@@ -164,6 +164,21 @@ def test_a_ring_step_may_not_introduce_an_atom():
     rejected(cert, "introduce")
 
 
+def test_a_ring_step_folds_a_negative_power_of_a_non_zero_constant_only():
+    # erf(b·(−1)^(−1)) − erf(−b): the statement at α = −1 holds b/α; (−1)^(−1) is a number
+    def cert_for(before, after):
+        expr = add(["erf", before], neg(["erf", after]))
+        chain = Chain(expr).step("ring", [1, 1], after)
+        return {"schema": SCHEMA, "claim": {"kind": "zero", "expr": expr, "vars": {"b": []}}, "proof": leaf(chain)}
+    B = ["var", "b"]
+    assert check(cert_for(mul(B, ["pow", I(-1), I(-1)]), neg(B))).accepted
+    assert check(cert_for(mul(B, ["pow", mul(I(3), ["rat", 1, 6]), I(-2)]), mul(I(4), B))).accepted
+    # a negative power of 0, or of a variable, is undefined somewhere: not folded away
+    rejected(cert_for(mul(B, ["pow", add(I(1), I(-1)), I(-1)]), ["int", 0]), "polynomials only")
+    rejected(cert_for(mul(B, ["pow", B, I(-1)]), I(1)), "polynomials only")
+    rejected(cert_for(mul(B, ["pow", ["exp", I(1)], I(-1)]), B), "polynomials only")  # not a rational constant
+
+
 def test_an_integer_exponent_is_not_rewritten():
     expr = add(["pow", ["abs", Z], I(1)], neg(["abs", Z]))
     chain = Chain(expr).step("ring", [1, 2], mul(["rat", 1, 2], I(2)))

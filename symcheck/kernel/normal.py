@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from flint import fmpq, fmpq_mpoly_ctx
 
+from symcheck.kernel.evaluate import exact
 from symcheck.kernel.tree import Node
 from symcheck.kernel.verdict import Reject
 
@@ -52,9 +53,14 @@ def generators(node: Node, found: dict | None = None) -> dict:
 
 
 def is_polynomial(node: Node) -> bool:
-    """No negative integer power in algebraic position (atoms may hold anything inside)."""
+    """No negative integer power in algebraic position (atoms may hold anything inside), except
+    of a rational constant whose exact value is not 0: that power is a rational number, defined
+    everywhere (``b·(−1)^(−1)``, which a statement at α = −1 holds, is the polynomial −b)."""
     if node[0] == "pow" and node[2][0] == "int":
-        return node[2][1] >= 0 and is_polynomial(node[1])
+        if node[2][1] < 0:
+            value = exact(node[1], {})
+            return value is not None and value != 0
+        return is_polynomial(node[1])
     if node[0] in ("add", "mul"):
         return all(is_polynomial(a) for a in node[1:])
     return True
