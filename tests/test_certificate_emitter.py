@@ -354,3 +354,18 @@ def test_algebraic_points_are_the_kernels_points():
     assert point_json(sympy.oo) == "inf" and point_json(-sympy.oo) == "-inf"
     with pytest.raises(ValueError):
         point_json(sympy.pi)
+
+
+def test_a_false_member_or_generator_gets_no_certificate():
+    # the slip: a discrete component accepted without proving its (−1, c) generator
+    for act, a, c in (("silu", -1, -1), ("relu", 2, 1), ("tanh", -1, 1), ("softplus", -1, -1)):
+        outcome = certify_member(act, a, c)
+        assert isinstance(outcome, Rejection), (act, a, c)
+
+
+def test_the_emitter_never_raises_on_what_it_cannot_state():
+    import sympy
+    z = sympy.Symbol("z", real=True)
+    for expr in (sympy.Float("0.5") * z, sympy.gamma(z), sympy.I * z, sympy.Piecewise((z, sympy.sin(z) > 0), (2 * z, True))):
+        outcome = certify_zero(expr, {z: ()})
+        assert isinstance(outcome, Rejection) and outcome.reason

@@ -34,6 +34,7 @@ from symcheck.engine.certificate_tree import MINUS_ONE, Unsupported, difference,
 from symcheck.kernel.check import SCHEMA, check, region_from
 from symcheck.kernel.points import compare
 from symcheck.kernel.tree import Node, free_vars, substitute
+from symcheck.kernel.verdict import Reject
 
 __all__ = ["Certificate", "Rejection", "certify_zero", "certify_statement", "certify_member", "certify_group",
            "statement_claim", "scale_domain", "SCHEMA"]
@@ -173,6 +174,8 @@ class _Prover:
         leaf = Leaf(self.expr, {v: region_from(r) for v, r in box.items()})
         try:
             end = leaf.build()
+        except Reject as why:  # a kernel helper refused (a term or refinement limit): no proof here
+            raise Stuck(f"the kernel's arithmetic refused: {why}") from None
         except NeedSplit as cut:
             return {"var": cut.var, "pieces": [{"region": r, **self.node({**box, cut.var: r})}
                                                for r in _regions(box[cut.var], cut.points)]}
@@ -244,6 +247,10 @@ def _emit(expr: Node, claim: dict, domains: dict[str, list], about: str, run_ker
         proof = _Prover(expr, domains, seconds).proof()
     except (Stuck, Unsupported) as why:
         return _finish(None, started, run_kernel, str(why))
+    except (Reject, RecursionError, ArithmeticError, ValueError, TypeError, NotImplementedError) as err:
+        # SymPy's or FLINT's failure (root isolation, factoring) or a too-deep tree: no certificate,
+        # which the caller reads as inconclusive — never a proof
+        return _finish(None, started, run_kernel, f"the emitter failed ({type(err).__name__}: {str(err)[:160]})")
     cert = {"schema": SCHEMA, "about": {"statement": about} if about else {}, "claim": claim, "proof": proof}
     return _finish(cert, started, run_kernel)
 
@@ -279,8 +286,8 @@ def certify_statement(sigma: Any, transformation: Any, unit: Any = "gated", *, c
     unit = unit if not isinstance(unit, str) else form(unit)
     try:
         expr, domains = statement_claim(sigma.expr, transformation, unit)
-    except Unsupported as why:
-        return _finish(None, started, check_it, str(why))
+    except (Unsupported, Reject, RecursionError) as why:
+        return _finish(None, started, check_it, f"the statement has no tree: {why}")
     about = f"{transformation.describe()}, {unit.name} form, σ = {sigma.name}"
     claim = {"kind": "zero", "expr": to_json(expr), "vars": domains}
     return _emit(expr, claim, domains, about, check_it, started, seconds)
