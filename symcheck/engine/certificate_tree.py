@@ -100,7 +100,8 @@ def tree(expr: Any, sigma: Node | None = None) -> Node:
         x = tree(expr.args[0], sigma)
         at_zero = tree(expr.args[1], sigma) if len(expr.args) > 1 else ("rat", 1, 2)
         return ("piecewise", (ONE, ("gt", x, ZERO)), (ZERO, ("lt", x, ZERO)), (at_zero, ("true",)))
-    if isinstance(expr, AppliedUndef) and sigma is not None and len(expr.args) == 1:
+    if isinstance(expr, AppliedUndef) and sigma is not None and expr.func.__name__ == "sigma" \
+            and len(expr.args) == 1:
         return substitute(sigma, "z", tree(expr.args[0], sigma))
     raise Unsupported(f"{type(expr).__name__} has no form in certificate schema 1: {sympy.sstr(expr)[:80]}")
 
