@@ -13,6 +13,7 @@ with no closed form) is not guessed: the piece keeps *every* branch the conditio
 """
 from __future__ import annotations
 
+import functools
 import itertools
 from fractions import Fraction
 from collections.abc import Iterable, Iterator
@@ -28,7 +29,7 @@ from symcheck.core.formula import Rel, Relation, to_latex
 from symcheck.exact.evaluate import enclose_range
 from symcheck.core.printing import text
 from symcheck.exact.roots import Cuts, roots_in
-from symcheck.exact.signs import Undecided, certified_order, exact_sign, nonsmooth_to_piecewise
+from symcheck.exact.signs import Undecided, certified_order, exact_sign, nonsmooth_to_piecewise, substitute
 
 #: the variable a region is stated in unless told otherwise
 _Z = sympy.Symbol("z")
@@ -209,8 +210,8 @@ def split(expr: sympy.Expr, var: sympy.Symbol, budget: Budget,
     """
     with budget.step():
         expr = nonsmooth_to_piecewise(expr)
-    points = sorted({sympy.nsimplify(c) if c.is_Float else c for c in map(sympy.sympify, cuts)},
-                    key=lambda p: p.evalf(50))
+    # a Float seed is cut at its exact binary value (where it cuts is free: any seeds partition R)
+    points = sorted_points([sympy.Rational(c) if c.is_Float else c for c in map(sympy.sympify, cuts)])
     todo = _intervals(points)
     done: list[Piece] = []
     while todo:
@@ -222,19 +223,34 @@ def split(expr: sympy.Expr, var: sympy.Symbol, budget: Budget,
                 log = _Log()
                 branches = _specialize(expr, var, region, budget, log)
                 if region.is_point:
-                    branches = tuple(dict.fromkeys(b.subs(var, region.lower) for b in branches))
+                    branches = tuple(dict.fromkeys(substitute(b, {var: region.lower}) for b in branches))
                 single = len(branches) == 1
                 done.append(Piece(region, branches[0] if single else expr, branches,
                                   tuple(dict.fromkeys(log.undecided)), tuple(dict.fromkeys(log.cuts))))
         except _Split as cut:
             todo[:0] = _refine(region, cut.points)
-    return tuple(sorted(done, key=_order_key))
+    return tuple(sorted(done, key=lambda piece: region_key(piece.region)))
 
 
-def _order_key(piece: Piece) -> tuple[float, int]:
-    lower = piece.region.lower
-    return (float("-inf") if lower == -S.Infinity else float(lower.evalf(30)),
-            0 if piece.region.is_point else 1)
+def sorted_points(points: Iterable[sympy.Expr]) -> list[sympy.Expr]:
+    """Distinct points in increasing order, each comparison certified (:func:`certified_order`);
+    points proved equal are one point. Undecided when two cannot be ordered."""
+    ordered: list[sympy.Expr] = []
+    for p in sorted(dict.fromkeys(points), key=functools.cmp_to_key(certified_order)):
+        if not ordered or certified_order(p, ordered[-1]) != 0:
+            ordered.append(p)
+    return ordered
+
+
+def _compare_regions(x: Region, y: Region) -> int:
+    """Regions of one partition by their lower end (certified), a point before the open
+    interval that starts at it."""
+    order = certified_order(x.lower, y.lower)
+    return order if order else int(not x.is_point) - int(not y.is_point)
+
+
+#: sort key of regions in increasing order
+region_key = functools.cmp_to_key(_compare_regions)
 
 
 def _intervals(points: list[sympy.Expr]) -> list[Region]:
@@ -246,7 +262,7 @@ def _intervals(points: list[sympy.Expr]) -> list[Region]:
 
 
 def _refine(region: Region, points: Iterable[sympy.Expr]) -> list[Region]:
-    inner = sorted(dict.fromkeys(points), key=lambda p: p.evalf(50))
+    inner = sorted_points(points)
     _check_strictly_increasing(inner)
     ends = [region.lower, *inner, region.upper]
     return [Region(lo, hi) for lo, hi in zip(ends, ends[1:])] + [Region(p, p) for p in inner]
@@ -303,7 +319,8 @@ def _decide(cond: sympy.Basic, var: sympy.Symbol, region: Region, budget: Budget
         return _decide_relational(cond, var, region, budget, log)
     if isinstance(cond, (sympy.And, sympy.Or, sympy.Not, sympy.ITE, sympy.Xor)):
         values, cuts = [], []
-        decisive = isinstance(cond, sympy.Or) if isinstance(cond, (sympy.And, sympy.Or)) else None
+        # only And and Or have a value that settles them; None is "undecided", never that value
+        decisive = isinstance(cond, sympy.Or) if isinstance(cond, (sympy.And, sympy.Or)) else _NOTHING
         for arg in cond.args:
             try:
                 value = _decide(arg, var, region, budget, log)
@@ -317,6 +334,9 @@ def _decide(cond: sympy.Basic, var: sympy.Symbol, region: Region, budget: Budget
             raise _Split(cuts)
         return _three_valued(cond, values)
     raise Undecided(f"cannot decide the condition {text(cond)}")
+
+
+_NOTHING = object()
 
 
 def _three_valued(cond: sympy.Basic, values: list[bool | None]) -> bool | None:
@@ -347,7 +367,7 @@ def _decide_relational(rel: sympy.Rel, var: sympy.Symbol, region: Region, budget
     f = forms[0]
     if region.is_point:
         try:
-            return _SIGN_TEST[type(rel)](exact_sign(f.subs(var, region.lower)))
+            return _SIGN_TEST[type(rel)](exact_sign(substitute(f, {var: region.lower})))
         except Undecided as reason:
             log.undecided.append(f"{text(rel)} at {region.describe(text(var))}: {reason}")
             return None
@@ -360,7 +380,7 @@ def _decide_relational(rel: sympy.Rel, var: sympy.Symbol, region: Region, budget
     inside = [p for _, cuts in found for p in cuts.points]
     if inside:
         raise _Split(inside)
-    return _SIGN_TEST[type(rel)](exact_sign(f.subs(var, region.sample())))
+    return _SIGN_TEST[type(rel)](exact_sign(substitute(f, {var: region.sample()})))
 
 
 def roots_inside(f: sympy.Expr, var: sympy.Symbol, region: Region) -> Iterator[sympy.Expr]:
@@ -378,6 +398,19 @@ def cuts_inside(f: sympy.Expr, var: sympy.Symbol, region: Region) -> list[tuple[
     return [(g, roots_in(g, var, region.lower, region.upper)) for g in _sign_change_sources(f)]
 
 
+def _may_be_negative(exponent: sympy.Expr) -> bool:
+    """A numeric exponent not certified positive (a base kept as a source too many only costs
+    cuts). An exponent with the variable in it is not read (as before: not a pole source)."""
+    if exponent.is_Rational:
+        return exponent < 0
+    if not exponent.is_number:
+        return False
+    try:
+        return exact_sign(exponent) <= 0
+    except Undecided:
+        return True
+
+
 def _sign_change_sources(f: sympy.Expr) -> list[sympy.Expr]:
     """``f``'s numerator, and every denominator inside it: where it could change sign without
     a zero (a pole of ``f`` itself, or of an argument such as atan(1/z))."""
@@ -386,5 +419,5 @@ def _sign_change_sources(f: sympy.Expr) -> list[sympy.Expr]:
     f = f.replace(sympy.tan, lambda u: sympy.sin(u) / sympy.cos(u))
     numer, denom = sympy.fraction(sympy.together(f))
     sources = [numer, denom]
-    sources += [p.base for p in f.atoms(sympy.Pow) if p.exp.is_negative]
+    sources += [p.base for p in f.atoms(sympy.Pow) if _may_be_negative(p.exp)]
     return [g for g in dict.fromkeys(sources) if g.free_symbols]

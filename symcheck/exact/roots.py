@@ -15,10 +15,12 @@ more region); a missing one is a wrong proof. When no argument applies the answe
   with rational coefficients whose real roots are isolated exactly; roots of N where g is
   certified non-zero are dropped;
 * **a linear polynomial** with any real coefficients (π, e): its one root, −c₀/c₁;
-* **a sign-definite g** — SymPy's assumptions prove g > 0 (or < 0) on the interval: no root;
-* **a strictly monotone g** — the assumptions prove g′ > 0 (or < 0) on the interval: at most
-  one root; it is found among SymPy's candidates and proved a root, or the sign of g at a
-  finite end rules it out;
+* **a sign-definite g** — a certified range of g over the interval (:func:`range_on`:
+  interval arithmetic with exact ends, each compared with 0 by :func:`exact_sign`) lies
+  above 0 (or below): no root;
+* **a strictly monotone g** — the same certified range of g′ excludes 0: at most one root;
+  it is found among SymPy's candidates and proved a root, or the sign of g at a finite end
+  rules it out;
 * **ball-arithmetic isolation on a bounded interval** — bisection with Arb enclosures of g and
   g′ over sub-intervals: an enclosure of g away from 0 excludes a root, an enclosure of g′ away
   from 0 makes g monotone there so the signs at the ends count its one root. Each isolated root
@@ -26,7 +28,10 @@ more region); a missing one is a wrong proof. When no argument applies the answe
   exactly one exact candidate (from ``solveset``) proved to be a root.
 
 SymPy's ``solveset`` only ever *proposes* candidates; its answer is never taken as complete
-(on half-lines it misses the roots of periodic conditions). A periodic condition on a
+(on half-lines it misses the roots of periodic conditions). No sign of a number is SymPy's:
+its assumptions (``is_positive`` of g written in t > 0) decided the sign-definite argument
+before, and with irrational constants they are wrong (issue 26: ``z**3 + z + π·P`` with
+P ≈ −2.7e-40 "positive on (0, ∞)", its root at 8.6e-40 dropped). A periodic condition on a
 half-line has infinitely many roots: no finite split exists, and the answer is Undecided.
 """
 from __future__ import annotations
@@ -41,7 +46,7 @@ from sympy import S
 
 from symcheck.exact.evaluate import enclose_range
 from symcheck.core.printing import text
-from symcheck.exact.signs import Undecided, certified_order, exact_sign
+from symcheck.exact.signs import Undecided, certified_order, exact_sign, substitute
 
 __all__ = ["Cuts", "roots_in", "is_algebraic"]
 
@@ -51,6 +56,10 @@ MAX_DEPTH = 40
 MAX_BOXES = 4000
 #: precisions tried for the enclosures over sub-intervals
 PRECISIONS = (64, 192)
+#: proposals larger than this (SymPy's count_ops) are not proved roots: the exact zero proof of
+#: a large radical expression with transcendental constants (Cardano's formula for
+#: z³ + z + π·c) can run for many minutes; a proposal left unproved is only a proof lost
+MAX_PROPOSAL_OPS = 60
 
 
 @dataclass(frozen=True)
@@ -61,13 +70,44 @@ class Cuts:
     argument: str
 
 
+def _certainly_real(c: sympy.Expr) -> bool:
+    """Is the number ``c`` real? True only with a proof: a rational, a real ``CRootOf`` (exact
+    isolation decides that), or an Arb enclosure of ``c``, whose walker evaluates real
+    arithmetic only (a root of a negative base, ``log`` of a negative number, ``I``, a non-real
+    ``CRootOf`` raise). SymPy's ``is_real`` is not asked."""
+    if c.is_Rational:
+        return True
+    if isinstance(c, sympy.CRootOf):
+        return bool(c.is_real)  # exact: the index against the count of isolated real roots
+    if not c.is_number or c.has(sympy.I, sympy.zoo, sympy.nan):
+        return False
+    for prec in PRECISIONS + (1024,):
+        try:
+            enclose_range(c, {}, prec)
+            return True
+        except Exception:  # not real, or not yet decided at this precision
+            continue
+    return False
+
+
 def _strictly_inside(c: sympy.Expr, lower: sympy.Expr, upper: sympy.Expr) -> bool:
-    """Is ``c`` in the open interval? Decided by certified comparisons, never by evalf."""
-    if not (c.is_extended_real is True or c.is_real is True):
-        if c.is_real is False:
-            return False
+    """Is the real number ``c`` in the open interval? Certified comparisons, never evalf.
+
+    For a point of a complete set (real by construction); Undecided when ``c`` is not proved
+    real or its place cannot be certified."""
+    if not _certainly_real(c):
         raise Undecided(f"cannot tell whether {text(c)} is real")
     return certified_order(c, lower) > 0 and certified_order(upper, c) > 0
+
+
+def _proposal_inside(c: sympy.Expr, lower: sympy.Expr, upper: sympy.Expr) -> bool:
+    """A proposed root is kept only when proved real and inside; otherwise it is dropped (a
+    proposal is never needed for completeness: each argument that reads proposals concludes
+    "no root" only from certified signs)."""
+    try:
+        return _strictly_inside(c, lower, upper)
+    except Undecided:
+        return False
 
 
 # --------------------------------------------------------------------------- the entry point
@@ -94,7 +134,7 @@ def roots_in(g: sympy.Expr, var: sympy.Symbol, lower: sympy.Expr, upper: sympy.E
         found = attempt(g, var, lower, upper, propose)
         if found is not None:
             return found
-    if lower.is_finite and upper.is_finite:
+    if lower is not S.NegativeInfinity and upper is not S.Infinity:
         return _isolated(g, var, lower, upper, propose)
     raise Undecided(f"cannot bound the real roots of {text(g)} = 0 on {_interval_text(lower, upper)}: "
                     "no finite set of cut points is proved complete there (a periodic or "
@@ -111,11 +151,16 @@ def _inside(points: Iterable[sympy.Expr], lower: sympy.Expr, upper: sympy.Expr) 
 
 
 def _sorted(points: list[sympy.Expr]) -> tuple[sympy.Expr, ...]:
-    ordered = sorted(points, key=lambda p: p.evalf(50))
-    for lo, hi in zip(ordered, ordered[1:]):  # the float sort is only a proposal: certify it
-        if certified_order(hi, lo) <= 0:
-            raise Undecided(f"cannot order the cut points {text(lo)} and {text(hi)} exactly")
-    return tuple(ordered)
+    """The points in increasing order, each comparison certified (no float sort: evalf of
+    −e/log(1 + e^-2000) raises, and a float order of close points is a guess); points proved
+    equal are one cut."""
+    ordered = sorted(points, key=functools.cmp_to_key(certified_order))
+    kept: list[sympy.Expr] = []
+    for p in ordered:
+        if kept and certified_order(p, kept[-1]) == 0:
+            continue
+        kept.append(p)
+    return tuple(kept)
 
 
 # --------------------------------------------------------------------------- polynomials
@@ -156,14 +201,51 @@ def _polynomial_on_line(g: sympy.Expr, var: sympy.Symbol) -> Cuts | None:
     if len(coeffs) == 2:  # c1·z + c0 with real constants such as π or e
         c1, c0 = coeffs
         return Cuts((-c0 / c1,), "it is linear, with its one root -c0/c1")
+    # simplify only proposes the ratios; each is kept only when ratio·c_n − c is proved 0
     ratios = [sympy.simplify(c / coeffs[0]) for c in coeffs]
-    if all(is_algebraic(r) for r in ratios):  # e.g. log(1 + e^-2000)·(z² − 4z + 5)
+    if all(is_algebraic(r) for r in ratios) and all(_proved_equal(r * coeffs[0], c) for r, c in zip(ratios, coeffs)):
+        # e.g. log(1 + e^-2000)·(z² − 4z + 5): g = c_n·monic exactly, and c_n ≠ 0
         monic = sum(r * var ** k for k, r in enumerate(reversed(ratios)))
         found = _polynomial_on_line(monic, var)
         if found is not None:
             return Cuts(found.points, "divided by its leading coefficient, which is not 0, "
                                       + found.argument.replace("a polynomial", "a monic polynomial"))
+    if len(coeffs) == 3:  # a·z² + b·z + c with real constants: the quadratic formula
+        return _quadratic(*coeffs)
     return None  # transcendental coefficients: the other arguments may still apply
+
+
+def _quadratic(a: sympy.Expr, b: sympy.Expr, c: sympy.Expr) -> Cuts | None:
+    """The real roots of a·z² + b·z + c (a ≠ 0 proved by the caller) from the sign of its
+    discriminant, certified; the roots written as the formula, not evaluated (SymPy would split
+    √(−4·π·c) by the signs it guesses for the factors). None when that sign is Undecided."""
+    with sympy.evaluate(False):
+        four_ac = sympy.Mul(-4, *(x for x in (a, c) if x != 1))
+        disc = four_ac if b == 0 else sympy.Add(sympy.Pow(b, 2), four_ac)
+        half = S.Half if a == 1 else sympy.Pow(sympy.Mul(2, a), -1)
+        centre = None if b == 0 else sympy.Mul(-1, b, half)
+    try:
+        s = exact_sign(disc)
+    except Undecided:
+        return None
+    if s < 0:
+        return Cuts((), "it is quadratic with a negative discriminant (certified): no real root")
+    with sympy.evaluate(False):
+        if s == 0:
+            return Cuts((centre if centre is not None else S.Zero,),
+                        "it is quadratic with a zero discriminant: its one root -b/(2a)")
+        spread = sympy.Mul(sympy.Pow(disc, S.Half), half)
+        points = ((-spread, spread) if centre is None else
+                  (sympy.Add(centre, sympy.Mul(-1, spread)), sympy.Add(centre, spread)))
+    return Cuts(points, "it is quadratic with a positive discriminant (certified): its two roots "
+                        "(-b ± √(b² - 4ac))/(2a)")
+
+
+def _proved_equal(x: sympy.Expr, y: sympy.Expr) -> bool:
+    try:
+        return exact_sign(x - y) == 0
+    except Undecided:
+        return False
 
 
 def _algebraic(g: sympy.Expr, var: sympy.Symbol) -> Cuts:
@@ -176,7 +258,7 @@ def _algebraic(g: sympy.Expr, var: sympy.Symbol) -> Cuts:
     kept = []
     for root in norm.real_roots():
         try:
-            if exact_sign(g.xreplace({var: root})) != 0:
+            if exact_sign(_at(g, var, root)) != 0:
                 continue  # a root of a conjugate of g, not of g: no cut needed
         except Undecided:
             pass  # keep it: an extra cut point is harmless
@@ -186,61 +268,292 @@ def _algebraic(g: sympy.Expr, var: sympy.Symbol) -> Cuts:
                 "which has rational coefficients and exactly isolated real roots")
 
 
-# --------------------------------------------------------------------------- arguments from assumptions
+# --------------------------------------------------------------------------- certified ranges
 
 
-_POSITIVE_T = sympy.Symbol("t", positive=True)
+class _NoRange(Exception):
+    """Internal: the range analysis has no rule for this node (the argument is not used)."""
 
 
-def _parametrised(g: sympy.Expr, var: sympy.Symbol, lower: sympy.Expr, upper: sympy.Expr) -> sympy.Expr:
-    """g on the open interval as a function of t > 0 (a bijection onto the interval)."""
-    t = _POSITIVE_T
-    if lower is S.NegativeInfinity and upper is S.Infinity:
-        real = sympy.Symbol(var.name, real=True)
-        return g.xreplace({var: real})
-    if upper is S.Infinity:
-        return g.xreplace({var: lower + t})
-    if lower is S.NegativeInfinity:
-        return g.xreplace({var: upper - t})
-    return g.xreplace({var: (lower + upper * t) / (1 + t)})
+@dataclass(frozen=True)
+class Range:
+    """Every value an expression takes on a region lies between ``lo`` and ``hi``.
+
+    The ends are exact numbers (``-oo``/``oo`` allowed at the open side), each open or closed.
+    An end marked closed where the true one is open is still sound (a wider set); an end is
+    marked open only with a proof that it is not attained.
+    """
+
+    lo: sympy.Expr
+    hi: sympy.Expr
+    lo_closed: bool = False
+    hi_closed: bool = False
+
+    @staticmethod
+    def point(c: sympy.Expr) -> "Range":
+        return Range(c, c, True, True)
 
 
-def _definite_sign(expr: sympy.Expr) -> int:
-    if expr.is_positive is True:
+_OO, _NOO = S.Infinity, S.NegativeInfinity
+
+
+def _build(func, *args: sympy.Expr) -> sympy.Expr:
+    """``func(*args)``, SymPy's automatic evaluation only when every argument is rational
+    (exact rational arithmetic); otherwise kept as written, so that no rewrite that reads the
+    sign of a number (``log`` of a negative, a root of a negative base) can change it."""
+    if all(a.is_Rational for a in args):
+        return func(*args)
+    return func(*args, evaluate=False)
+
+
+def _certified(x: sympy.Expr, test) -> bool:
+    """``test(sign of x)`` with a certified sign; False when the sign cannot be certified."""
+    if x is _OO or x is _NOO:
+        return test(1 if x is _OO else -1)
+    try:
+        return test(exact_sign(x))
+    except Undecided:
+        return False
+
+
+def _positive(x: sympy.Expr) -> bool:
+    return _certified(x, lambda s: s > 0)
+
+
+def _nonneg(x: sympy.Expr) -> bool:
+    return _certified(x, lambda s: s >= 0)
+
+
+def _zero(x: sympy.Expr) -> bool:
+    return _certified(x, lambda s: s == 0)
+
+
+def _neg_end(x: sympy.Expr) -> sympy.Expr:
+    return _NOO if x is _OO else _OO if x is _NOO else _build(sympy.Mul, S.NegativeOne, x)
+
+
+def _negated(r: Range) -> Range:
+    return Range(_neg_end(r.hi), _neg_end(r.lo), r.hi_closed, r.lo_closed)
+
+
+def _strict_sign(r: Range) -> int | None:
+    """1 when every value is > 0, −1 when every value is < 0 (certified), else None."""
+    if r.lo is not _NOO and (_positive(r.lo) or (not r.lo_closed and _zero(r.lo))):
         return 1
-    if expr.is_negative is True:
+    if r.hi is not _OO and (_positive(_neg_end(r.hi)) or (not r.hi_closed and _zero(r.hi))):
         return -1
-    return 0
+    return None
+
+
+def _as_nonnegative(r: Range) -> tuple[Range, bool]:
+    """``r`` or −r, whichever is certified ≥ 0, and whether it was negated."""
+    if r.lo is not _NOO and _nonneg(r.lo):
+        return r, False
+    if r.hi is not _OO and _nonneg(_neg_end(r.hi)):
+        return _negated(r), True
+    raise _NoRange("a factor whose sign is not known on the region")
+
+
+def _add(a: Range, b: Range) -> Range:
+    lo = _NOO if _NOO in (a.lo, b.lo) else _build(sympy.Add, a.lo, b.lo)
+    hi = _OO if _OO in (a.hi, b.hi) else _build(sympy.Add, a.hi, b.hi)
+    return Range(lo, hi, a.lo_closed and b.lo_closed, a.hi_closed and b.hi_closed)
+
+
+def _mul(a: Range, b: Range) -> Range:
+    """Products of factors of known weak sign (reduced to two ranges ≥ 0)."""
+    (a, flip_a), (b, flip_b) = _as_nonnegative(a), _as_nonnegative(b)
+    lo = _build(sympy.Mul, a.lo, b.lo)
+    # inf a·b = a.lo·b.lo; it is not attained when one inf is not, unless the other factor
+    # reaches a value that may be 0 (then 0 is attained)
+    lo_open = ((not a.lo_closed or not b.lo_closed)
+               and (not a.lo_closed or _positive(a.lo)) and (not b.lo_closed or _positive(b.lo)))
+    if _OO in (a.hi, b.hi):
+        hi, hi_open = _OO, True
+    else:
+        hi = _build(sympy.Mul, a.hi, b.hi)
+        hi_open = (not a.hi_closed or not b.hi_closed) and _positive(a.hi) and _positive(b.hi)
+    product = Range(lo, hi, not lo_open, not hi_open)
+    return _negated(product) if flip_a != flip_b else product
+
+
+def _reciprocal(r: Range) -> Range:
+    """1/x over a range of one strict sign."""
+    sign = _strict_sign(r)
+    if sign is None:
+        raise _NoRange("a division by a range that may contain 0")
+    if sign < 0:
+        return _negated(_reciprocal(_negated(r)))
+    lo = S.Zero if r.hi is _OO else _build(sympy.Pow, r.hi, S.NegativeOne)
+    lo_closed = r.hi is not _OO and r.hi_closed
+    if not r.lo_closed and _zero(r.lo):
+        hi, hi_closed = _OO, False
+    else:
+        hi, hi_closed = _build(sympy.Pow, r.lo, S.NegativeOne), r.lo_closed
+    return Range(lo, hi, lo_closed, hi_closed)
+
+
+def _increasing(r: Range, f, at_minus_oo: sympy.Expr, at_oo: sympy.Expr) -> Range:
+    """f over the range, for f continuous and strictly increasing on it (limits at ±oo given)."""
+    lo = at_minus_oo if r.lo is _NOO else _OO if r.lo is _OO else _build(f, r.lo)
+    hi = at_oo if r.hi is _OO else _NOO if r.hi is _NOO else _build(f, r.hi)
+    return Range(lo, hi, r.lo_closed and r.lo is not _NOO, r.hi_closed and r.hi is not _OO)
+
+
+def _power(base: Range, e: sympy.Rational) -> Range:
+    if e.is_Integer:
+        n = int(e)
+        if n == 0:
+            return Range.point(S.One)
+        if n < 0:
+            return _reciprocal(_power(base, sympy.Integer(-n)))
+        power = lambda x, evaluate=True: sympy.Pow(x, n, evaluate=evaluate)  # noqa: E731
+        if n % 2:  # odd: increasing on R
+            return _increasing(base, power, _NOO, _OO)
+        try:
+            positive, _ = _as_nonnegative(base)
+        except _NoRange:
+            return Range(S.Zero, _OO, True, False)  # an even power is ≥ 0
+        return _increasing(positive, power, S.Zero, _OO)
+    # a rational power (principal root) is real only for a base ≥ 0
+    if base.lo is _NOO or not _nonneg(base.lo):
+        raise _NoRange("a root of a base that may be negative")
+    if e > 0:
+        return _increasing(base, lambda x, evaluate=True: sympy.Pow(x, e, evaluate=evaluate), S.Zero, _OO)
+    return _reciprocal(_power(base, -e))
+
+
+#: strictly increasing functions on R, with their limits at −oo and +oo
+_INCREASING = {sympy.exp: (S.Zero, _OO), sympy.tanh: (S.NegativeOne, S.One),
+               sympy.atan: (-sympy.pi / 2, sympy.pi / 2), sympy.erf: (S.NegativeOne, S.One),
+               sympy.sinh: (_NOO, _OO), sympy.asinh: (_NOO, _OO)}
+
+
+def range_on(expr: sympy.Expr, ranges: dict[sympy.Symbol, Range]) -> Range | None:
+    """A certified :class:`Range` of ``expr`` when its symbols range over ``ranges``; None when
+    the rules below do not apply. Interval arithmetic on exact ends: sums, products of factors
+    of certified sign, powers, and monotone functions (exp, log, tanh, atan, erf, erfc, sinh,
+    asinh, cosh; sin and cos within [−1, 1]). Every end is compared with 0 by :func:`exact_sign`;
+    no sign comes from SymPy's assumptions or ``evalf``.
+
+    >>> z = sympy.Symbol("z")
+    >>> range_on(sympy.exp(z) - 1, {z: Range(S.Zero, S.Infinity)})
+    Range(lo=0, hi=oo, lo_closed=False, hi_closed=False)
+    """
+    memo: dict[sympy.Basic, Range] = {}
+
+    def walk(node: sympy.Expr) -> Range:
+        if node not in memo:
+            memo[node] = rule(node)
+        return memo[node]
+
+    def rule(node: sympy.Expr) -> Range:
+        if not node.free_symbols:
+            if node.has(sympy.I, sympy.zoo, sympy.nan, _OO, _NOO):
+                raise _NoRange("not a real number")
+            return Range.point(node)
+        if node.is_Symbol:
+            if node not in ranges:
+                raise _NoRange(f"no range for {node}")
+            return ranges[node]
+        if node.is_Add or node.is_Mul:
+            constant = [a for a in node.args if not a.free_symbols]
+            parts = [walk(a) for a in node.args if a.free_symbols]
+            if constant:
+                parts.insert(0, Range.point(_build(node.func, *constant) if len(constant) > 1 else constant[0]))
+            combine = _add if node.is_Add else _mul
+            result = parts[0]
+            for part in parts[1:]:
+                result = combine(result, part)
+            return result
+        if node.is_Pow:
+            base, e = node.args
+            if e.is_Rational:
+                return _power(walk(base), e)
+            if not base.free_symbols and _positive(base):  # c**y = exp(y·log c)
+                return walk(sympy.exp(_build(sympy.Mul, e, sympy.log(base)), evaluate=False))
+            raise _NoRange("a power with a variable exponent")
+        if isinstance(node, sympy.Function) and len(node.args) == 1:
+            return unary(node.func, walk(node.args[0]))
+        raise _NoRange(f"no range rule for {type(node).__name__}")
+
+    def unary(func, r: Range) -> Range:
+        if func in _INCREASING:
+            return _increasing(r, func, *_INCREASING[func])
+        if func is sympy.log:
+            if r.lo is _NOO or not _nonneg(r.lo) or (r.lo_closed and not _positive(r.lo)):
+                raise _NoRange("log of a range that may reach 0 or below")
+            lo = _NOO if not r.lo_closed and _zero(r.lo) else None
+            found = _increasing(r, sympy.log, _NOO, _OO)
+            return found if lo is None else Range(_NOO, found.hi, False, found.hi_closed)
+        if func is sympy.erfc:  # erfc = 1 − erf, decreasing
+            return _add(Range.point(S.One), _negated(_increasing(r, sympy.erf, S.NegativeOne, S.One)))
+        if func is sympy.cosh:  # even, increasing on [0, oo)
+            try:
+                positive, _ = _as_nonnegative(r)
+            except _NoRange:
+                return Range(S.One, _OO, True, False)
+            return _increasing(positive, sympy.cosh, S.One, _OO)
+        if func in (sympy.sin, sympy.cos):
+            return Range(S.NegativeOne, S.One, True, True)
+        raise _NoRange(f"no range rule for {func}")
+
+    try:
+        return walk(sympy.sympify(expr))
+    except (_NoRange, Undecided):
+        return None
+
+
+def sign_on(expr: sympy.Expr, ranges: dict[sympy.Symbol, Range]) -> int | None:
+    """The sign of ``expr`` at every point of the region, certified through :func:`range_on`:
+    ±1 when the range lies strictly on one side of 0, 0 when it is the point 0; else None."""
+    found = range_on(expr, ranges)
+    if found is None:
+        return None
+    if found.lo is not _NOO and found.hi is not _OO and _zero(found.lo) and _zero(found.hi):
+        return 0
+    return _strict_sign(found)
+
+
+def _open(lower: sympy.Expr, upper: sympy.Expr) -> Range:
+    return Range(lower, upper, False, False)
 
 
 def _sign_definite(g, var, lower, upper, propose) -> Cuts | None:
-    s = _definite_sign(_parametrised(g, var, lower, upper))
+    s = sign_on(g, {var: _open(lower, upper)})
     if s:
         return Cuts((), f"it is {'positive' if s > 0 else 'negative'} on the whole interval "
-                        "(SymPy's assumptions on the parametrised interval)")
+                        "(a certified range of its values: interval arithmetic with exact ends)")
     return None
 
 
 def _monotone(g, var, lower, upper, propose) -> Cuts | None:
-    slope = _definite_sign(_parametrised(sympy.diff(g, var), var, lower, upper))
+    slope = sign_on(sympy.diff(g, var), {var: _open(lower, upper)})
     if not slope:
         return None
-    why = f"it is strictly {'increasing' if slope > 0 else 'decreasing'} (its derivative has one sign there)"
-    roots = [c for c in _proved_roots(g, var, propose(g, var, sympy.Interval.open(lower, upper)))
-             if _strictly_inside(c, lower, upper)]
-    if len(roots) == 1:
-        return Cuts(tuple(roots), why + ", so its one root is the only one")
-    if len(roots) > 1:
-        raise Undecided(f"a monotone {text(g)} cannot have two roots: the candidates are wrong")
+    why = (f"it is strictly {'increasing' if slope > 0 else 'decreasing'} (a certified range of "
+           "its derivative excludes 0)")
     for end, side in ((lower, 1), (upper, -1)):
-        if end.is_finite:  # g(end) of the sign that g moves away from 0 with: no root inside
+        if end is not _OO and end is not _NOO:  # g(end) of the sign g moves away from 0 with: no root inside
             try:
-                s = exact_sign(g.xreplace({var: end}))
+                s = exact_sign(_at(g, var, end))
             except Undecided:
                 continue
             if s != 0 and s * side * slope > 0 or s == 0:
                 return Cuts((), why + f" and g({text(end)}) = 0 or already moves away from 0")
+    roots = [c for c in _proved_roots(g, var, propose(g, var, sympy.Interval.open(lower, upper)))
+             if _proposal_inside(c, lower, upper)]
+    if len(roots) == 1:
+        return Cuts(tuple(roots), why + ", so its one root is the only one")
+    if len(roots) > 1:
+        raise Undecided(f"a monotone {text(g)} cannot have two roots: the candidates are wrong")
     return None
+
+
+def _at(g: sympy.Expr, var: sympy.Symbol, x: sympy.Expr) -> sympy.Expr:
+    """g at the number x, with no automatic rewrite that reads SymPy's guess of a sign
+    (:func:`~symcheck.exact.signs.substitute`)."""
+    return substitute(g, {var: x})
 
 
 def _solveset_candidates(g: sympy.Expr, var: sympy.Symbol, interval: sympy.Set) -> list[sympy.Expr]:
@@ -270,7 +583,9 @@ def _proved_roots(g: sympy.Expr, var: sympy.Symbol, proposals: Iterable[sympy.Ex
     roots = []
     for c in proposals:
         try:
-            if exact_sign(g.xreplace({var: c})) == 0:
+            if sympy.count_ops(c) > MAX_PROPOSAL_OPS or not _certainly_real(c):
+                continue
+            if exact_sign(_at(g, var, c)) == 0:
                 roots.append(c)
         except Undecided:
             continue
@@ -312,7 +627,7 @@ def _isolated(g: sympy.Expr, var: sympy.Symbol, lower: sympy.Expr, upper: sympy.
 
     def sign_at(a: Fraction) -> int | None:
         try:
-            return exact_sign(g.xreplace({var: sympy.Rational(a.numerator, a.denominator)}))
+            return exact_sign(_at(g, var, sympy.Rational(a.numerator, a.denominator)))
         except Undecided:
             return None
 

@@ -24,7 +24,7 @@ from symcheck.exact.zero_proof import generator_identity_safe, proved_zero
 from symcheck.core.printing import text
 
 __all__ = ["Undecided", "exact_sign", "certified_order", "at_point", "at_values", "nonsmooth_to_piecewise",
-           "EXACT_SIGN_BITS"]
+           "substitute", "EXACT_SIGN_BITS"]
 
 #: the most bits spent on the sign of one closed-form number (e^-2000 needs about 2900)
 EXACT_SIGN_BITS = 8192
@@ -117,6 +117,32 @@ def nonsmooth_to_piecewise(expr: sympy.Expr) -> sympy.Expr:
     raise Undecided("nonsmooth functions nested too deeply to rewrite")
 
 
+#: functions whose automatic evaluation at a number only applies identities (exact values at
+#: rational multiples of π, periodicity, parity read from the written coefficient): SymPy's
+#: evaluation is kept for them. Not here, and so kept as written: ``log`` (a negative argument
+#: becomes iπ + log(−x) by SymPy's guess of its sign), roots (√(x·y) is split by the guessed
+#: signs of the factors, √(x²) becomes ±x), and every nonsmooth or branching function.
+_IDENTITY_EVALUATED = (sympy.exp, sympy.sin, sympy.cos, sympy.tan, sympy.tanh, sympy.sinh, sympy.cosh,
+                       sympy.atan, sympy.asinh, sympy.erf, sympy.erfc, sympy.CRootOf)
+
+
+def _evaluation_is_identity(expr: sympy.Basic) -> bool:
+    return all(node.is_Atom or _node_evaluation_is_identity(node) for node in sympy.preorder_traversal(expr))
+
+
+def substitute(expr: sympy.Expr, values: Mapping[sympy.Symbol, sympy.Expr]) -> sympy.Expr:
+    """``expr`` with ``values`` put in, evaluated by SymPy only where its automatic evaluation
+    applies identities (sums, products, integer powers, exp, trigonometric and a few odd
+    functions); otherwise kept as written, so that no rewrite that reads SymPy's low-precision
+    guess of the sign of a number (``√((c)²) → c``, ``log(c) → iπ + log(−c)``) changes it.
+    Branches are not chosen here (:func:`at_values` does that with certified signs)."""
+    values = {v: sympy.sympify(x) for v, x in values.items()}
+    if _evaluation_is_identity(expr) and all(_evaluation_is_identity(x) for x in values.values()):
+        return expr.xreplace(values)
+    with sympy.evaluate(False):
+        return expr.xreplace(values)
+
+
 def at_point(expr: sympy.Expr, var: sympy.Symbol, value: sympy.Expr) -> sympy.Expr:
     """``expr`` with ``var = value``; for a number, every branch chosen by a certified sign.
 
@@ -133,8 +159,10 @@ def at_point(expr: sympy.Expr, var: sympy.Symbol, value: sympy.Expr) -> sympy.Ex
 def at_values(expr: sympy.Expr, values: Mapping[sympy.Symbol, sympy.Expr]) -> sympy.Expr:
     """:func:`at_point` for several variables at once."""
     values = {v: sympy.sympify(x) for v, x in values.items()}
-    if not all(x.is_number for x in values.values()) or not expr.has(sympy.Piecewise, *_NONSMOOTH):
+    if not all(x.is_number for x in values.values()):
         return expr.xreplace(values)
+    if not expr.has(sympy.Piecewise, *_NONSMOOTH):
+        return substitute(expr, values)
     return _chosen(nonsmooth_to_piecewise(expr), values)
 
 
@@ -142,7 +170,7 @@ def _chosen(expr: sympy.Basic, values: Mapping[sympy.Symbol, sympy.Expr]) -> sym
     if not expr.free_symbols & values.keys():
         return expr
     if not expr.has(sympy.Piecewise):
-        return expr.xreplace(values)
+        return substitute(expr, values)
     if isinstance(expr, sympy.Piecewise):
         for branch, cond in expr.args:
             truth = _truth(cond, values)
@@ -152,7 +180,16 @@ def _chosen(expr: sympy.Basic, values: Mapping[sympy.Symbol, sympy.Expr]) -> sym
             if truth:
                 return _chosen(branch, values)
         raise Undecided(f"no branch of {text(expr)} applies at {text(values)}")
-    return expr.func(*(_chosen(arg, values) for arg in expr.args))
+    args = [_chosen(arg, values) for arg in expr.args]
+    if _node_evaluation_is_identity(expr):
+        return expr.func(*args)
+    with sympy.evaluate(False):  # e.g. a root of a chosen branch: not rewritten by a guessed sign
+        return expr.func(*args)
+
+
+def _node_evaluation_is_identity(node: sympy.Basic) -> bool:
+    return (node.is_Add or node.is_Mul or isinstance(node, _IDENTITY_EVALUATED)
+            or (node.is_Pow and node.exp.is_Integer))
 
 
 _RELATIONS = {
