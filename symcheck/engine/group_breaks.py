@@ -32,7 +32,7 @@ _N, _J, _OMEGA = sympy.symbols("N j omega")
 
 def break_points(pieces, budget: Budget, steps: list[Step], missing: list[str]) -> bool:
     """|a| = 1 when the non-analytic points of σ are known exactly and one is not 0."""
-    ends = {e for p in pieces for e in (p.region.lower, p.region.upper) if e.is_finite}
+    ends = {e for p in pieces for e in (p.region.lower, p.region.upper) if e not in (S.Infinity, S.NegativeInfinity)}
     signs = {e: certified_sign(e) for e in ends}
     if None in signs.values():
         missing.append("a cut point of σ could not be told apart from 0")

@@ -343,14 +343,17 @@ def prove_identically_zero(expr: sympy.Expr, var: sympy.Symbol, region: Region,
     with budget.step():
         if generator_identity_safe(expr):
             return EXACT_IDENTITY
-    shifted, note = _positive_shift(expr, var, region)
     try:
         with budget.step():
-            shifted, opaque = opaque_constants(shifted)
+            # opaque before the shift: substituting z = lower + t evaluates (Abs, √(u²)) on signs
+            made, opaque = opaque_constants(expr)
+            ends = tuple(end if end in (S.Infinity, S.NegativeInfinity) else opaque_constants(end)[0]
+                         for end in (region.lower, region.upper))
     except BudgetExceeded:
         raise
     except Exception:  # a SymPy failure while making constants opaque proves nothing
         return None
+    shifted, note = _positive_shift(made, var, region, ends)
     if opaque:
         note += f" (the constants {', '.join(opaque)} kept opaque, with their certified signs)"
     if shifted == 0:
@@ -377,12 +380,16 @@ def prove_identically_zero(expr: sympy.Expr, var: sympy.Symbol, region: Region,
     return None
 
 
-def _positive_shift(expr: sympy.Expr, var: sympy.Symbol, region: Region) -> tuple[sympy.Expr, str]:
+def _positive_shift(expr: sympy.Expr, var: sympy.Symbol, region: Region,
+                    ends: tuple[sympy.Expr, sympy.Expr]) -> tuple[sympy.Expr, str]:
+    """z = lower + t or upper − t, t > 0, with the end as made opaque (``ends``); the text names
+    the end as written."""
     t = sympy.Symbol("t", positive=True)
+    lower, upper = ends
     if region.lower != -S.Infinity and region.upper == S.Infinity:
-        return expr.subs(var, region.lower + t), f" (with {var} = {sympy.sstr(region.lower + t)}, t > 0)"
+        return expr.subs(var, lower + t), f" (with {var} = {sympy.sstr(region.lower + t)}, t > 0)"
     if region.upper != S.Infinity and region.lower == -S.Infinity:
-        return expr.subs(var, region.upper - t), f" (with {var} = {sympy.sstr(region.upper - t)}, t > 0)"
+        return expr.subs(var, upper - t), f" (with {var} = {sympy.sstr(region.upper - t)}, t > 0)"
     return expr, ""
 
 
