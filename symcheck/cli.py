@@ -95,6 +95,27 @@ def _finish_rows(result: Any, expect: str | None) -> None:
         sys.exit(EXIT_EXPECT)
 
 
+_CERTIFICATE = click.option(
+    "--certificate", "certificate_file", type=click.Path(dir_okay=False, writable=True), default=None,
+    metavar="FILE", help="Write the proof certificate the kernel accepted (JSON, schema symcheck.certificate/1; "
+                         "re-check it with `symcheck check-certificate FILE`). Written only when there is one.")
+
+
+def _write_certificate(document: dict | None, path: str | None) -> None:
+    """Write the certificate (nothing to write is said on stderr, not an error: the verdict stands)."""
+    if path is None:
+        return
+    if document is None:
+        click.echo(f"no certificate written to {path}: only a proof the kernel accepted has one", err=True)
+        return
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            json.dump(document, handle, indent=1, ensure_ascii=False)
+            handle.write("\n")
+    except OSError as err:
+        raise click.ClickException(f"cannot write the certificate {path}: {err.strerror or err}")
+
+
 def _common(f: Callable) -> Callable:
     options = [
         _act("Catalogue name (see `symcheck activations`) or an expression in one "
@@ -105,6 +126,7 @@ def _common(f: Callable) -> Callable:
         _timeout("Time budget in seconds; running out is 'inconclusive'."),
         _JSON,
         _expect(),
+        _CERTIFICATE,
     ]
     for option in reversed(options):
         f = option(f)
@@ -123,28 +145,34 @@ def cli() -> None:
 
 @cli.command()
 @_common
-def exchange(act: str, form: str, timeout: float, as_json: bool, expect: str | None) -> None:
+def exchange(act: str, form: str, timeout: float, as_json: bool, expect: str | None,
+             certificate_file: str | None) -> None:
     """Is swapping query and key, (q, k) -> (k, q), a symmetry of the unit?
 
     \b
     Example:  symcheck exchange --act silu
               symcheck exchange --act relu --form rank1 --json
     """
-    _finish(_exchange_result(act=act, form=form, timeout=timeout), as_json, expect)
+    result = _exchange_result(act=act, form=form, timeout=timeout)
+    _write_certificate(result.certificate, certificate_file)
+    _finish(result, as_json, expect)
 
 
 @cli.command()
 @_common
 @click.option("--alpha", default="positive", show_default=True, metavar="DOMAIN",
               help="positive (every α>0), negative, any (every α≠0), or one number, e.g. -1 or 1/2.")
-def scaling(act: str, form: str, timeout: float, as_json: bool, expect: str | None, alpha: str) -> None:
+def scaling(act: str, form: str, timeout: float, as_json: bool, expect: str | None,
+            certificate_file: str | None, alpha: str) -> None:
     """Is inverse scaling, (q, k) -> (αq, k/α), a symmetry for every α in the domain?
 
     \b
     Example:  symcheck scaling --act relu
               symcheck scaling --act tanh --alpha -1
     """
-    _finish(_scaling_result(act=act, form=form, timeout=timeout, alpha=alpha), as_json, expect)
+    result = _scaling_result(act=act, form=form, timeout=timeout, alpha=alpha)
+    _write_certificate(result.certificate, certificate_file)
+    _finish(result, as_json, expect)
 
 
 @cli.command()
@@ -154,7 +182,10 @@ def scaling(act: str, form: str, timeout: float, as_json: bool, expect: str | No
                    "query-mlp, bilinear or rank-r.")
 @_timeout("Time budget in seconds; what is not decided in time is left open (a partial group).")
 @_JSON
-def group(act: str, form: str | None, timeout: float, as_json: bool) -> None:
+@click.option("--certificate", "certificate_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Write every proved member's certificate, as the kernel accepted it, in one bundle "
+                   "(re-check it with `symcheck check-certificate FILE`). The maximality argument is not in it.")
+def group(act: str, form: str | None, timeout: float, as_json: bool, certificate_file: str | None) -> None:
     """The symmetry group G = {(a, c) : σ(a·z) = c·σ(z) for every z} of an activation.
 
     \b
@@ -166,6 +197,7 @@ def group(act: str, form: str | None, timeout: float, as_json: bool) -> None:
     from symcheck.engine.group import symmetry_group, symmetry_forms
     key = symmetry_forms(form) if form is not None else None  # a bad --form fails before the work
     result = symmetry_group(act, timeout=timeout)
+    _write_certificate(result.certificate_bundle(), certificate_file)
     formulation = None if key is None else result.formulation_symmetries(key)
     if as_json:
         payload = result.to_dict()
@@ -259,13 +291,13 @@ def derive(name: str, as_json: bool, expect: str | None) -> None:
 @click.option("--json", "as_json", is_flag=True, help="The kernel's verdict as JSON.")
 def check_certificate(path: str, as_json: bool) -> None:
     """Re-check a proof certificate with the kernel: exit 0 accepted, 1 rejected, 2 unreadable."""
-    from symcheck.kernel.check import check
+    from symcheck.kernel.check import check_document
     try:
         with open(path, encoding="utf-8") as handle:
             certificate = json.load(handle)
     except (OSError, ValueError, RecursionError) as err:
         raise click.ClickException(f"cannot read the certificate {path}: {type(err).__name__}: {err}")
-    verdict = check(certificate)
+    verdict = check_document(certificate)
     click.echo(json.dumps(dataclasses.asdict(verdict), ensure_ascii=False) if as_json else str(verdict))
     if not verdict.accepted:
         sys.exit(EXIT_EXPECT)

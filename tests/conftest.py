@@ -38,6 +38,7 @@ def invoke_cli(*args: str) -> tuple[int, str, str]:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "withdrawal: the test makes the guard withdraw a proof on purpose")
+    config.addinivalue_line("markers", "kernel_rejection: the test makes the proof kernel reject a certificate on purpose")
 
 
 @pytest.fixture(autouse=True)
@@ -50,6 +51,19 @@ def no_proof_is_withdrawn(request: pytest.FixtureRequest):
     if request.node.get_closest_marker("withdrawal") is None:
         fresh = WITHDRAWN[before:]
         assert not fresh, f"a proof was withdrawn by the guard: {fresh}"
+
+
+@pytest.fixture(autouse=True)
+def no_certificate_is_rejected(request: pytest.FixtureRequest):
+    """A certificate the kernel rejected is a wrong proof (or an emitter bug) that reached the
+    gate: fail the test that produced it, unless it does so on purpose. (A proof the emitter
+    could not express is no rejection: it leaves the result inconclusive, and is not recorded.)"""
+    from symcheck.engine.kernel_gate import REJECTED
+    before = len(REJECTED)
+    yield
+    if request.node.get_closest_marker("kernel_rejection") is None:
+        fresh = REJECTED[before:]
+        assert not fresh, f"the proof kernel rejected a certificate: {[str(r) for r in fresh]}"
 
 
 @pytest.fixture

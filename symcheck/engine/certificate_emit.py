@@ -37,7 +37,7 @@ from symcheck.kernel.tree import Node, free_vars, substitute
 from symcheck.kernel.verdict import Reject
 
 __all__ = ["Certificate", "Rejection", "certify_zero", "certify_statement", "certify_member", "certify_group",
-           "statement_claim", "scale_domain", "SCHEMA"]
+           "certify_witness", "certify_nonmember", "statement_claim", "scale_domain", "SCHEMA"]
 
 #: most pieces one certificate may have, and the emitter's time limit (a Rejection beyond)
 MAX_PIECES = 400
@@ -291,6 +291,60 @@ def certify_statement(sigma: Any, transformation: Any, unit: Any = "gated", *, c
     about = f"{transformation.describe()}, {unit.name} form, σ = {sigma.name}"
     claim = {"kind": "zero", "expr": to_json(expr), "vars": domains}
     return _emit(expr, claim, domains, about, check_it, started, seconds)
+
+
+def certify_witness(sigma: Any, transformation: Any, unit: Any, point: Mapping[str, Any], *,
+                    check_it: bool = True) -> Outcome:
+    """The certificate of a ``broken``: the statement's left − right, σ substituted, is non-zero at
+    ``point`` (variable name → exact rational); the kernel re-evaluates it there itself."""
+    from symcheck.language.activations import activation
+    from symcheck.language.unit_forms import form
+    started = time.perf_counter()
+    sigma = activation(sigma)
+    unit = unit if not isinstance(unit, str) else form(unit)
+    try:
+        expr, domains = statement_claim(sigma.expr, transformation, unit)
+    except (Unsupported, Reject, RecursionError) as why:
+        return _finish(None, started, check_it, f"the statement has no tree: {why}")
+    about = f"{transformation.describe()}, {unit.name} form, σ = {sigma.name}: broken"
+    return _witnessed({"kind": "nonzero", "expr": to_json(expr), "vars": domains}, sorted(domains), point,
+                      about, started, check_it)
+
+
+def certify_nonmember(sigma: Any, a: Any, c: Any, point: Mapping[str, Any], *, check_it: bool = True) -> Outcome:
+    """The certificate of a refuted pair or family: σ(a·z) − c·σ(z) ≠ 0 at ``point`` (z, and a
+    when ``a`` is the family's symbol), stated by the kernel's ``member`` claim."""
+    from symcheck.language.activations import activation
+    from symcheck.language.symbols import Z
+    started = time.perf_counter()
+    sigma = activation(sigma)
+    try:
+        s, at, ct = sigma_tree(sigma.expr, Z), tree(a), tree(c)
+    except (Unsupported, Reject, RecursionError) as why:
+        return _finish(None, started, check_it, f"the pair has no tree: {why}")
+    names = sorted(free_vars(at) | free_vars(ct) | {"z"})
+    claim = {"kind": "nonzero", "member": {"sigma": to_json(s), "a": to_json(at), "c": to_json(ct)},
+             "vars": {n: [] for n in names}}
+    about = f"σ = {sigma.name}: (a, c) = ({sympy.sstr(a)}, {sympy.sstr(c)}) is not a member"
+    return _witnessed(claim, names, point, about, started, check_it)
+
+
+def _witnessed(claim: dict, names: Sequence[str], point: Mapping[str, Any], about: str, started: float,
+               check_it: bool) -> Outcome:
+    """A ``nonzero`` certificate at ``point``. The sign is not proposed by the engine: the kernel
+    evaluates the claim at the point itself, and one of the two signs must be proved."""
+    try:
+        values = {name: point_json(sympy.Rational(point[name])) for name in names}
+    except (KeyError, TypeError, ValueError) as why:
+        return _finish(None, started, check_it, f"the witness gives no exact value for {why}")
+    tried: Outcome | None = None
+    for sign in ("pos", "neg"):
+        cert = {"schema": SCHEMA, "about": {"statement": about}, "claim": claim,
+                "witness": {"point": values, "sign": sign}}
+        tried = _finish(cert, started, check_it)
+        if tried.accepted or not check_it:
+            return tried
+    return tried
 
 
 def member_expression(sigma: Node, a: Node, c: Node) -> Node:

@@ -97,6 +97,14 @@ class CheckResult(Renderable):
     cross_check: CrossCheck | None = None
     #: holds with σ left opaque (the two sides are the same expression): true for every σ
     every_sigma: bool = False
+    #: the proof kernel's answer on a proof (None when nothing was proved): its certificate or why not
+    kernel: Any = None
+
+    @property
+    def certificate(self) -> dict | None:
+        """The certificate the kernel accepted (JSON-ready, schema symcheck.certificate/1), or None."""
+        found = getattr(self.kernel, "certificate", None)
+        return None if found is None else found.data
 
     def __post_init__(self) -> None:
         if self.witness is not None:
@@ -170,6 +178,7 @@ class CheckResult(Renderable):
             "note": self.note,
             "elapsed_seconds": round(self.elapsed, 4),
             "cross_check": None if self.cross_check is None else self.cross_check.to_dict(),
+            "kernel": None if self.kernel is None else self.kernel.summary(),
         }
 
     def __str__(self) -> str:

@@ -38,6 +38,8 @@ from symcheck.engine.group_facts import (C, G, Bound, Law, certified_sign as _si
                                          nonzero_point)
 from symcheck.engine.group_formulations import FORMS, FormulationSymmetries, symmetry_forms
 from symcheck.engine.group_maximality import bounds
+from symcheck.engine.certificate_emit import certify_zero
+from symcheck.engine.kernel_gate import admit
 from symcheck.engine.group_members import WITNESS_GRID, Proof, prove_family, prove_pair
 from symcheck.engine.group_results import (J, ASet, Component, Exclusion, Membership, SymmetryGroup,
                                            exact_number, set_text)
@@ -113,6 +115,7 @@ def _build(sigma: Activation, budget: Budget, steps: list[Step], started: float)
     laws: dict[int, tuple[Law, Proof]] = {}
     discrete: dict[int, tuple[Bound, Proof]] = {}
     excluded: list[Exclusion] = []
+    certificates: list[tuple[str, dict]] = []  # every member's certificate, as the kernel accepted it
     settled = {1: False, -1: False}
     for sign in (1, -1):
         bound = arguments.bounds[sign]
@@ -125,6 +128,7 @@ def _build(sigma: Activation, budget: Budget, steps: list[Step], started: float)
                 proof = prove_pair(sigma, a0, c0, budget)
                 if proof.verdict is Verdict.HOLDS:
                     finite.append((a0, c0, proof))
+                    _keep(certificates, f"(a, c) = ({text(a0)}, {text(c0)})", proof)
                 elif proof.verdict is Verdict.BROKEN:
                     excluded.append(Exclusion(a0, c0, proof.witness, proof.steps))
                 else:
@@ -135,6 +139,7 @@ def _build(sigma: Activation, budget: Budget, steps: list[Step], started: float)
             if proof.verdict is Verdict.HOLDS:
                 laws[sign] = (bound.law, proof)
                 settled[sign] = True
+                _keep(certificates, f"{_HALF[sign]} a, c = {text(bound.law.c(sign))}", proof)
             else:
                 if proof.verdict is Verdict.BROKEN:
                     a0 = proof.witness.get("a")
@@ -149,6 +154,9 @@ def _build(sigma: Activation, budget: Budget, steps: list[Step], started: float)
             if all(p.verdict is Verdict.HOLDS for p in proofs):
                 discrete[sign] = (bound, Proof(Verdict.HOLDS, tuple(s for p in proofs for s in p.steps)))
                 settled[sign] = True
+                _keep(certificates, f"generator (a, c) = ({text(bound.base)}, {text(bound.base_c)})", generator)
+                if sign == -1:
+                    _keep(certificates, f"generator (a, c) = (-1, {text(bound.unit_c)})", proofs[1])
             else:
                 notes.append(f"a generator of the discrete set for {_HALF[sign]} a was not proved a member")
         else:
@@ -164,7 +172,12 @@ def _build(sigma: Activation, budget: Budget, steps: list[Step], started: float)
                           "proved a member or refuted by a certified witness", Status.THEOREM))
     note = "" if complete else "partial: " + "; ".join(dict.fromkeys(notes))
     return SymmetryGroup(sigma, components, complete, tuple(steps), tuple(excluded), note,
-                         time.perf_counter() - started, point)
+                         time.perf_counter() - started, point, tuple(certificates))
+
+
+def _keep(certificates: list[tuple[str, dict]], what: str, proof: Proof) -> None:
+    if proof.kernel is not None and proof.kernel.certificate is not None:
+        certificates.append((what, proof.kernel.certificate.data))
 
 
 def _c_from_value(sigma: Activation, a0: sympy.Expr, point: tuple[sympy.Rational, sympy.Expr]) -> sympy.Expr:
@@ -174,7 +187,11 @@ def _c_from_value(sigma: Activation, a0: sympy.Expr, point: tuple[sympy.Rational
 
 def _degenerate(sigma: Activation, decision: Any, steps: list[Step], started: float) -> SymmetryGroup:
     """No point is certified non-zero: σ ≡ 0 (every pair, when the decider proved it), or nothing can be said."""
-    if decision.verdict is Verdict.HOLDS:
+    admission = admit(certify_zero(sigma.expr, {Z: ()})) if decision.verdict is Verdict.HOLDS else None
+    if admission is not None and not admission.accepted:
+        return SymmetryGroup(sigma, (_identity(),), False, tuple(steps), note="partial: " + admission.note,
+                             elapsed=time.perf_counter() - started)
+    if admission is not None and admission.certificate is not None:
         proof = Step("Proof", "σ ≡ 0: σ(a·z) = 0 = c·σ(z) for every a and c",
                      Relation(Rel.EQUIV, SIGMA_NAME, S.Zero),
                      "σ is identically zero (proved by the one-variable decider)", Status.VERIFIED)
@@ -182,7 +199,8 @@ def _degenerate(sigma: Activation, decision: Any, steps: list[Step], started: fl
                           Relation(Rel.EQ, G, Cartesian((Paren(SetMinus(S.Reals, FiniteSet((S.Zero,)))), S.Reals))),
                           "", Status.VERIFIED))
         return SymmetryGroup(sigma, (Component(ASet("all"), None, (proof,)),), True, tuple(steps),
-                             elapsed=time.perf_counter() - started)
+                             elapsed=time.perf_counter() - started,
+                             certificates=(("σ ≡ 0", admission.certificate.data),))
     return SymmetryGroup(sigma, (_identity(),), False, tuple(steps),
                          note="partial: σ was neither certified non-zero at a sample point nor proved ≡ 0",
                          elapsed=time.perf_counter() - started)

@@ -21,7 +21,9 @@ from symcheck.core.errors import EvaluationError, Undecided
 from symcheck.core.printing import text
 from symcheck.core.results import Status, Step
 from symcheck.core.verdict import Verdict
+from symcheck.engine.certificate_emit import certify_member, certify_nonmember
 from symcheck.engine.guard import counterexample
+from symcheck.engine.kernel_gate import Admission, admit
 from symcheck.engine.plane import decide_plane, scale_regions, whole_line
 from symcheck.engine.symmetries import _case_steps, _fallback, _piece_steps, failed_outside, point_formula
 from symcheck.engine.zero import decide_zero
@@ -47,6 +49,8 @@ class Proof:
     steps: tuple[Step, ...]
     witness: dict[str, sympy.Expr] | None = None
     note: str = ""
+    #: the proof kernel's answer on a proof of membership (None when nothing was proved)
+    kernel: Admission | None = None
 
 
 def residual(sigma: Activation, a: sympy.Expr, c: sympy.Expr) -> sympy.Expr:
@@ -96,13 +100,14 @@ def prove_pair(sigma: Activation, a: sympy.Expr, c: sympy.Expr, budget: Budget) 
     if decision.verdict is Verdict.HOLDS:
         found = _guarded(r, {Z: whole_line()}, budget)
         if found is None:
-            return Proof(Verdict.HOLDS, (statement, *_piece_steps(decision)))
-        return _refuted(statement, {Z: found}, r, "found by the guard; the proof above is withdrawn")
+            return _admitted(Proof(Verdict.HOLDS, (statement, *_piece_steps(decision))),
+                             certify_member(sigma, a, c, seconds=max(1.0, budget.remaining())))
+        return _refuted((sigma, a, c), statement, {Z: found}, r, "found by the guard; the proof above is withdrawn")
     if decision.verdict is Verdict.BROKEN:
-        return _refuted(statement, {Z: decision.point}, r, "found by the one-variable decider")
+        return _refuted((sigma, a, c), statement, {Z: decision.point}, r, "found by the one-variable decider")
     found, _ = _fallback(r, {Z: None}, budget, {})
     if found is not None:
-        return _refuted(statement, {Z: found.witness[Z]}, r, "found by the numeric fallback")
+        return _refuted((sigma, a, c), statement, {Z: found.witness[Z]}, r, "found by the numeric fallback")
     return Proof(Verdict.INCONCLUSIVE, (statement, *_piece_steps(decision)),
                  note=decision.note or "neither proved nor refuted")
 
@@ -125,16 +130,25 @@ def prove_family(sigma: Activation, sign: int, c: sympy.Expr, budget: Budget) ->
         present = {v: r for v, r in space.items() if v in difference.free_symbols}
         found = _guarded_point(difference, present, budget) if present else None
         if found is None:
-            return Proof(Verdict.HOLDS, (statement, *_case_steps(decision, space)))
-        return _refuted(statement, {A: found.get(A, S.One), Z: found.get(Z, S.One)}, difference,
+            return _admitted(Proof(Verdict.HOLDS, (statement, *_case_steps(decision, space))),
+                             certify_member(sigma, A, c, domain, seconds=max(1.0, budget.remaining())))
+        return _refuted((sigma, A, c), statement, {A: found.get(A, S.One), Z: found.get(Z, S.One)}, difference,
                         "found by the guard; the proof above is withdrawn")
     if decision.verdict is Verdict.BROKEN:
-        return _refuted(statement, dict(decision.witness), difference, f"found on {decision.found}")
+        return _refuted((sigma, A, c), statement, dict(decision.witness), difference, f"found on {decision.found}")
     found, _ = _fallback(difference, space, budget, {})
     if found is not None:
-        return _refuted(statement, dict(found.witness), difference, "found by the numeric fallback")
+        return _refuted((sigma, A, c), statement, dict(found.witness), difference, "found by the numeric fallback")
     return Proof(Verdict.INCONCLUSIVE, (statement, *_case_steps(decision, space)),
                  note=decision.note or "neither proved nor refuted")
+
+
+def _admitted(proof: Proof, outcome: Any) -> Proof:
+    """A member is reported only when the independent kernel accepts its certificate."""
+    admission = admit(outcome)
+    if admission.accepted:
+        return Proof(proof.verdict, proof.steps, proof.witness, proof.note, admission)
+    return Proof(Verdict.INCONCLUSIVE, proof.steps, note=admission.note, kernel=admission)
 
 
 def _guarded(r: sympy.Expr, space, budget: Budget) -> sympy.Rational | None:
@@ -152,8 +166,10 @@ def _guarded_point(difference: sympy.Expr, space, budget: Budget):
     return None if found is None else dict(found.point)
 
 
-def _refuted(statement: Step, point: dict, difference: sympy.Expr, origin: str) -> Proof:
-    """Certify ``difference`` ≠ 0 at ``point`` and re-check it independently: broken, or not decided."""
+def _refuted(member: tuple[Activation, sympy.Expr, sympy.Expr], statement: Step, point: dict,
+             difference: sympy.Expr, origin: str) -> Proof:
+    """Certify ``difference`` ≠ 0 at ``point`` and re-check it independently, then have the kernel
+    re-evaluate σ(a·z) − c·σ(z) there from ``member`` = (σ, a, c): broken, or not decided."""
     values = {v: point[v] for v in difference.free_symbols if v in point}
     certificate = certify_nonzero(difference, values, max_prec=EXACT_SIGN_BITS)
     shown = ", ".join(f"{text(v)} = {text(q)}" for v, q in point.items())
@@ -170,4 +186,8 @@ def _refuted(statement: Step, point: dict, difference: sympy.Expr, origin: str) 
                   Relation(Rel.NE, Difference(sigma_at(A * Z), Product((C, sigma_at(Z)))), S.Zero),
                   "exact or ball arithmetic on the statement itself; mpmath interval arithmetic agrees on the sign",
                   Status.CERTIFIED))
-    return Proof(Verdict.BROKEN, steps, {text(v): q for v, q in point.items()})
+    sigma, a, c = member
+    admission = admit(certify_nonmember(sigma, a, c, {text(v): q for v, q in point.items()}))
+    if not admission.accepted:
+        return Proof(Verdict.INCONCLUSIVE, steps, note=admission.note, kernel=admission)
+    return Proof(Verdict.BROKEN, steps, {text(v): q for v, q in point.items()}, kernel=admission)

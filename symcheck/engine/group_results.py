@@ -202,6 +202,17 @@ class SymmetryGroup(Renderable):
     elapsed: float = 0.0
     #: z₀ with σ(z₀) certified non-zero, and σ(z₀): c = σ(a·z₀)/σ(z₀) for every member
     value_point: tuple[sympy.Rational, sympy.Expr] | None = None
+    #: (what, certificate) for every proved member, each accepted by the proof kernel; the
+    #: maximality argument (``complete``) is the engine's and is not among them yet
+    certificates: tuple[tuple[str, dict], ...] = ()
+
+    def certificate_bundle(self) -> dict | None:
+        """The members' certificates as one document ``symcheck check-certificate`` reads, or None."""
+        if not self.certificates:
+            return None
+        return {"schema": "symcheck.certificate-bundle/1",
+                "about": {"statement": f"members of the symmetry group of σ = {self.activation.name}"},
+                "certificates": [{"what": what, "certificate": data} for what, data in self.certificates]}
 
     @property
     def title(self) -> str:

@@ -27,6 +27,8 @@ from symcheck.core.errors import EvaluationError
 from symcheck.exact.evaluate import Certificate, certify_nonzero, recheck_sign
 from symcheck.language.unit_forms import Form, form as _form
 from symcheck.engine.guard import counterexample
+from symcheck.engine.certificate_emit import certify_statement, certify_witness
+from symcheck.engine.kernel_gate import Admission, admit
 from symcheck.exact.signs import EXACT_SIGN_BITS, Undecided, at_values
 from symcheck.engine.plane import PlaneDecision, decide_plane, scale_regions, whole_line
 from symcheck.exact.regions import Region
@@ -91,8 +93,12 @@ def check(act: str | Activation, transformation: Transformation, form: str | For
                                  f"{' '.join(str(err).split())[:160]}); nothing was decided")
     if decision.verdict is Verdict.HOLDS:
         decision = _guard(statement, decision, budget, time.perf_counter() - started)
+    admission = None
+    if decision.verdict in (Verdict.HOLDS, Verdict.BROKEN):
+        decision, admission = _kernel(statement, decision, budget)
     cross, decision = _cross_check(statement, decision, budget)
     return CheckResult(
+        kernel=admission,
         transformation=transformation, form=unit, activation=sigma, verdict=decision.verdict,
         witness=decision.witness,
         steps=decision.steps, residual=decision.residual, evidence=decision.evidence, note=decision.note,
@@ -155,6 +161,20 @@ def failed_outside(err: BaseException) -> str:
         if library in parts:
             return name
     return ""
+
+
+def _kernel(statement: _Statement, decision: Decision, budget: Budget) -> tuple[Decision, Admission]:
+    """The independent kernel re-checks the statement itself (σ substituted into the form, not
+    the reduced residual) before a proof or a witness is reported; a refusal leaves it inconclusive."""
+    if decision.verdict is Verdict.BROKEN:  # the witness too: the kernel re-evaluates the statement there
+        outcome = certify_witness(statement.sigma, statement.t, statement.unit, dict(decision.witness or {}))
+    else:
+        seconds = max(1.0, budget.remaining())
+        outcome = certify_statement(statement.sigma, statement.t, statement.unit, seconds=seconds)
+    admission = admit(outcome)
+    if admission.accepted:
+        return decision, admission
+    return replace(decision, verdict=Verdict.INCONCLUSIVE, note=admission.note, every_sigma=False), admission
 
 
 def _guard(statement: _Statement, decision: Decision, budget: Budget, elapsed: float) -> Decision:

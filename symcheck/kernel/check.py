@@ -48,6 +48,29 @@ def check(certificate: Any) -> KernelVerdict:
     return KernelVerdict(True, checked=checker.count)
 
 
+BUNDLE_SCHEMA = "symcheck.certificate-bundle/1"
+
+
+def check_document(document: Any) -> KernelVerdict:
+    """One certificate, or a bundle ``{"schema": BUNDLE_SCHEMA, "certificates": [{"what", "certificate"}]}``
+    (a symmetry group's members): a bundle is accepted only when every certificate in it is."""
+    if not (isinstance(document, dict) and document.get("schema") == BUNDLE_SCHEMA):
+        return check(document)
+    entries = document.get("certificates")
+    if not isinstance(entries, list) or not entries:
+        return KernelVerdict(False, "a bundle needs a non-empty list 'certificates'", "certificates")
+    total = 0
+    for i, entry in enumerate(entries):
+        inner = entry.get("certificate") if isinstance(entry, dict) else None
+        verdict = check(inner)
+        if not verdict.accepted:
+            what = entry.get("what", "") if isinstance(entry, dict) else ""
+            where = f"certificates[{i}]" + (f" ({what})" if isinstance(what, str) and what else "")
+            return KernelVerdict(False, verdict.reason, where + (f".{verdict.where}" if verdict.where else ""))
+        total += verdict.checked
+    return KernelVerdict(True, checked=total)
+
+
 def region_from(obj: Any) -> tuple:
     """``["open", lo, hi]`` (lo < hi, checked) or ``["point", p]``."""
     if isinstance(obj, list) and len(obj) == 3 and obj[0] == "open":
