@@ -391,14 +391,30 @@ class _Compiler:
     # ---- leaves
 
     def _constant(self, node: sympy.Basic) -> Fn:
+        # float64 sampling only proposes points (every witness is certified afterwards), so a
+        # constant condition or step SymPy left unevaluated is decided here in floats
         if isinstance(node, sympy.logic.boolalg.Boolean):
-            value = bool(node)
-            return lambda env: value
-        number = node.evalf(30)
-        if not number.is_number or number.is_real is not True or not number.is_finite:
-            raise EvaluationError(f"the constant {_short(node)} is not a finite real number")
-        value = self.scalar(float(number))
+            if node is sympy.true or node is sympy.false:
+                truth = bool(node)
+            elif isinstance(node, Relational) and node.rel_op in _RELATIONS:
+                truth = bool(_RELATIONS[node.rel_op](self._float(node.lhs), self._float(node.rhs)))
+            else:
+                raise EvaluationError(f"the constant condition {_short(node)} is not decided here")
+            return lambda env: truth
+        value = self.scalar(self._float(node))
         return lambda env: value
+
+    def _float(self, node: sympy.Basic) -> float:
+        if isinstance(node, sympy.Heaviside) and node.args[0].is_number:
+            x = self._float(node.args[0])
+            return 1.0 if x > 0 else 0.0 if x < 0 else float(self._float(node.args[1])) if len(node.args) > 1 else 0.5
+        number = node.evalf(30)
+        try:
+            if not number.is_number or number.is_real is not True or not number.is_finite:
+                raise TypeError
+            return float(number)
+        except TypeError:
+            raise EvaluationError(f"the constant {_short(node)} is not a finite real number") from None
 
     def _array(self, value: object, env: Env) -> np.ndarray:
         """A closure's result as an array of the working length (constants are scalars)."""
