@@ -198,7 +198,77 @@ def silu_not_odd_witness():
             "witness": {"point": {"z": I(1)}, "sign": "pos"}}
 
 
+# ------------------------------------------------------------ cos 2z + 2 sin²z − 1 = 0: cos_add, sin² + cos² = 1
+
+def sq(x):
+    return ["pow", x, I(2)]
+
+
+def double_angle():
+    expr = add(["cos", mul(I(2), Z)], mul(I(2), sq(["sin", Z])), I(-1))
+    chain = Chain(expr).step("ring", [1, 1], add(Z, Z))
+    chain.step("cos_add", [1], add(mul(["cos", Z], ["cos", Z]), neg(mul(["sin", Z], ["sin", Z]))))
+    return {"schema": SCHEMA,
+            "claim": {"kind": "zero", "expr": expr, "vars": {"z": []}},
+            "proof": leaf(chain)}   # the end reduces sin(z)² to 1 − cos(z)²
+
+
+# ------------------------------------------------------------ √|a·z| = √|a|·√|z| for a < 0: pow_mul_nonneg, pow_zero
+
+HALF = ["rat", 1, 2]
+
+
+def sqrt_abs_member():
+    sigma = ["pow", ["abs", Z], HALF]
+    c = ["pow", ["abs", A], HALF]
+    expr = add(["pow", ["abs", mul(A, Z)], HALF], mul(I(-1), c, sigma))   # as the kernel builds it
+    pieces = []
+    for region in (["open", "-inf", I(0)], ["point", I(0)], ["open", I(0), "inf"]):
+        chain = Chain(expr)
+        if region[0] == "point":
+            chain.step("subst", [1, 1, 1, 2], I(0)).step("subst", [2, 3, 1, 1], I(0))
+            chain.step("abs_nonneg", [1, 1], mul(A, I(0))).step("ring", [1, 1], I(0))
+            chain.step("pow_zero", [1], I(0))
+            chain.step("abs_nonneg", [2, 3, 1], I(0)).step("pow_zero", [2, 3], I(0))
+        else:
+            below = region[1] == "-inf"   # z < 0: a·z > 0
+            chain.step("abs_nonneg" if below else "abs_nonpos", [1, 1], mul(A, Z) if below else neg(mul(A, Z)))
+            chain.step("ring", [1, 1], mul(neg(A), neg(Z) if below else Z))
+            chain.step("pow_mul_nonneg", [1], mul(["pow", neg(A), HALF], ["pow", neg(Z) if below else Z, HALF]))
+            chain.step("abs_nonpos", [2, 2, 1], neg(A))
+            chain.step("abs_nonpos" if below else "abs_nonneg", [2, 3, 1], neg(Z) if below else Z)
+        pieces.append(leaf(chain, region))
+    return {"schema": SCHEMA,
+            "claim": {"kind": "zero", "member": {"sigma": sigma, "a": A, "c": c},
+                      "vars": {"z": [], "a": [["open", "-inf", I(0)]]}},
+            "proof": {"var": "z", "pieces": pieces}}
+
+
+# ------------------------------------------------------------ cos(2π·log₂(2z)) = cos(2π·log₂ z) for z > 0
+
+PI = ["const", "pi"]
+INV_LOG2 = ["pow", ["log", I(2)], I(-1)]
+
+
+def log_periodic_argument():
+    u = mul(I(2), PI, INV_LOG2, ["log", Z])
+    expr = add(["cos", mul(I(2), PI, INV_LOG2, ["log", mul(I(2), Z)])], neg(["cos", u]))
+    chain = Chain(expr).step("log_mul", [1, 1, 4], add(["log", I(2)], ["log", Z]))
+    # 2π·(log 2 + log z)/log 2 = 2π + 2π·log z/log 2: a ring step with log 2 ≠ 0 proved
+    chain.step("ring", [1, 1], add(mul(I(2), PI), u))
+    chain.step("cos_add", [1], add(mul(["cos", mul(I(2), PI)], ["cos", u]),
+                                   neg(mul(["sin", mul(I(2), PI)], ["sin", u]))))
+    chain.step("cos_pi", [1, 1, 1], ["pow", I(-1), I(2)])
+    chain.step("sin_pi", [1, 2, 2, 1], I(0))
+    return {"schema": SCHEMA,
+            "claim": {"kind": "zero", "expr": expr, "vars": {"z": [["open", I(0), "inf"]]}},
+            "proof": leaf(chain)}
+
+
 ACCEPTED = {
+    "double_angle": double_angle,
+    "sqrt_abs_member": sqrt_abs_member,
+    "log_periodic_argument": log_periodic_argument,
     "silu_rank1_exchange": silu_rank1_exchange,
     "relu_scaling_positive": relu_scaling_positive,
     "tanh_odd_by_exp": tanh_odd_by_exp,

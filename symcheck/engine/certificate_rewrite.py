@@ -24,13 +24,14 @@ variable, or 0 for a variable whose sign a product needs), and where nothing app
 from __future__ import annotations
 
 from fractions import Fraction
+from math import gcd
 from typing import Any
 
 from symcheck.engine.certificate_points import roots_inside
 from symcheck.engine.certificate_tree import MINUS_ONE, ONE, ZERO, neg, number
 from symcheck.kernel.check import _Checker
 from symcheck.kernel.evaluate import exact
-from symcheck.kernel.normal import Form, generators, is_polynomial
+from symcheck.kernel.normal import Form, canon, generators, inverted_bases
 from symcheck.kernel.points import INF, NEG_INF, compare, rational_point
 from symcheck.kernel.rules import RULES, instantiate, match
 from symcheck.kernel.signs import as_poly, prove_sign
@@ -49,6 +50,10 @@ MAX_ROUNDS = 64
 MAX_STEPS = 4000
 #: exp(n·m) becomes exp(m)^n only for |n| up to this (the normal form allows powers to 256)
 MAX_EXP_MULTIPLE = 32
+#: sin(c·m), cos(c·m) are expanded for c up to this; log n is factored for n up to this
+MAX_TRIG_MULTIPLE = 8
+MAX_FACTORED = 10 ** 12
+PI = ("const", "pi")
 _ZERO_POINT = rational_point(Fraction(0))
 
 
@@ -69,23 +74,29 @@ class Stuck(Exception):
 
 def canonical(node: Node) -> Node | None:
     """``node`` as the canonical tree of its polynomial over its generators (terms in the
-    normal form's order, coefficients first), or None when it is not a polynomial."""
-    if not is_polynomial(node):
-        return None
+    normal form's order, coefficients first), or None when it is not one. A negative power of a
+    generator is kept (a Laurent polynomial) when the node itself inverts that generator: the
+    kernel's ``ring`` step accepts exactly those."""
     gens = generators(node)
     form = Form(node)
     try:
         n, d = form.of(node)
     except Reject:
         return None
-    if not d.is_constant():
+    if len(d) != 1:
         return None
-    scale = Fraction(int(d.leading_coefficient().p), int(d.leading_coefficient().q))
-    trees = [gens[k] for k in sorted(form.index, key=form.index.get)]
+    keys = sorted(form.index, key=form.index.get)
+    ((d_exps, d_coeff),) = d.terms()
+    inverted = inverted_bases(node)
+    if any(e and k not in inverted for k, e in zip(keys, d_exps)):
+        return None
+    scale = Fraction(int(d_coeff.p), int(d_coeff.q))
+    trees = [gens[k] for k in keys]
     terms = []
     for exps, coeff in n.terms():
         c = Fraction(int(coeff.p), int(coeff.q)) / scale
-        factors = [t if e == 1 else ("pow", t, ("int", int(e))) for t, e in zip(trees, exps) if e]
+        factors = [t if e == 1 else ("pow", t, ("int", int(e))) for t, e in
+                   zip(trees, (a - b for a, b in zip(exps, d_exps))) if e]
         terms.append(_term(c, factors))
     if not terms:
         return ZERO
@@ -112,12 +123,13 @@ def _leading(node: Node) -> Fraction | None:
 
 
 def zero_numerator(node: Node) -> bool:
-    """The kernel's ``normal-form`` end: the numerator is the zero polynomial."""
+    """The kernel's ``normal-form`` end: the numerator, reduced by sin² + cos² = 1, is the zero
+    polynomial."""
     try:
-        n, _ = Form(node).of(node)
+        form = Form(node)
+        return form.pythagoras(form.of(node)[0]).is_zero()
     except Reject:
         return False
-    return n.is_zero()
 
 
 # --------------------------------------------------------------------------- the leaf
@@ -155,6 +167,7 @@ class Leaf:
     def __init__(self, expr: Node, box: dict[str, tuple]) -> None:
         self.expr = expr
         self.box = box
+        self.multiples: dict = {}
         self.steps: list[dict[str, Any]] = []
 
     # ---------------------------------------------------------------- recording
@@ -165,9 +178,18 @@ class Leaf:
         self.expr = replace(self.expr, list(path), new)
         self.steps.append({"rule": rule, "at": list(path), "after": self.expr, **extra})
 
-    def ring(self, path: tuple, new: Node) -> None:
-        if get(self.expr, list(path)) != new:
-            self._record("ring", path, new)
+    def ring(self, path: tuple, new: Node) -> bool:
+        """A ``ring`` step, when the kernel will accept its negative powers: each base a rational
+        constant ≠ 0 or proved non-zero on the piece."""
+        old = get(self.expr, list(path))
+        if old == new:
+            return True
+        for base in inverted_bases(old) | inverted_bases(new):
+            value = exact(base, {}) if not free_vars(base) else None
+            if value == 0 or (value is None and not self.sign(base, "nonzero")):
+                return False
+        self._record("ring", path, new)
+        return True
 
     def rule(self, name: str, path: tuple, direction: str = "lr") -> bool:
         """Apply a rule of the kernel's table if it matches and its side conditions are proved."""
@@ -234,6 +256,10 @@ class Leaf:
                 if points:
                     return NeedSplit(v, points, f"{what}: the roots of a polynomial in {v}")
                 return Stuck(f"{what}: no sign proved, and no root inside to cut at")
+            lo, hi = self.box[v][1], self.box[v][2]
+            if (lo == NEG_INF or compare(lo, _ZERO_POINT) < 0) and (hi == INF or compare(_ZERO_POINT, hi) < 0):
+                # not a rational polynomial (√2·z, z·log 2): the sign of v may settle it
+                return NeedSplit(v, [["int", 0]], f"{what}: the sign of {v}")
             return Stuck(f"{what}: not a polynomial in {v}, so no proved cut points")
         for v in live:
             lo, hi = self.box[v][1], self.box[v][2]
@@ -307,11 +333,18 @@ class Leaf:
             lead = _leading(arg) if canonical(arg) == arg else None
             if lead is not None and lead < 0:
                 flipped = canonical(neg(arg))
-                self.ring(path + (1,), ("mul", MINUS_ONE, flipped))
+                if not self.ring(path + (1,), ("mul", MINUS_ONE, flipped)):
+                    return False
                 return self.rule(f"{head}_{'odd' if head in ODD else 'even'}", path)
+            if level >= 3 and head in ("sin", "cos"):
+                return self._trig(path)
             return False
         if head == "erfc" and level >= 2:
             return self.rule("erfc_erf", path)
+        if head == "pow" and level >= 2 and node[2][0] == "rat" and node[2][1] > 0:
+            if node[1] == ZERO:
+                return self.rule("pow_zero", path)
+            return self._split_product(path, "nonneg")
         if level < 1:
             return False
         if head == "log":
@@ -320,10 +353,116 @@ class Leaf:
                 return self.rule("log_one", path)
             if arg[0] == "exp":
                 return self.rule("log_exp", path)
-            return False
+            if arg[0] == "pow":
+                return self.rule("log_pow", path)
+            if arg[0] in ("int", "rat"):
+                return self._log_of_number(path)
+            return self._split_product(path, "pos")
+        return False
         if head == "exp":
             return self._exp(path)
         return False
+
+    # ---------------------------------------------------------------- products, logs, trig
+
+    def _split_product(self, path: tuple, claim: str) -> bool:
+        """log(k·f₁·…·fₙ) or (k·f₁·…·fₙ)^r with the factors of the canonical argument regrouped
+        so that each has the sign ``claim`` (a factor of the other sign takes a −1), then
+        split by log_mul or pow_mul_nonneg, all at once (a later canonical form would merge the
+        factors again)."""
+        arg = get(self.expr, list(path))[1]
+        if arg[0] != "mul" or canonical(arg) != arg:
+            return False
+        coeff, factors = (_number(arg[1]), arg[2:]) if arg[1][0] in ("int", "rat") else (Fraction(1), arg[1:])
+        parts = []
+        for f in factors:
+            if self.sign(f, claim):
+                parts.append(f)
+            elif self.sign(neg(f), claim) and canonical(neg(f)) is not None:
+                parts.append(canonical(neg(f)))
+                coeff = -coeff
+            else:
+                return False
+        if coeff <= 0:
+            return False
+        parts = ([number(coeff)] if coeff != 1 else []) + parts
+        if len(parts) < 2:
+            return False
+        if not self.ring(path + (1,), ("mul", *parts)):
+            return False
+        return self._apply_split(path)
+
+    def _apply_split(self, path: tuple) -> bool:
+        node = get(self.expr, list(path))
+        if node[0] == "log":
+            if node[1][0] == "pow":
+                return self.rule("log_pow", path)
+            if node[1][0] in ("int", "rat"):
+                return self._log_of_number(path)
+            if node[1][0] != "mul" or not self.rule("log_mul", path):
+                return False
+        elif node[0] != "pow" or node[1][0] != "mul" or not self.rule("pow_mul_nonneg", path):
+            return False
+        self._apply_split(path + (1,))
+        self._apply_split(path + (2,))
+        return True
+
+    def _log_of_number(self, path: tuple) -> bool:
+        """log of a positive rational as Σ eᵢ·log pᵢ over its prime factors."""
+        value = _number(get(self.expr, list(path))[1])
+        if value <= 0 or value == 1 or max(value.numerator, value.denominator) > MAX_FACTORED:
+            return False
+        import sympy
+        powers = [(p, e) for p, e in sympy.factorint(value.numerator).items()] + \
+                 [(p, -e) for p, e in sympy.factorint(value.denominator).items()]
+        parts = [number(p) if e == 1 else ("pow", number(p), ("int", int(e))) for p, e in sorted(powers)]
+        if parts == [get(self.expr, list(path))[1]]:
+            return False  # a prime
+        self._record("ring", path + (1,), parts[0] if len(parts) == 1 else ("mul", *parts))
+        return self._apply_split(path)
+
+    def _trig(self, path: tuple) -> bool:
+        """sin and cos of 0, of n·π, of a sum with an n·π term (split off by sin_add/cos_add),
+        and of an integer multiple c·m when another atom has a smaller multiple of m (c·m is
+        written m' + (c − g)·m' by a ring step and split, g the gcd of the multiples)."""
+        head, arg = get(self.expr, list(path))
+        if arg == ZERO:
+            return self.rule(f"{head}_zero", path)
+        if _pi_multiple(arg) is not None:
+            if not self.ring(path + (1,), ("mul", ("int", _pi_multiple(arg)), PI)):
+                return False
+            return self.rule(f"{head}_pi", path)
+        if arg[0] == "add":
+            multiples = [t for t in arg[1:] if _pi_multiple(t) is not None]
+            if not multiples:
+                return False
+            i = next(i for i, t in enumerate(arg[1:]) if _pi_multiple(t) is not None)
+            first = ("mul", ("int", _pi_multiple(arg[1 + i])), PI)
+            rest = arg[1:1 + i] + arg[2 + i:]
+            if not self.ring(path + (1,), ("add", first, rest[0] if len(rest) == 1 else ("add", *rest))):
+                return False
+            if not self.rule(f"{head}_add", path):
+                return False
+            for inner in ((1, 1), (2, 2, 1)) if head == "cos" else ((1, 1), (2, 1)):
+                self._trig(path + inner)
+            return True
+        c, m = _multiple(arg)
+        g = self.multiples.get(canon(m)) if m is not None else None
+        if g is None or c.denominator != 1 or c <= g or c > MAX_TRIG_MULTIPLE:
+            return False
+        base = canonical(("mul", number(g), m))
+        self._record("ring", path + (1,), ("add", base, canonical(("mul", number(c - g), m))))
+        return self.rule(f"{head}_add", path)
+
+    def collect_multiples(self) -> None:
+        """For each m, the gcd of the integer multiples c with sin(c·m) or cos(c·m) in the expression."""
+        self.multiples = {}
+        for node in _atoms(self.expr):
+            if node[0] in ("sin", "cos"):
+                c, m = _multiple(node[1])
+                if m is not None and c.denominator == 1 and c > 0:
+                    key = canon(m)
+                    self.multiples[key] = gcd(self.multiples.get(key, 0), int(c))
 
     def _exp(self, path: tuple) -> bool:
         arg = get(self.expr, list(path))[1]
@@ -343,7 +482,8 @@ class Leaf:
         else:
             factors = arg[2:] if arg[0] == "mul" and arg[1][0] in ("int", "rat") else ()
             rest = factors[0] if len(factors) == 1 else ("mul", *factors)
-        self.ring(path + (1,), ("mul", ("int", c.numerator), rest))
+        if not self.ring(path + (1,), ("mul", ("int", c.numerator), rest)):
+            return False
         return self.rule("exp_int", path)
 
     def resolve_branches(self) -> None:
@@ -391,7 +531,9 @@ class Leaf:
             if self.zero():
                 return "normal-form"
         self.resolve_branches()
-        for level in (0, 1, 2):
+        for level in (0, 1, 2, 3):
+            if level == 3:
+                self.collect_multiples()
             self.normalize(level=level)
             if self.zero():
                 return "normal-form"
@@ -402,6 +544,36 @@ class Leaf:
 
 _RELATION_SIGNS = {"gt": ("pos", "nonpos"), "ge": ("nonneg", "neg"), "lt": ("neg", "nonneg"),
                    "le": ("nonpos", "pos"), "eq": ("zero", "nonzero"), "ne": ("nonzero", "zero")}
+
+
+def _number(node: Node) -> Fraction:
+    return Fraction(node[1], 1 if node[0] == "int" else node[2])
+
+
+def _pi_multiple(term: Node) -> int | None:
+    """n when the term is n·π for an integer n (π itself is 1·π)."""
+    if term == PI:
+        return 1
+    if term[0] == "mul" and len(term) == 3 and term[1][0] == "int" and term[2] == PI:
+        return term[1][1]
+    return None
+
+
+def _multiple(arg: Node) -> tuple[Fraction, Node | None]:
+    """(c, m) with arg = c·m for a canonical single term arg; (0, None) otherwise."""
+    if arg[0] in ("add", "int", "rat") or canonical(arg) != arg:
+        return Fraction(0), None
+    if arg[0] == "mul" and arg[1][0] in ("int", "rat"):
+        rest = arg[2:]
+        return _number(arg[1]), rest[0] if len(rest) == 1 else ("mul", *rest)
+    return Fraction(1), arg
+
+
+def _atoms(node: Node):
+    yield node
+    if node[0] not in ("int", "rat", "var", "const", "true", "false"):
+        for rel in _children(node):
+            yield from _atoms(get(node, list(rel)))
 
 
 def _var_paths(node: Node, names: set, path: tuple = ()):

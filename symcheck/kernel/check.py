@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from symcheck.kernel.evaluate import PRECISIONS, Unknown, enclose, exact, precision
-from symcheck.kernel.normal import Form, canon, generators, is_polynomial
+from symcheck.kernel.normal import Form, canon, generators, inverted_bases
 from symcheck.kernel.points import INF, NEG_INF, compare, parse_point, poly_sign_at, q
 from symcheck.kernel.rules import RULES, instantiate, match
 from symcheck.kernel.signs import CLAIMS, as_poly, prove_sign
@@ -261,7 +261,8 @@ class _Checker:
 
     def end(self, how: Any, current: Node, box: dict) -> None:
         if how == "normal-form":
-            numerator, _ = Form(current).of(current)
+            form = Form(current)
+            numerator = form.pythagoras(form.of(current)[0])
             if not numerator.is_zero():
                 raise Reject(f"the normal form's numerator is not 0 ({len(numerator)} terms) for "
                              f"{show(current, 100)}")
@@ -314,7 +315,7 @@ class _Checker:
             new = self.branch(step.get("take"), sub, box)
         elif name == "ring":
             new = get(after, path)
-            self.ring(sub, new)
+            self.ring(sub, new, box)
         elif name == "subst":
             if sub[0] != "var" or box[sub[1]][0] != "point" or box[sub[1]][1].rational is None:
                 raise Reject("subst replaces a variable that sits at a rational point")
@@ -345,9 +346,20 @@ class _Checker:
                 self.sign(binding[var], claim, box)
         return instantiate(target, binding)
 
-    def ring(self, old: Node, new: Node) -> None:
-        if not (is_polynomial(old) and is_polynomial(new)):
-            raise Reject("ring rewrites polynomials only (no negative powers outside atoms)")
+    def ring(self, old: Node, new: Node, box: dict) -> None:
+        """Equal as rational functions of the generators, with no new generator; a negative power
+        (outside atoms) only of a rational constant ≠ 0 or of a base proved non-zero on the whole
+        piece, in old and new alike. So both are defined at the same points of the piece, and
+        there N/D of each has D ≠ 0 and the same value."""
+        for base in inverted_bases(old) | inverted_bases(new):
+            if free_vars(base) or exact(base, {}) is None:
+                try:
+                    self.sign(base, "nonzero", box)
+                except Reject as why:
+                    raise Reject("ring rewrites polynomials only, and negative powers of bases proved non-zero "
+                                 f"on the piece: {why}") from None
+            elif exact(base, {}) == 0:
+                raise Reject("ring rewrites polynomials only: a negative power of 0")
         if not generators(new).keys() <= generators(old).keys():
             raise Reject("a ring rewrite may not introduce a variable or atom")
         form = Form(old, new)

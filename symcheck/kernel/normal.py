@@ -5,13 +5,20 @@ indeterminate named by its canonical form).
 
 Invariant: at every point where the expression is defined, D ≠ 0 there and the value is N/D
 with each generator replaced by its value. So N = 0 as a polynomial proves the expression 0
-wherever it is defined, whatever relations hold between the atoms (they are never used).
+wherever it is defined, whatever relations hold between the atoms.
+
+One relation is used, by :meth:`Form.pythagoras` only: sin(u)² + cos(u)² = 1, for a pair of
+generators sin(u), cos(u) with the same argument (up to canon). N is reduced modulo these
+binomials (sin(u)² → 1 − cos(u)²); the reduced polynomial has the value of N at every real
+point where both atoms are defined, so a reduced N equal to 0 still proves the expression 0.
+(The binomials of different pairs have coprime leading monomials sin(u)², so they form a
+Gröbner basis and the reduction is 0 exactly when N lies in their ideal; only the first
+direction is needed for soundness.)
 """
 from __future__ import annotations
 
 from flint import fmpq, fmpq_mpoly_ctx
 
-from symcheck.kernel.evaluate import exact
 from symcheck.kernel.tree import Node
 from symcheck.kernel.verdict import Reject
 
@@ -52,18 +59,18 @@ def generators(node: Node, found: dict | None = None) -> dict:
     return found
 
 
-def is_polynomial(node: Node) -> bool:
-    """No negative integer power in algebraic position (atoms may hold anything inside), except
-    of a rational constant whose exact value is not 0: that power is a rational number, defined
-    everywhere (``b·(−1)^(−1)``, which a statement at α = −1 holds, is the polynomial −b)."""
+def inverted_bases(node: Node, found: set | None = None) -> set:
+    """The canonical keys of the bases of negative integer powers in algebraic position (each is
+    non-zero wherever the expression is defined)."""
+    found = set() if found is None else found
     if node[0] == "pow" and node[2][0] == "int":
         if node[2][1] < 0:
-            value = exact(node[1], {})
-            return value is not None and value != 0
-        return is_polynomial(node[1])
-    if node[0] in ("add", "mul"):
-        return all(is_polynomial(a) for a in node[1:])
-    return True
+            found.add(canon(node[1]))
+        inverted_bases(node[1], found)
+    elif node[0] in ("add", "mul"):
+        for a in node[1:]:
+            inverted_bases(a, found)
+    return found
 
 
 class Form:
@@ -76,6 +83,24 @@ class Form:
         self.index = {k: i for i, k in enumerate(sorted(keys, key=repr))}
         self.ctx = fmpq_mpoly_ctx.get(tuple(f"g{i}" for i in range(max(1, len(self.index)))), "lex")
         self.gens = self.ctx.gens()
+
+    def pythagoras(self, p):
+        """p reduced modulo sin(u)² + cos(u)² − 1 for every pair of generators sin(u), cos(u):
+        each sin(u)^k becomes sin(u)^(k mod 2)·(1 − cos(u)²)^(k div 2)."""
+        pairs = [(i, self.index[("cos", *k[1:])]) for k, i in self.index.items()
+                 if k[0] == "sin" and ("cos", *k[1:]) in self.index]
+        if not pairs or p.is_zero():
+            return p
+        out = self._const(0)
+        for exps, coeff in p.terms():
+            exps = list(exps)
+            factor = self._const(coeff)
+            for s, c in pairs:
+                k, exps[s] = divmod(exps[s], 2)
+                if k:
+                    factor = self._check(factor * (1 - self.gens[c] ** 2) ** k)
+            out = self._check(out + factor * self.ctx.from_dict({tuple(exps): 1}))
+        return out
 
     def _const(self, value):
         return self.ctx.constant(value)

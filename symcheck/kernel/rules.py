@@ -22,6 +22,7 @@ def _quotient(num: Node, den: Node) -> Node:
 
 
 _E2X = ("exp", ("mul", I(2), "x"))
+_PI = ("const", "pi")
 
 
 @dataclass(frozen=True)
@@ -46,10 +47,13 @@ RULES: dict[str, Rule] = {r.name: r for r in (
     Rule("log_exp", ("log", ("exp", "x")), "x"),
     Rule("exp_log", ("exp", ("log", "x")), "x", (("x", "pos"),)),
     Rule("log_mul", ("log", ("mul", "x", "y")), ("add", ("log", "x"), ("log", "y")), (("x", "pos"), ("y", "pos"))),
-    Rule("log_pow", ("log", ("pow", "x", "#n")), ("mul", "#n", ("log", "x")), (("x", "pos"),)),
+    Rule("log_pow", ("log", ("pow", "x", "e")), ("mul", "e", ("log", "x")), (("x", "pos"),)),
     Rule("pow_exp", ("pow", "x", "y"), ("exp", ("mul", "y", ("log", "x"))), (("x", "pos"),)),
     Rule("pow_mul", ("pow", ("mul", "x", "y"), "e"), ("mul", ("pow", "x", "e"), ("pow", "y", "e")),
          (("x", "pos"), ("y", "pos"))),
+    Rule("pow_mul_nonneg", ("pow", ("mul", "x", "y"), "+r"), ("mul", ("pow", "x", "+r"), ("pow", "y", "+r")),
+         (("x", "nonneg"), ("y", "nonneg"))),
+    Rule("pow_zero", ("pow", I(0), "+r"), I(0)),
     Rule("pow_pow", ("pow", ("pow", "x", "a"), "b"), ("pow", "x", ("mul", "a", "b")), (("x", "pos"),)),
     Rule("sqrt_square", ("pow", ("pow", "x", I(2)), ("rat", 1, 2)), ("abs", "x")),
     Rule("square_sqrt", ("pow", ("pow", "x", ("rat", 1, 2)), I(2)), "x", (("x", "nonneg"),)),
@@ -64,6 +68,13 @@ RULES: dict[str, Rule] = {r.name: r for r in (
     Rule("tan_atan", ("tan", ("atan", "x")), "x"),
     Rule("erfc_erf", ("erfc", "x"), ("add", I(1), NEG(("erf", "x")))),
     Rule("sin_cos_square", ("add", ("pow", ("sin", "x"), I(2)), ("pow", ("cos", "x"), I(2))), I(1)),
+    Rule("sin_add", ("sin", ("add", "x", "y")), ("add", ("mul", ("sin", "x"), ("cos", "y")), ("mul", ("cos", "x"), ("sin", "y")))),
+    Rule("cos_add", ("cos", ("add", "x", "y")), ("add", ("mul", ("cos", "x"), ("cos", "y")),
+                                                NEG(("mul", ("sin", "x"), ("sin", "y"))))),
+    Rule("sin_pi", ("sin", ("mul", "#n", _PI)), I(0)),
+    Rule("cos_pi", ("cos", ("mul", "#n", _PI)), ("pow", I(-1), "#n")),
+    Rule("sin_zero", ("sin", I(0)), I(0)),
+    Rule("cos_zero", ("cos", I(0)), I(1)),
     Rule("tan_sin_cos", ("tan", "x"), _quotient(("sin", "x"), ("cos", "x"))),
     *(Rule(f"{f}_odd", (f, NEG("x")), NEG((f, "x"))) for f in ("sin", "tan", "sinh", "tanh", "asinh", "atan", "erf")),
     *(Rule(f"{f}_even", (f, NEG("x")), (f, "x")) for f in ("cos", "cosh", "abs")),
@@ -78,6 +89,8 @@ def match(pattern, node: Node, binding: dict) -> bool:
     """Extend ``binding`` so that ``pattern`` instantiated is ``node``; False if impossible."""
     if _is_var(pattern):
         if pattern.startswith("#") and node[0] != "int":
+            return False
+        if pattern.startswith("+") and not (node[0] == "rat" and node[1] > 0):
             return False
         if pattern in binding:
             return binding[pattern] == node
