@@ -358,7 +358,6 @@ class Leaf:
             if arg[0] in ("int", "rat"):
                 return self._log_of_number(path)
             return self._split_product(path, "pos")
-        return False
         if head == "exp":
             return self._exp(path)
         return False
