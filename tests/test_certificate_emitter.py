@@ -8,6 +8,7 @@ import copy
 import json
 
 import pytest
+import sympy
 
 import symcheck
 from symcheck.engine.certificate_emit import (Certificate, Rejection, certify_group, certify_member,
@@ -18,6 +19,7 @@ from symcheck.language.activations import CATALOGUE
 from symcheck.language.symbols import A
 from symcheck.language.transformations import Transformation, domain
 
+LOG_PERIODIC = "Piecewise((z*cos(2*pi*log(Abs(z))/log(2)), Ne(z, 0)), (0, True))"
 CHECKS = [("exchange", "gated"), ("exchange", "rank1"), *(("scaling", a) for a in ("positive", "negative", "any", -1))]
 TINY = ["rat", 1, 10 ** 100]
 
@@ -137,6 +139,12 @@ def _emitted():
         "tanhshrink_odd": certify_member("tanhshrink", -1, -1).data,
         "relu2_family": certify_member("relu2", A, A ** 2, "positive").data,
         "hardshrink_odd": certify_member("hardshrink", -1, -1).data,
+        # sin² + cos² = 1 and cos_add; √|az| = √|a|·√|z| (pow_mul_nonneg); log₂-periodic (log_mul,
+        # a ring step through (log 2)^(−1), cos_add, cos_pi, sin_pi)
+        "double_angle_exchange": certify_statement("z*cos(2*z) + 2*z*sin(z)**2", transformation("exchange", None),
+                                                   "gated").data,
+        "sqrt_abs_family": certify_member("sqrt(Abs(z))", A, sympy.sqrt(abs(A)), "any").data,
+        "log_periodic_sqrt2": certify_member(LOG_PERIODIC, sympy.sqrt(2), -sympy.sqrt(2)).data,
     }
 
 
@@ -361,6 +369,32 @@ def test_a_false_member_or_generator_gets_no_certificate():
     for act, a, c in (("silu", -1, -1), ("relu", 2, 1), ("tanh", -1, 1), ("softplus", -1, -1)):
         outcome = certify_member(act, a, c)
         assert isinstance(outcome, Rejection), (act, a, c)
+
+
+def test_false_members_of_the_new_rules_families_get_no_certificate():
+    import sympy
+    for act, a, c, dom in ((LOG_PERIODIC, sympy.sqrt(2), sympy.sqrt(2), None), (LOG_PERIODIC, 3, 3, None),
+                           (LOG_PERIODIC, 2 ** sympy.Rational(1, 3), 2 ** sympy.Rational(1, 3), None),
+                           ("sqrt(Abs(z))", A, abs(A), "any"), ("Max(z, 0)**(3/2)", A, sympy.sqrt(A), "positive")):
+        assert isinstance(certify_member(act, a, c, dom), Rejection), (act, a, c)
+    for act in ("z*(sin(z)**2 + cos(z)**3)", "z*cos(2*z) + z*sin(z)**2", "z*cos(3*z) + 2*z*sin(z)**2"):
+        assert isinstance(certify_statement(act, transformation("exchange", None), "gated"), Rejection), act
+
+
+@pytest.mark.parametrize("act, a, c, dom", [
+    ("sqrt(Abs(z))", A, "sqrt(Abs(a))", "any"), ("sign(z)*sqrt(Abs(z))", A, "sqrt(Abs(a))*sign(a)", "any"),
+    ("Max(z, 0)**(3/2)", A, "a**(3/2)", "positive"), (LOG_PERIODIC, 2, 2, None), (LOG_PERIODIC, -1, -1, None),
+    (LOG_PERIODIC, "4*sqrt(2)", "-4*sqrt(2)", None), (LOG_PERIODIC, "1/8", "1/8", None)])
+def test_members_through_real_powers_and_logarithms_are_certified(act, a, c, dom):
+    import sympy
+    accepted(certify_member(act, sympy.sympify(a), sympy.sympify(c), dom))
+
+
+@pytest.mark.parametrize("act", ["z*(sin(z)**2 + cos(z)**2)", "z*cos(2*z) + 2*z*sin(z)**2",
+                                 "z*cosh(z)**2 - z*sinh(z)**2"])
+@pytest.mark.parametrize("kind, arg", CHECKS)
+def test_disguised_identities_are_certified(act, kind, arg):
+    accepted(certify_statement(act, transformation(kind, arg), "gated" if kind == "scaling" else arg))
 
 
 def test_the_emitter_never_raises_on_what_it_cannot_state():
