@@ -135,3 +135,12 @@ def test_the_log_periodic_step_needs_z_positive():
     rejected(c, "side[y]")
     c["claim"]["vars"]["z"] = [["open", "-inf", I(0)]]
     rejected(c, "side[y]")
+
+
+def test_pow_pow_right_to_left_inverts_a_real_power_of_a_positive_base_only():
+    # z^(−1/2)·z^(1/2) = 1: the exponent written (1/2)·(−1), then z^((1/2)·(−1)) = (z^(1/2))^(−1)
+    expr = add(mul(["pow", Z, ["rat", -1, 2]], ["pow", Z, HALF]), I(-1))
+    chain = Chain(expr).step("ring", [1, 1, 2], mul(HALF, I(-1)))
+    chain.step("pow_pow", [1, 1], ["pow", ["pow", Z, HALF], I(-1)], dir="rl")
+    assert check(cert(expr, chain, {"z": [["open", I(0), "inf"]]})).accepted
+    rejected(cert(expr, chain, {"z": []}), "side[x]")

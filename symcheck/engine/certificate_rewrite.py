@@ -345,6 +345,11 @@ class Leaf:
             if node[1] == ZERO:
                 return self.rule("pow_zero", path)
             return self._split_product(path, "nonneg")
+        if head == "pow" and level >= 2 and node[2][0] == "rat" and self.sign(node[1], "pos"):
+            # x^(−r) = (x^r)^(−1) for x > 0 (pow_pow right to left), so x^r·x^(−r) cancels
+            if not self.ring(path + (2,), ("mul", number(-_number(node[2])), MINUS_ONE)):
+                return False
+            return self.rule("pow_pow", path, "rl")
         if level < 1:
             return False
         if head == "log":
