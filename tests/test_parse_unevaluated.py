@@ -120,7 +120,8 @@ def _mp(expr: sympy.Basic, z: mpmath.mpf):
     if isinstance(expr, sympy.Pow):
         return values[0] ** values[1]
     unary = {sympy.exp: mpmath.exp, sympy.log: mpmath.log, sympy.Abs: abs, sympy.sign: mpmath.sign,
-             sympy.tanh: mpmath.tanh}
+             sympy.tanh: mpmath.tanh, sympy.sin: mpmath.sin, sympy.cos: mpmath.cos, sympy.atan: mpmath.atan,
+             sympy.erf: mpmath.erf, sympy.erfc: mpmath.erfc, sympy.sinh: mpmath.sinh, sympy.asinh: mpmath.asinh}
     if type(expr) in unary:
         return unary[type(expr)](values[0])
     if isinstance(expr, sympy.Heaviside):
@@ -277,3 +278,31 @@ def test_rational_only_expressions_keep_sympys_forms() -> None:
     assert parse_activation("Max(z, z/5)") == sympy.Max(Z, Z / 5)
     assert parse_activation("Piecewise((z, z > 1), (0, True))") == sympy.Piecewise((Z, Z > 1), (0, True))
     assert parse_activation("Abs(pi*z)") == sympy.pi * sympy.Abs(Z)  # pi's sign is certified
+
+
+#: log(1 + 2e^-30) − log(1 + e^-30) ≈ 9.4e-14 > 0, which SymPy calls zero (is_zero is True)
+M = "(log(1 + 2*exp(-30)) - log(1 + exp(-30)))"
+
+
+@pytest.mark.parametrize(("template", "truth"), [
+    ("z + sin(M*z)", lambda m, z: z + mpmath.sin(m * z)),       # SymPy: sin(0) = 0
+    ("z*exp(M*z)", lambda m, z: z * mpmath.exp(m * z)),         # Mul rebuilds exp as E**(M z): E**0 = 1
+    ("z*exp(tanh(M))", lambda m, z: z * mpmath.exp(mpmath.tanh(m))),
+    ("z*atan(M) + z", lambda m, z: z * mpmath.atan(m) + z),
+    ("z*erfc(M)", lambda m, z: z * mpmath.erfc(m)),
+    ("z + tanh(M*z + M)", lambda m, z: z + mpmath.tanh(m * z + m)),
+    ("z + Abs(z*M)", lambda m, z: z + abs(z * m)),              # SymPy: Abs(0) = 0
+])
+def test_a_number_sympy_calls_zero_is_not_dropped(template: str, truth) -> None:
+    """SymPy's construction asks is_zero of arguments and exponents; a wrong yes drops the number.
+    Each is built right (kept as written) or refused: never the function without it."""
+    text = template.replace("M", M)
+    try:
+        expr = parse_activation(text)
+    except (ParseError, DomainError):
+        return
+    with mpmath.workdps(80):
+        m = mpmath.log1p(2 * mpmath.exp(-30)) - mpmath.log1p(mpmath.exp(-30))
+        for z in POINTS:
+            want = truth(m, z)
+            assert abs(_mp(expr, z) - want) <= mpmath.mpf(10) ** -60, (text, sympy.sstr(expr))

@@ -172,10 +172,54 @@ def parse_expression(
     try:
         source, tree = _parse_tree(text)
         _refuse_forbidden(tree, source)
-        return _Builder(source, functions, symbols).build(tree.body)
+        parsed = _Builder(source, functions, symbols).build(tree.body)
+        _check_against_as_written(parsed.expr, source, tree, functions, symbols)
+        return parsed
     except ParseError as err:
         err.text = err.text or text
         raise
+
+
+#: rational points where the expression is compared with the text as written (see below)
+_PROBES = (sympy.Rational(1, 3), sympy.Rational(-2, 7), sympy.Rational(5, 4))
+
+
+def _check_against_as_written(expr: sympy.Expr, source: str, tree: ast.Expression,
+                              functions: Mapping[str, Callable[[sympy.Expr], sympy.Expr]],
+                              symbols: Mapping[str, sympy.Symbol] | None) -> None:
+    """Refuse the text when SymPy's arithmetic changed its value, as certified at a point.
+
+    The safe constructors decide every node the parser builds, but SymPy's arithmetic still
+    rebuilds what it combines, and asks ``is_zero`` of an exponent or factor on the way: for a c
+    it wrongly calls zero (log(1 + 2e^-30) − log(1 + e^-30)), ``z*exp(c*z)`` becomes ``z``. So when
+    the text holds a number SymPy signs by evalf, it is built a second time with no evaluation
+    at all and both are evaluated by ball arithmetic (which decides its own branches) at a few
+    rational points: a certified difference means SymPy changed the function, and the text is
+    refused. No difference found proves nothing more; it only finds no such change.
+    """
+    from symcheck.exact.evaluate import certify_nonzero
+    from symcheck.exact.signs import EXACT_SIGN_BITS
+    try:
+        with sympy.evaluate(False):
+            as_written = _Builder(source, functions, symbols).build(tree.body).expr
+    except SymcheckError:
+        return
+    if not _signed_by_evalf(as_written):
+        return
+    free = (expr.free_symbols | as_written.free_symbols)
+    if len(free) > 1 or expr.has(AppliedUndef) or as_written.has(AppliedUndef):
+        return
+    points = [{}] if not free else [{next(iter(free)): p} for p in _PROBES]
+    for point in points:
+        try:
+            changed = certify_nonzero(expr - as_written, point, max_prec=EXACT_SIGN_BITS)
+        except SymcheckError:
+            continue
+        if changed is not None:
+            where = ", ".join(f"{v} = {x}" for v, x in point.items()) or "every point"
+            raise ParseError(f"SymPy's automatic simplification changes the value of the expression at "
+                             f"{where} (it takes the sign of a number from a low-precision "
+                             f"evaluation); symcheck cannot use it as SymPy builds it")
 
 
 def parse_activation(
@@ -537,7 +581,8 @@ class _Builder:
             return _evaluated_or_as_written(sympy.log(arg), sympy.log(arg, evaluate=False), arg)
         if name == "sqrt":
             return _evaluated_or_as_written(sympy.sqrt(arg), sympy.Pow(arg, S.Half, evaluate=False), arg)
-        return _UNARY[name](arg)
+        # sin, tanh, erf, ... of an argument SymPy calls zero by evalf would be 0
+        return _evaluated_or_as_written(_UNARY[name](arg), _UNARY[name](arg, evaluate=False), arg)
 
     def _trusted(self, function: Callable[[sympy.Expr], sympy.Expr], arg: sympy.Expr, written: str) -> sympy.Expr:
         """A trusted function applied: a catalogue activation is substituted through the safe
@@ -658,10 +703,12 @@ class _AsWritten(ast.NodeTransformer):
 #   so no later rebuild changes it either); if SymPy does decide something (drops a Max
 #   argument, calls a relation True, Abs(u) = u), its decision is only a proposal: it is kept
 #   when the definedness check proves it for every real value, and the text is refused if not;
-# * log, sqrt and fractional powers are kept as written when SymPy would change them and their
-#   argument holds a sum of irrational numbers or a function value other than exp (it writes
-#   log(c) as log(-c) + iπ for a c it wrongly thinks negative, and sqrt(c**2) as c); their
-#   definedness obligation decides their argument's sign with a certificate. SymPy still
+# * every other function (log, sqrt, exp, sin, tanh, erf, ...) and fractional powers are kept as
+#   written when SymPy would change them and their argument holds a sum of irrational numbers or
+#   a function value other than exp: SymPy writes log(c) as log(-c) + iπ for a c it wrongly
+#   thinks negative, sqrt(c**2) as c, and sin(c·z) as 0 for a c it wrongly calls zero (it calls
+#   log(1 + 2e^-30) − log(1 + e^-30) zero). A definedness obligation decides an argument's sign
+#   with a certificate. SymPy still
 #   rewrites sqrt(2/pi) as sqrt(2)/sqrt(pi): that rests only on signs SymPy knows by definition
 #   (rationals, pi, E, exp of a real, powers of positive numbers), not on evalf.
 
@@ -933,6 +980,8 @@ def substitute(expr: sympy.Expr, values: Mapping[sympy.Basic, sympy.Expr], writt
             return _evaluated_or_as_written(sympy.log(args[0]), sympy.log(args[0], evaluate=False), args[0])
         if isinstance(node, sympy.Pow):
             return _power(args[0], args[1])
+        if isinstance(node, sympy.Function) and not isinstance(node, AppliedUndef):
+            return _evaluated_or_as_written(node.func(*args), node.func(*args, evaluate=False), sympy.Tuple(*args))
         return node.func(*args)
 
     return walk(expr)
