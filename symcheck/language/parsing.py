@@ -45,6 +45,7 @@ from typing import Any
 import sympy
 from sympy import S
 from sympy.core.function import AppliedUndef
+from sympy.core.parameters import global_parameters
 from sympy.logic.boolalg import Boolean, BooleanAtom
 
 from symcheck.core.budget import BudgetExceeded, alarm
@@ -199,6 +200,7 @@ def _check_against_as_written(expr: sympy.Expr, source: str, tree: ast.Expressio
     """
     from symcheck.exact.evaluate import certify_nonzero
     from symcheck.exact.signs import EXACT_SIGN_BITS
+    # under evaluate(False) the safe constructors decide nothing: each node is built as written
     try:
         with sympy.evaluate(False):
             as_written = _Builder(source, functions, symbols).build(tree.body).expr
@@ -817,7 +819,7 @@ def relation(cls: type, lhs: sympy.Expr, rhs: sympy.Expr, written: str) -> Boole
     >>> relation(sympy.Eq, D, 0, "Eq(D, 0)"), relation(sympy.Lt, z + D, z, "z + D < z")
     (False, True)
     """
-    if not (_inexact(lhs) or _inexact(rhs)):
+    if not (_inexact(lhs) or _inexact(rhs)) or not global_parameters.evaluate:  # (as written: see below)
         return _real_comparison(lambda: cls(lhs, rhs), written)  # rational numbers only: exact
     difference = lhs - rhs
     if not difference.free_symbols:
@@ -849,7 +851,7 @@ def nonsmooth(name: str, arg: sympy.Expr, written: str) -> sympy.Expr:
     (True, -1)
     """
     function = _NONSMOOTH[name]
-    if not _inexact(arg):
+    if not _inexact(arg) or not global_parameters.evaluate:
         return function(arg)  # rational numbers only: exact
     if not arg.free_symbols:
         return _NONSMOOTH_VALUE[name](certified_sign(arg, written), arg)
@@ -889,7 +891,7 @@ def extremum(name: str, args: list[sympy.Expr], written: str) -> sympy.Expr:
     (z, True)
     """
     cls = _VARIADIC[name]
-    if not any(_inexact(arg) for arg in args):
+    if not any(_inexact(arg) for arg in args) or not global_parameters.evaluate:
         return _real_comparison(lambda: cls(*args), written)  # rational numbers only: exact
     flat = [part for arg in args for part in (arg.args if isinstance(arg, cls) else (arg,))]
     larger = 1 if name == "Max" else -1
@@ -924,6 +926,8 @@ def piecewise(pairs: list[tuple[sympy.Expr, Boolean]]) -> sympy.Expr:
     construction is used when every condition has rational numbers only, else the pairs are
     kept as they are (SymPy would rebuild each relation and may decide it with evalf).
     """
+    if not global_parameters.evaluate:
+        return sympy.Piecewise(*pairs)
     kept = []
     for value, condition in pairs:
         if condition is sympy.false:
