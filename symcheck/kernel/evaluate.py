@@ -17,6 +17,8 @@ from symcheck.kernel.points import q as fq
 from symcheck.kernel.tree import Node
 
 PRECISIONS = (64, 256, 1024, 4096)
+#: at a single point (a witness) the ladder goes further: the engine certifies signs up to 8192 bits
+POINT_PRECISIONS = (*PRECISIONS, 16384)
 MAX_EXACT_BITS = 20_000
 MAX_POW = 1000
 

@@ -21,7 +21,7 @@ from fractions import Fraction
 from flint import arb, fmpq_poly
 
 from symcheck.kernel.derivative import derivative
-from symcheck.kernel.evaluate import PRECISIONS, Unknown, ball_sign, enclose, exact, precision
+from symcheck.kernel.evaluate import POINT_PRECISIONS, PRECISIONS, Unknown, ball_sign, enclose, exact, precision
 from symcheck.kernel.points import (INF, NEG_INF, Point, between, compare, count_closed, count_open,
                                     poly_sign_at, q, rational_point, sign)
 from symcheck.kernel.tree import Node, free_vars, show
@@ -74,7 +74,7 @@ def _point(g: Node, allowed: set, box: dict) -> bool:
         poly = as_poly(g, v)
         if poly is not None:
             return poly_sign_at(poly, p) in allowed
-    for bits in PRECISIONS:
+    for bits in POINT_PRECISIONS:
         with precision(bits):
             try:
                 s = ball_sign(enclose(g, {v: p.ball(bits) for v, p in points.items()},
