@@ -170,6 +170,7 @@ class CheckResult(Renderable):
             "domain": self.domain,
             "activation": self.activation.name,
             "formula": self.formula,
+            "parsed": self.activation.parsed,
             "verdict": self.verdict.value,
             "witness": None if self.witness is None else {k: str(v) for k, v in self.witness.items()},
             "residual": None if self.residual is None else sympy.sstr(self.residual),

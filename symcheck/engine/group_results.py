@@ -308,6 +308,7 @@ class SymmetryGroup(Renderable):
     def to_dict(self) -> dict[str, Any]:
         alphas = self.inverse_scaling_alphas()
         return {"activation": self.activation.name, "formula": self.activation.formula,
+                "parsed": self.activation.parsed,
                 "complete": self.complete,
                 "components": [c.to_dict() for c in self.components],
                 "maximality": [s.to_dict() for s in self.maximality],

@@ -128,6 +128,7 @@ class Audit(Renderable):
 
     def to_dict(self) -> dict[str, Any]:
         return {"activation": self.activation.name, "formula": self.formula,
+                "parsed": self.activation.parsed,
                 "rows": [r.to_dict() for r in self.rows], "elapsed_seconds": round(self.elapsed, 3)}
 
     def row(self, form: str, transformation: str, domain: str | None = None) -> AuditRow:
