@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 import sympy
+
+from symcheck.exact.signs import at_point
 from sympy import S
 
 from symcheck.core.errors import DomainError, Undecided
@@ -86,13 +88,12 @@ _TINY = sympy.log(1 + sympy.exp(-2000))  # > 0, but SymPy's evalf reads 5·_TINY
 def test_a_region_sympy_misjudges_at_a_point_is_no_failure_there() -> None:
     """The branch applies only for z <= -5 (sin(z) + 5 > 0 and _TINY > 0), where log(-z - 4) is
     defined. SymPy's subs puts z = 0 in the region, where the argument is -4: read that way the
-    activation would be refused as failing at z = 0. Certified, nothing fails anywhere; the split
-    cannot prove it either (sin), so it is refused as unverified, with no point."""
+    activation would be refused as failing at z = 0. Certified, nothing fails anywhere, and the
+    split proves it: sin(z) + 5 ≥ 4 by its certified range, so the branch is exactly z <= -5."""
     region = (sympy.sin(Z) + 5) * _TINY * (Z + 5) <= 0
     assert region.subs(Z, 0) is sympy.true  # the trap: SymPy's own answer at z = 0
-    with pytest.raises(DomainError, match="could not verify that log") as caught:
-        parse_activation("Piecewise((log(-z - 4), (sin(z) + 5)*log(1 + exp(-2000))*(z + 5) <= 0), (0, True))")
-    assert caught.value.point is None
+    sigma = parse_activation("Piecewise((log(-z - 4), (sin(z) + 5)*log(1 + exp(-2000))*(z + 5) <= 0), (0, True))")
+    assert at_point(sigma, Z, S.Zero) == 0 and at_point(sigma, Z, S(-6)) == sympy.log(2)
 
 
 def test_a_branch_inside_the_obligation_is_chosen_by_certified_signs() -> None:
