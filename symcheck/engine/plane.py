@@ -41,8 +41,9 @@ from symcheck.core.errors import EvaluationError
 from symcheck.core.formula import And, Formula, Text, to_latex
 from symcheck.exact.evaluate import Certificate, approximate, certify_nonzero
 from symcheck.core.printing import text
-from symcheck.exact.regions import Region, Undecided, exact_sign, roots_inside
-from symcheck.exact.signs import certified_order
+from symcheck.exact.regions import Region, Undecided, exact_sign, region_key, roots_inside, sorted_points
+from symcheck.exact.roots import Range, sign_on
+from symcheck.exact.signs import certified_order, evaluation_is_identity, substitute
 from symcheck.core.verdict import Verdict
 
 __all__ = ["Case", "CaseOutcome", "PlaneDecision", "decide_plane", "whole_line", "scale_regions"]
@@ -144,19 +145,10 @@ class Case:
 
 
 def _cut(region: Region, points: Sequence[sympy.Expr]) -> list[Region]:
-    inner = sorted(dict.fromkeys(points), key=lambda x: x.evalf(50))
-    for lo, hi in zip(inner, inner[1:]):  # the float sort only proposes; the order is certified
-        if certified_order(hi, lo) <= 0:
-            raise Undecided(f"cannot order the cut points {text(lo)} and {text(hi)} exactly")
+    inner = sorted_points(points)  # every comparison certified; points proved equal are one
     ends = [region.lower, *inner, region.upper]
     pieces = [Region(lo, hi) for lo, hi in zip(ends, ends[1:])] + [Region(x, x) for x in inner]
-    return sorted(pieces, key=_order_key)
-
-
-def _order_key(region: Region) -> tuple[float, int]:
-    lower = region.lower
-    return (float("-inf") if lower == -S.Infinity else float(lower.evalf(30)),
-            0 if region.is_point else 1)
+    return sorted(pieces, key=region_key)
 
 
 def _sign_split(region: Region) -> list[Region]:
@@ -279,7 +271,7 @@ def _split_and_prove(lhs, rhs, space, budget, searcher) -> PlaneDecision:
             try:
                 with budget.step():
                     resolver = _Resolver(case)
-                    left, right = lhs.xreplace(resolver.points), rhs.xreplace(resolver.points)
+                    left, right = substitute(lhs, resolver.points), substitute(rhs, resolver.points)
                     written = left - right == 0
                     branch_free = S.Zero if written else resolver.resolve(left - right)
                     sides = (left, right) if written else _resolved_sides(resolver, left, right)
@@ -299,7 +291,7 @@ def _split_and_prove(lhs, rhs, space, budget, searcher) -> PlaneDecision:
             if found:
                 return searcher.broken(found, f"points of the case {case.describe()}", (*outcomes, outcome))
         outcomes.append(outcome)
-    outcomes.sort(key=lambda o: tuple(_order_key(r) for _, r in o.case.regions))
+    outcomes.sort(key=lambda o: tuple(region_key(r) for _, r in o.case.regions))
     if all(o.status == "proved" for o in outcomes):
         return PlaneDecision(Verdict.HOLDS, difference, tuple(outcomes), evidence=searcher.evidence)
     return PlaneDecision(Verdict.INCONCLUSIVE, difference, tuple(outcomes), evidence=searcher.evidence,
@@ -364,7 +356,7 @@ def _prove(case: Case, branch_free: sympy.Expr, budget: Budget,
         return CaseOutcome(case, branch_free, "proved", "0 once the branches are chosen", sides)
     try:
         with budget.step():
-            concrete = branch_free.xreplace(case.substitution())
+            concrete = substitute(branch_free, case.substitution())
         if concrete == 0:
             return CaseOutcome(case, branch_free, "proved", "0 after the substitution"
                                + case.substitution_text(), sides)
@@ -447,17 +439,14 @@ class _Resolver:
         return self.signs[f]
 
     def _sign(self, f: sympy.Expr) -> int:
-        g = f.xreplace(self.subs)
+        g = substitute(f, self.subs)
         if not g.free_symbols:
             return exact_sign(g)
-        for h in _forms_of(g):
-            if h.is_zero is True:
-                return 0
-            if h.is_positive is True:
-                return 1
-            if h.is_negative is True:
-                return -1
-        fv = f.xreplace(self.points)
+        for h in _forms_of(g):  # a certified range over the positive symbols, never is_positive
+            s = sign_on(h, self.ranges())
+            if s is not None:
+                return s
+        fv = substitute(f, self.points)
         live = [(v, r) for v, r in self.case.regions if v in fv.free_symbols and not r.is_point]
         if len(live) == 1 and fv.free_symbols == {live[0][0]}:
             # One variable left: cut its interval at the roots, else one point gives the sign.
@@ -465,15 +454,33 @@ class _Resolver:
             inside = list(roots_inside(fv, var, region))
             if inside:
                 raise _Split(var, inside)
-            return exact_sign(fv.xreplace({var: region.sample()}))
+            return exact_sign(substitute(fv, {var: region.sample()}))
         for var, region in live:  # several: first learn the signs of the variables
             if _sign_split(region) != [region]:
                 raise _Split(var, [S.Zero])
         raise Undecided(f"cannot decide the sign of {text(f)} on {self.case.describe()}")
 
+    def ranges(self) -> dict[sympy.Symbol, Range]:
+        """What each symbol of the substituted case ranges over: a variable left on all of R
+        over R, the positive symbol of an open piece over (0, oo)."""
+        found = {}
+        for (var, region), p in zip(self.case.regions, _POSITIVE):
+            if region.is_point:
+                continue
+            if region.lower == -S.Infinity and region.upper == S.Infinity:
+                found[var] = Range(S.NegativeInfinity, S.Infinity)
+            else:
+                found[p] = Range(S.Zero, S.Infinity)
+        return found
+
 
 def _forms_of(g: sympy.Expr):
+    """g, and its factored form where factoring is an identity that reads no sign: polynomial
+    algebra over the atoms of an expression built from +, ×, integer powers and functions whose
+    automatic evaluation applies identities only."""
     yield g
+    if not evaluation_is_identity(g):
+        return
     try:
         factored = sympy.factor(g)
     except Exception:  # a failed rewrite decides nothing

@@ -60,6 +60,10 @@ PRECISIONS = (64, 192)
 #: a large radical expression with transcendental constants (Cardano's formula for
 #: z³ + z + π·c) can run for many minutes; a proposal left unproved is only a proof lost
 MAX_PROPOSAL_OPS = 60
+#: a polynomial of degree ≥ 3 whose transcendental coefficients add up to more operations than
+#: this gets no solveset proposals (π·z³ + z − 1 does; z³ + z + π·(e^-30 − log(1 + e^-30) −
+#: e^-60/2) would cost solveset 13 s for a formula above MAX_PROPOSAL_OPS)
+MAX_COEFFICIENT_OPS = 8
 
 
 @dataclass(frozen=True)
@@ -125,6 +129,7 @@ def roots_in(g: sympy.Expr, var: sympy.Symbol, lower: sympy.Expr, upper: sympy.E
     """
     if var not in g.free_symbols:
         return Cuts((), "it does not depend on " + text(var))
+    g, var = _apart_from_roots(g, var)
     propose = candidates or _solveset_candidates
     if g.is_polynomial(var):
         found = _polynomial(g, var, lower, upper)
@@ -139,6 +144,21 @@ def roots_in(g: sympy.Expr, var: sympy.Symbol, lower: sympy.Expr, upper: sympy.E
     raise Undecided(f"cannot bound the real roots of {text(g)} = 0 on {_interval_text(lower, upper)}: "
                     "no finite set of cut points is proved complete there (a periodic or "
                     "oscillating condition has infinitely many roots)")
+
+
+def _apart_from_roots(g: sympy.Expr, var: sympy.Symbol) -> tuple[sympy.Expr, sympy.Symbol]:
+    """g in a fresh variable when a CRootOf in it is written in ``var`` itself.
+
+    SymPy's cache hands back an equal CRootOf made earlier with another generator (PurePoly
+    ignores its name), so ``CRootOf(x**2 - 2, 1)`` may hold ``z**2 - 2``: ``Poly(g, z)`` then
+    refuses g, and a substitution of z would reach inside the root."""
+    roots = g.atoms(sympy.CRootOf)
+    if not any(var in r.poly.gens for r in roots):
+        return g, var
+    fresh = sympy.Dummy(var.name)
+    kept = {r: sympy.Dummy() for r in roots}
+    renamed = g.xreplace(kept).xreplace({var: fresh})
+    return renamed.xreplace({d: r for r, d in kept.items()}), fresh
 
 
 def _interval_text(lower: sympy.Expr, upper: sympy.Expr) -> str:
@@ -559,15 +579,39 @@ def _at(g: sympy.Expr, var: sympy.Symbol, x: sympy.Expr) -> sympy.Expr:
 def _solveset_candidates(g: sympy.Expr, var: sympy.Symbol, interval: sympy.Set) -> list[sympy.Expr]:
     """Exact roots SymPy proposes, on the interval and on all of R (on a half-line it may
     answer EmptySet where R gives the root). Only proposals: each is proved before use."""
+    if _formula_too_large(g, var):
+        return []
     found: list[sympy.Expr] = []
     for domain in (interval, S.Reals):
-        try:
-            answer = sympy.solveset(g, var, domain)
-        except Exception:  # candidates are optional; the proof does not depend on them
-            continue
-        parts = answer.args if isinstance(answer, sympy.Union) else (answer,)
-        found += [c for part in parts for c in _members(part) if c.is_number]
+        found += _solveset_on(g, var, domain)
     return list(dict.fromkeys(found))
+
+
+def _formula_too_large(g: sympy.Expr, var: sympy.Symbol) -> bool:
+    """A polynomial of degree ≥ 3 with transcendental coefficients and more than two terms:
+    solveset spends many seconds on Cardano's or Ferrari's formula, larger than
+    MAX_PROPOSAL_OPS, which is never proved a root anyway."""
+    if not g.is_polynomial(var):
+        return False
+    try:
+        poly = sympy.Poly(g, var)
+    except sympy.PolynomialError:
+        return False
+    coeffs = poly.coeffs()
+    return (poly.degree() >= 3 and len(coeffs) > 2 and not all(is_algebraic(c) for c in coeffs)
+            and sum(sympy.count_ops(c) for c in coeffs) > MAX_COEFFICIENT_OPS)
+
+
+@functools.lru_cache(maxsize=256)
+def _solveset_on(g: sympy.Expr, var: sympy.Symbol, domain: sympy.Set) -> tuple[sympy.Expr, ...]:
+    """Cached (a split asks the same condition on several regions): proposals only, so an
+    equal expression with other CRootOf generators answering from the cache is harmless."""
+    try:
+        answer = sympy.solveset(g, var, domain)
+    except Exception:  # candidates are optional; the proof does not depend on them
+        return ()
+    parts = answer.args if isinstance(answer, sympy.Union) else (answer,)
+    return tuple(c for part in parts for c in _members(part) if c.is_number)
 
 
 def _members(part: sympy.Set) -> list[sympy.Expr]:

@@ -24,7 +24,7 @@ from symcheck.exact.zero_proof import generator_identity_safe, proved_zero
 from symcheck.core.printing import text
 
 __all__ = ["Undecided", "exact_sign", "certified_order", "at_point", "at_values", "nonsmooth_to_piecewise",
-           "substitute", "EXACT_SIGN_BITS"]
+           "substitute", "evaluation_is_identity", "EXACT_SIGN_BITS"]
 
 #: the most bits spent on the sign of one closed-form number (e^-2000 needs about 2900)
 EXACT_SIGN_BITS = 8192
@@ -108,13 +108,45 @@ def _order_roots(x: sympy.Expr, y: sympy.Expr) -> int:
 
 
 def nonsmooth_to_piecewise(expr: sympy.Expr) -> sympy.Expr:
-    """Abs, Max, Min, sign and Heaviside as Piecewise, also inside conditions."""
+    """Abs, Max, Min, sign and Heaviside as Piecewise, also inside conditions.
+
+    Written out here, each Piecewise and condition built unevaluated: SymPy's own
+    ``rewrite(Piecewise)`` evaluates the result, which decides a condition on a number by its
+    low-precision guess (``Max(z, z + P)`` became ``z + P`` and ``Abs(P)`` became ``P`` for
+    P ≈ −2.7e-40). The conditions are left for certified signs to decide.
+    """
     for _ in range(20):
-        new = expr.replace(lambda e: isinstance(e, _NONSMOOTH), lambda e: e.rewrite(sympy.Piecewise))
+        new = expr.replace(lambda e: isinstance(e, _NONSMOOTH), _as_piecewise)
         if new == expr:
             return new
         expr = new
     raise Undecided("nonsmooth functions nested too deeply to rewrite")
+
+
+def _as_piecewise(e: sympy.Expr) -> sympy.Expr:
+    """One nonsmooth node as a Piecewise whose conditions are not evaluated."""
+    def pw(*pairs):
+        return sympy.Piecewise(*pairs, evaluate=False)
+
+    def rel(kind, x, y):
+        return kind(x, y, evaluate=False)
+
+    if type(e) not in _NONSMOOTH:  # a subclass with a rewrite of its own
+        return e.rewrite(sympy.Piecewise)
+    x = e.args[0]
+    if isinstance(e, sympy.Abs):
+        return pw((x, rel(sympy.GreaterThan, x, 0)), (sympy.Mul(-1, x, evaluate=False), True))
+    if isinstance(e, sympy.sign):
+        return pw((1, rel(sympy.StrictGreaterThan, x, 0)), (-1, rel(sympy.StrictLessThan, x, 0)), (0, True))
+    if isinstance(e, sympy.Heaviside):
+        at_zero = e.args[1] if len(e.args) > 1 else S.Half  # SymPy's H(0) = 1/2 unless given
+        return pw((0, rel(sympy.StrictLessThan, x, 0)), (at_zero, rel(sympy.Eq, x, 0)), (1, True))
+    # Max (Min): the first argument at least (at most) every later one, in order
+    kind = sympy.GreaterThan if isinstance(e, sympy.Max) else sympy.LessThan
+    args = e.args
+    pairs = [(a, sympy.And(*(rel(kind, a, b) for b in args[i + 1:]), evaluate=False))
+             for i, a in enumerate(args[:-1])]
+    return pw(*pairs, (args[-1], True))
 
 
 #: functions whose automatic evaluation at a number only applies identities (exact values at
@@ -126,21 +158,39 @@ _IDENTITY_EVALUATED = (sympy.exp, sympy.sin, sympy.cos, sympy.tan, sympy.tanh, s
                        sympy.atan, sympy.asinh, sympy.erf, sympy.erfc, sympy.CRootOf)
 
 
-def _evaluation_is_identity(expr: sympy.Basic) -> bool:
+def evaluation_is_identity(expr: sympy.Basic) -> bool:
+    """Does SymPy's automatic evaluation of ``expr`` (at any numbers) apply identities only?"""
     return all(node.is_Atom or _node_evaluation_is_identity(node) for node in sympy.preorder_traversal(expr))
 
 
 def substitute(expr: sympy.Expr, values: Mapping[sympy.Symbol, sympy.Expr]) -> sympy.Expr:
-    """``expr`` with ``values`` put in, evaluated by SymPy only where its automatic evaluation
-    applies identities (sums, products, integer powers, exp, trigonometric and a few odd
-    functions); otherwise kept as written, so that no rewrite that reads SymPy's low-precision
-    guess of the sign of a number (``√((c)²) → c``, ``log(c) → iπ + log(−c)``) changes it.
-    Branches are not chosen here (:func:`at_values` does that with certified signs)."""
+    """``expr`` with ``values`` put in, rebuilt node by node: a node is evaluated by SymPy
+    only where its automatic evaluation applies identities (sums, products, integer powers,
+    exp, trigonometric and a few odd functions) or all its arguments are rationals (exact
+    rational arithmetic: ``Max(-1, 1/2)``, ``Abs(-1/2)``); any other node is kept as written, so
+    that no rewrite that reads SymPy's low-precision guess of the sign of a number
+    (``√((c)²) → c``, ``log(c) → iπ + log(−c)``, ``Abs(c) → c``) changes it. Branches are not
+    chosen here (:func:`at_values` does that with certified signs). A CRootOf is never entered:
+    its polynomial may be written in the variable itself (SymPy's cache hands back an equal
+    CRootOf made with another generator)."""
     values = {v: sympy.sympify(x) for v, x in values.items()}
-    if _evaluation_is_identity(expr) and all(_evaluation_is_identity(x) for x in values.values()):
-        return expr.xreplace(values)
-    with sympy.evaluate(False):
-        return expr.xreplace(values)
+    memo: dict[sympy.Basic, sympy.Basic] = {}
+
+    def walk(node: sympy.Basic) -> sympy.Basic:
+        if node in values:
+            return values[node]
+        if not node.args or isinstance(node, sympy.CRootOf) or not (node.free_symbols & values.keys()):
+            return node
+        if node not in memo:
+            args = [walk(a) for a in node.args]
+            if _node_evaluation_is_identity(node) or all(a.is_Rational for a in args):
+                memo[node] = node.func(*args)
+            else:
+                with sympy.evaluate(False):
+                    memo[node] = node.func(*args)
+        return memo[node]
+
+    return walk(sympy.sympify(expr))
 
 
 def at_point(expr: sympy.Expr, var: sympy.Symbol, value: sympy.Expr) -> sympy.Expr:
