@@ -40,6 +40,10 @@ _FAILURES = (RecursionError, ValueError, TypeError, ZeroDivisionError, OverflowE
 MAX_RESULTANT_DEGREE = 64
 #: radicals at most, in the resultant argument
 MAX_RADICALS = 4
+#: other atoms (π, exp(…)) at most, and the size of the number: resultants with several
+#: transcendental indeterminates grow fast (minutes for Cardano's formula with π inside)
+MAX_ATOMS = 2
+MAX_OPS = 60
 
 
 def proved_zero(value: sympy.Expr) -> bool:
@@ -179,12 +183,14 @@ def _annihilating_polynomial(value: sympy.Expr) -> tuple[list[sympy.Expr], dict]
     """The coefficients of P(x) with P(value) = 0, built exactly by resultants, or None."""
     radicals = sorted({node for node in sympy.preorder_traversal(value) if _is_radical(node)},
                       key=sympy.default_sort_key)
-    if not radicals or len(radicals) > MAX_RADICALS:
+    if not radicals or len(radicals) > MAX_RADICALS or sympy.count_ops(value) > MAX_OPS:
         return None
     x = sympy.Dummy("x")
     names = {r: sympy.Dummy(f"r{i}") for i, r in enumerate(radicals)}
     atoms: dict[sympy.Expr, sympy.Dummy] = {}
     numerator, denominator = sympy.fraction(sympy.together(_radical_form(value, names, atoms)))
+    if len(atoms) > MAX_ATOMS:
+        return None
     relation = sympy.expand(x * denominator - numerator)
     # outer radicals first: their bases may mention inner ones
     for radical in sorted(radicals, key=sympy.count_ops, reverse=True):
