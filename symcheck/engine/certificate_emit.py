@@ -31,7 +31,7 @@ import sympy
 from symcheck.engine.certificate_points import point_json, region_json
 from symcheck.engine.certificate_rewrite import Leaf, NeedSplit, Stuck
 from symcheck.engine.certificate_tree import MINUS_ONE, Unsupported, difference, sigma_tree, to_json, tree
-from symcheck.kernel.check import SCHEMA, check, region_from
+from symcheck.kernel.check import SCHEMA, check, disjoint, region_from
 from symcheck.kernel.points import compare
 from symcheck.kernel.tree import Node, free_vars, substitute
 from symcheck.kernel.verdict import Reject
@@ -205,14 +205,7 @@ def _sort_key(p):
 
 
 def _disjoint(region: list, domain: list) -> bool:
-    a, b = region_from(region), region_from(domain)
-    if a[0] == "point" and b[0] == "point":
-        return compare(a[1], b[1]) != 0
-    if a[0] == "point":
-        a, b = b, a
-    if b[0] == "point":
-        return compare(b[1], a[1]) <= 0 or compare(b[1], a[2]) >= 0
-    return compare(a[2], b[1]) <= 0 or compare(b[2], a[1]) <= 0
+    return disjoint(region_from(region), region_from(domain))
 
 
 def _describe(region: list) -> str:
@@ -271,6 +264,15 @@ def certify_zero(expr: Any, space: Mapping[Any, Any], *, about: str = "", check_
     return _emit(node, claim, domains, about, check_it, started, seconds)
 
 
+def _statement(sigma: Any, transformation: Any, unit: Any) -> tuple[Any, Any, Node, dict]:
+    """σ and the form as objects, and the statement's left − right tree with every domain."""
+    from symcheck.language.activations import activation
+    from symcheck.language.unit_forms import form
+    sigma = activation(sigma)
+    unit = unit if not isinstance(unit, str) else form(unit)
+    return (sigma, unit, *statement_claim(sigma.expr, transformation, unit))
+
+
 def certify_statement(sigma: Any, transformation: Any, unit: Any = "gated", *, check_it: bool = True,
                       seconds: float = EMIT_SECONDS) -> Outcome:
     """The certificate of a ``holds``: ∀ a, b (scale in its domain): left = right, σ substituted.
@@ -279,13 +281,9 @@ def certify_statement(sigma: Any, transformation: Any, unit: Any = "gated", *, c
     ``activation()`` reads), ``transformation`` a :class:`~symcheck.language.transformations.Transformation`,
     ``unit`` a :class:`~symcheck.language.unit_forms.Form` or a form's name.
     """
-    from symcheck.language.activations import activation
-    from symcheck.language.unit_forms import form
     started = time.perf_counter()
-    sigma = activation(sigma)
-    unit = unit if not isinstance(unit, str) else form(unit)
     try:
-        expr, domains = statement_claim(sigma.expr, transformation, unit)
+        sigma, unit, expr, domains = _statement(sigma, transformation, unit)
     except (Unsupported, Reject, RecursionError) as why:
         return _finish(None, started, check_it, f"the statement has no tree: {why}")
     about = f"{transformation.describe()}, {unit.name} form, σ = {sigma.name}"
@@ -297,13 +295,9 @@ def certify_witness(sigma: Any, transformation: Any, unit: Any, point: Mapping[s
                     check_it: bool = True) -> Outcome:
     """The certificate of a ``broken``: the statement's left − right, σ substituted, is non-zero at
     ``point`` (variable name → exact rational); the kernel re-evaluates it there itself."""
-    from symcheck.language.activations import activation
-    from symcheck.language.unit_forms import form
     started = time.perf_counter()
-    sigma = activation(sigma)
-    unit = unit if not isinstance(unit, str) else form(unit)
     try:
-        expr, domains = statement_claim(sigma.expr, transformation, unit)
+        sigma, unit, expr, domains = _statement(sigma, transformation, unit)
     except (Unsupported, Reject, RecursionError) as why:
         return _finish(None, started, check_it, f"the statement has no tree: {why}")
     about = f"{transformation.describe()}, {unit.name} form, σ = {sigma.name}: broken"

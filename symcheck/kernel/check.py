@@ -83,7 +83,8 @@ def region_from(obj: Any) -> tuple:
     raise Reject(f"a region is ['open', lo, hi] or ['point', p]: {show(obj, 80)}")
 
 
-def _disjoint(a: tuple, b: tuple) -> bool:
+def disjoint(a: tuple, b: tuple) -> bool:
+    """Two parsed regions (see :func:`region_from`) share no point."""
     if a[0] == "point" and b[0] == "point":
         return compare(a[1], b[1]) != 0
     if a[0] == "point":
@@ -188,7 +189,7 @@ class _Checker:
             if v not in point:
                 raise Reject(f"the witness gives no value for {v}")
             region = ("point", parse_point(point[v], infinite=False))
-            if not any(not _disjoint(region, d) for d in self.domains[v]):
+            if not any(not disjoint(region, d) for d in self.domains[v]):
                 raise Reject(f"the witness value of {v} is outside its domain")
             box[v] = region
         self.tick()
@@ -221,7 +222,7 @@ class _Checker:
             with self.at(f".pieces[{i}]"):
                 self.tick()
                 if piece.get("outside") is True:
-                    if not all(_disjoint(region, d) for d in self.domains[v]):
+                    if not all(disjoint(region, d) for d in self.domains[v]):
                         raise Reject(f"a piece marked outside meets the domain of {v}")
                     continue
                 self.node(piece, {**box, v: region}, expr)
