@@ -43,7 +43,7 @@ MAX_RADICALS = 4
 #: other atoms (π, exp(…)) at most, and the size of the number: resultants with several
 #: transcendental indeterminates grow fast (minutes for Cardano's formula with π inside)
 MAX_ATOMS = 2
-MAX_OPS = 60
+MAX_OPS = 150
 
 
 def proved_zero(value: sympy.Expr) -> bool:
