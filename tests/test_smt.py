@@ -206,8 +206,9 @@ def test_engine_holds_but_z3_finds_a_model_is_inconclusive(monkeypatch) -> None:
         return replace(original(statement, budget), verdict=Verdict.HOLDS, witness=None)  # a forged proof
 
     monkeypatch.setattr(symmetries, "_decide", wrong)
-    # the guard would withdraw the forged proof first; here z3 alone must catch it
+    # the guard would withdraw the forged proof first, and the kernel refuse it; here z3 alone must catch it
     monkeypatch.setattr(symmetries, "counterexample", lambda *args, **kw: None)
+    monkeypatch.setattr(symmetries, "_kernel", lambda statement, decision, budget: (decision, None))
     result = sc.check_inverse_scaling("relu2", alpha="positive")
     assert result.verdict is Verdict.INCONCLUSIVE and result.witness is None
     assert result.cross_check.agrees is False and result.cross_check.verdict == "broken"
@@ -236,6 +237,7 @@ def test_a_witness_z3_does_not_confirm_is_a_disagreement(monkeypatch) -> None:
                        witness={"a": sympy.Integer(1), "b": sympy.Integer(1)})  # σ(1)·1 = σ(1)·1
 
     monkeypatch.setattr(symmetries, "_decide", wrong_witness)
+    monkeypatch.setattr(symmetries, "_kernel", lambda statement, decision, budget: (decision, None))  # z3 alone
     result = sc.check_exchange("relu")
     assert result.verdict is Verdict.INCONCLUSIVE
     assert result.cross_check.witness_confirmed is False and result.cross_check.agrees is False
@@ -276,3 +278,29 @@ def test_rich_output_shows_the_cross_check() -> None:
 def test_result_text_shows_the_cross_check() -> None:
     text = str(sc.check_exchange("relu2"))
     assert "cross-check: z3" in text and "confirms its witness" in text
+
+
+# --- the proof kernel catches the same forgeries on its own ------------------------------------
+
+def test_a_forged_proof_is_refused_by_the_kernel_alone(monkeypatch) -> None:
+    """A false holds that passes the guard (disabled here) is not reported: the kernel finds no proof."""
+    original = symmetries._decide
+    monkeypatch.setattr(symmetries, "_decide", lambda statement, budget: replace(
+        original(statement, budget), verdict=Verdict.HOLDS, witness=None))
+    monkeypatch.setattr(symmetries, "counterexample", lambda *args, **kw: None)
+    monkeypatch.setattr(symmetries, "_cross_check", lambda statement, decision, budget: (None, decision))
+    result = sc.check_inverse_scaling("relu2", alpha="positive")
+    assert result.verdict is Verdict.INCONCLUSIVE and result.witness is None
+    assert "proof kernel did not accept" in result.note and result.certificate is None
+
+
+@pytest.mark.kernel_rejection
+def test_a_forged_witness_is_refused_by_the_kernel_alone(monkeypatch) -> None:
+    """A broken whose witness does not break the statement (a = b = 1 for exchange) is not reported."""
+    original = symmetries._decide
+    monkeypatch.setattr(symmetries, "_decide", lambda statement, budget: replace(
+        original(statement, budget), witness={"a": sympy.Integer(1), "b": sympy.Integer(1)}))
+    monkeypatch.setattr(symmetries, "_cross_check", lambda statement, decision, budget: (None, decision))
+    result = sc.check_exchange("relu")
+    assert result.verdict is Verdict.INCONCLUSIVE
+    assert "proof kernel did not accept" in result.note and result.certificate is None
