@@ -280,11 +280,9 @@ def test_every_rule_instance_changed_is_rejected(name):
     assert changed or not any(leaf["steps"] for _, leaf in _leaves(cert["proof"]))
 
 
-@pytest.mark.parametrize("name", sorted(EMITTED))
+@pytest.mark.parametrize("name", sorted(n for n, c in EMITTED.items() if "pieces" in c["proof"]))
 def test_a_missing_piece_is_rejected(name):
-    cert = EMITTED[name]
-    if "pieces" not in cert["proof"]:
-        pytest.skip("no split")
+    cert = EMITTED[name]  # only certificates with a case split have a piece to drop
     edited = copy.deepcopy(cert)
     del edited["proof"]["pieces"][1]
     rejected(edited)
