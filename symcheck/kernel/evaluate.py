@@ -214,6 +214,21 @@ def truth_over(cond: Node, balls: dict[str, arb], exacts: dict[str, Fraction]) -
     return True if True in values else None if None in values else False
 
 
+def exactly_zero(node: Node, values: dict[str, Fraction]) -> bool:
+    """The tree is exactly 0 with every variable at the given rational: exact rational arithmetic,
+    or an Arb ball of radius 0 and midpoint 0 (a tiny non-zero value is never rounded to 0)."""
+    if exact(node, values) == 0:
+        return True
+    for bits in PRECISIONS:
+        with precision(bits):
+            try:
+                if enclose(node, {v: arb(fq(x)) for v, x in values.items()}, values) == 0:
+                    return True
+            except Unknown:
+                pass
+    return False
+
+
 def sign_over(node: Node, make_balls, exacts: dict[str, Fraction] | None) -> int | None:
     """The certified sign on the box, escalating precision; ``make_balls(prec)`` gives the box."""
     for bits in PRECISIONS:
