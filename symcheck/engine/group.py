@@ -31,28 +31,76 @@ from sympy import S
 
 from symcheck.core.budget import DEFAULT_TIMEOUT, Budget, BudgetExceeded
 from symcheck.core.errors import Undecided
+from symcheck.core.formula import (
+    And,
+    BigUnion,
+    Cartesian,
+    FiniteSet,
+    ForAll,
+    Paren,
+    Ratio,
+    Rel,
+    Relation,
+    SetBuilder,
+    SetMinus,
+    Terms,
+    Text,
+    Tuple,
+)
 from symcheck.core.printing import text
 from symcheck.core.results import Status, Step
 from symcheck.core.verdict import Verdict
-from symcheck.engine.group_facts import (C, G, Bound, Law, certified_sign as _sign_of, exact_form, member_condition,
-                                         nonzero_point)
-from symcheck.engine.group_formulations import FORMS, FormulationSymmetries, symmetry_forms
-from symcheck.engine.group_maximality import bounds
+from symcheck.engine.certificate_complete import certify_complete
 from symcheck.engine.certificate_emit import certify_zero
-from symcheck.engine.kernel_gate import admit
+from symcheck.engine.group_facts import (
+    Bound,
+    C,
+    G,
+    Law,
+    exact_form,
+    member_condition,
+    nonzero_point,
+)
+from symcheck.engine.group_facts import certified_sign as _sign_of
+from symcheck.engine.group_formulations import (
+    FORMS,
+    FormulationSymmetries,
+    symmetry_forms,
+)
+from symcheck.engine.group_maximality import bounds
 from symcheck.engine.group_members import WITNESS_GRID, Proof, prove_family, prove_pair
-from symcheck.engine.group_results import (J, ASet, Component, Exclusion, Membership, SymmetryGroup,
-                                           exact_number, set_text)
+from symcheck.engine.group_results import (
+    ASet,
+    Component,
+    Exclusion,
+    J,
+    Membership,
+    SymmetryGroup,
+    exact_number,
+    set_text,
+)
+from symcheck.engine.kernel_gate import admit
 from symcheck.engine.symmetries import failed_outside
 from symcheck.engine.zero import decide_zero
 from symcheck.exact.signs import at_point
-from symcheck.language.activations import Activation, activation as _lookup
-from symcheck.core.formula import (And, BigUnion, Cartesian, FiniteSet, ForAll, Paren, Ratio, Rel, Relation,
-                                   SetBuilder, SetMinus, Terms, Text, Tuple)
-from symcheck.language.symbols import A, SIGMA_NAME, Z, sigma_at
+from symcheck.language.activations import Activation
+from symcheck.language.activations import activation as _lookup
+from symcheck.language.symbols import SIGMA_NAME, A, Z, sigma_at
 
-__all__ = ["symmetry_group", "SymmetryGroup", "Component", "ASet", "Exclusion", "Membership",
-           "FormulationSymmetries", "FORMS", "J", "set_text", "symmetry_forms", "exact_number"]
+__all__ = [
+    "FORMS",
+    "ASet",
+    "Component",
+    "Exclusion",
+    "FormulationSymmetries",
+    "J",
+    "Membership",
+    "SymmetryGroup",
+    "exact_number",
+    "set_text",
+    "symmetry_forms",
+    "symmetry_group",
+]
 
 _HALF = {1: "positive", -1: "negative"}
 #: a second pair (a′, c′), for the closure under products
@@ -165,6 +213,14 @@ def _build(sigma: Activation, budget: Budget, steps: list[Step], started: float)
         finite.insert(0, (S.One, S.One, Proof(Verdict.HOLDS, _identity().steps)))
     components = _components(sigma, finite, laws, discrete, budget)
     complete = settled[1] and settled[-1]
+    if complete:  # the maximality argument passes the kernel too, or the group is partial
+        admission = admit(certify_complete(sigma, point, arguments, certificates, excluded,
+                                           {s: _argument(arguments.bounds[s]) for s in (1, -1)}, budget=budget))
+        if admission.accepted:
+            certificates.append(("complete", admission.certificate.data))
+        else:
+            complete = False
+            notes.append(f"the completeness argument is not reported: {admission.note}")
     if complete:
         steps.append(Step("Maximality", "every (a, c) in G lies in a component above",
                           Relation(Rel.EQ, G, BigUnion(Text("components"))),
@@ -173,6 +229,17 @@ def _build(sigma: Activation, budget: Budget, steps: list[Step], started: float)
     note = "" if complete else "partial: " + "; ".join(dict.fromkeys(notes))
     return SymmetryGroup(sigma, components, complete, tuple(steps), tuple(excluded), note,
                          time.perf_counter() - started, point, tuple(certificates))
+
+
+def _argument(bound: Bound) -> str:
+    """The completeness certificate's argument for one sign: what the maximality bound rests on."""
+    if bound.kind == "law":
+        return "family"
+    if bound.kind == "points" and bound.reason.startswith("|a| = 1"):
+        return "breaks"
+    if bound.kind == "discrete":
+        return "log-periodic" if bound.sign == 1 else "reflection"
+    return "taylor" if bound.kind in ("points", "empty") else bound.kind
 
 
 def _keep(certificates: list[tuple[str, dict]], what: str, proof: Proof) -> None:

@@ -179,7 +179,7 @@ def log_periodic(pieces, budget: Budget, steps: list[Step]) -> dict[int, Bound]:
                       "cos ωt and sin ωt are linearly independent; a translation acts on their span as a rotation "
                       "by ωs, which is a multiple of the identity only when sin ωs = 0", Status.THEOREM))
     result = {1: Bound(1, "discrete", base=base, base_c=base_c,
-                       reason=f"a = {text(base)}^j with c = ({text(base_c)})^j")}
+                       reason=f"a = {text(base)}^j with c = ({text(base_c)})^j", form=plus)}
     det = certified_sign(a1 * b2 - b1 * a2)
     dot = a1 * a2 + b1 * b2
     if det == 0 and certified_sign(dot) in (1, -1):

@@ -63,6 +63,8 @@ class Bound:
     base_c: sympy.Expr | None = None
     unit_c: sympy.Expr | None = None
     reason: str = ""
+    #: a discrete bound's (m, ω, α, β): σ(e^t) = e^(mt)·(α cos ωt + β sin ωt), for its certificate
+    form: tuple | None = None
 
 
 def certified_sign(value: sympy.Expr) -> int | None:

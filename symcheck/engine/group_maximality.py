@@ -55,6 +55,9 @@ class Arguments:
     steps: tuple[Step, ...]
     bounds: dict[int, Bound] = field(default_factory=dict)
     missing: tuple[str, ...] = ()
+    #: σ split into branch-free pieces (None when σ has no branches or could not be split), for
+    #: the completeness certificate (:mod:`symcheck.engine.certificate_complete`)
+    pieces: tuple | None = None
 
 
 @dataclass(frozen=True)
@@ -93,7 +96,7 @@ def bounds(sigma: Activation, value_point: tuple[sympy.Rational, sympy.Expr] | N
         except BudgetExceeded:
             missing.append("the time budget ran out in the break-point argument")
     result = {s: _resolve(s, relations[s], unit, discrete.get(s), steps) for s in (1, -1)}
-    return Arguments(tuple(steps), result, tuple(missing))
+    return Arguments(tuple(steps), result, tuple(missing), None if pieces is None else tuple(pieces))
 
 
 def _at_zero(sigma: Activation, pieces, budget: Budget, relations: dict[int, list[_Relation]],

@@ -1,0 +1,321 @@
+"""The completeness certificate of a symmetry group: no pair (a, c) outside the proved members.
+
+:func:`certify_complete` states the maximality arguments of :mod:`symcheck.engine.group_maximality`
+as a ``complete`` claim the kernel re-proves (:mod:`symcheck.kernel.complete`, docs/certificates.md,
+"Completeness"): the members' certificates, σ(z₀) ≠ 0, and for each sign of a one argument —
+a family covering the half-line, the Taylor coefficients of σ's germs at 0, or the break points
+of σ — with every candidate it leaves a listed member or refuted for every c. The emitter may
+use SymPy and the engine freely (the pieces of σ, the germs in t^(1/q)); the kernel re-checks
+all of it. The log-periodic argument is not stated (a Rejection at stage "emit").
+"""
+from __future__ import annotations
+
+import math
+import time
+from fractions import Fraction
+from typing import Any
+
+import sympy
+from sympy import S
+
+from symcheck.engine.certificate_emit import (
+    EMIT_SECONDS,
+    Certificate,
+    Outcome,
+    _finish,
+    certify_zero,
+)
+from symcheck.engine.certificate_points import point_json
+from symcheck.engine.certificate_tree import (
+    MINUS_ONE,
+    Unsupported,
+    sigma_tree,
+    to_json,
+    tree,
+)
+from symcheck.kernel.check import SCHEMA
+from symcheck.kernel.complete import (
+    analytic_on,
+    coefficient_row,
+    nth_derivative,
+    taylor_bound,
+)
+from symcheck.kernel.evaluate import Unknown
+from symcheck.kernel.points import parse_point
+from symcheck.kernel.signs import as_poly, prove_sign
+from symcheck.kernel.tree import Node, substitute
+from symcheck.kernel.verdict import Reject
+
+__all__ = ["certify_complete"]
+
+_T = sympy.Symbol("t", real=True)
+_TV = ("var", "t")
+#: the radii tried for the germs' analyticity around 0, and the highest Taylor order read
+_RADII = (Fraction(1, 2), Fraction(1, 8), Fraction(1, 64))
+_ORDERS, _POLYNOMIAL_ORDERS = 12, 40
+
+
+class _Gap(Exception):
+    """The argument cannot be stated: a Rejection at stage emit."""
+
+
+def certify_complete(sigma: Any, point: tuple, arguments: Any, members: list[tuple[str, dict]],
+                     excluded: list[Any], halves: dict[int, str], *, budget: Any = None,
+                     check_it: bool = True) -> Outcome:
+    """``halves`` names each sign's argument ("family", "taylor", "breaks"); ``members`` are the
+    accepted member certificates (what, JSON); ``excluded`` the engine's refuted candidates."""
+    started = time.perf_counter()
+    try:
+        s = sigma_tree(sigma.expr, sympy.Symbol("z", real=True))
+        cert = {"schema": SCHEMA, "about": {"statement": f"the symmetry group of σ = {sigma.name} is complete"},
+                "claim": {"kind": "complete", "sigma": to_json(s)},
+                "nonzero": _nonzero(s, point[0]),
+                "members": [{"what": what, "certificate": data} for what, data in members],
+                "refuted": [r for r in (_refuted(s, e, point[0]) for e in excluded) if r is not None],
+                "halves": {name: {"by": halves[sign]} for name, sign in (("pos", 1), ("neg", -1))}}
+        if any(kind not in ("family", "taylor", "breaks", "log-periodic", "reflection") for kind in halves.values()):
+            raise _Gap(f"no completeness certificate for the arguments {sorted(set(halves.values()))}")
+        if halves[1] == "log-periodic":
+            cert["log_periodic"] = _log_periodic(s, arguments.bounds[1], budget)
+        needed = [sign for sign, kind in halves.items() if kind == "taylor"]
+        if needed:
+            cert["germ"] = _germ(s, sigma, arguments.pieces, needed, budget)
+        if "breaks" in halves.values():
+            cert["breaks"] = _breaks(s, arguments.pieces)
+    except (_Gap, Unsupported, Reject, Unknown) as why:
+        return _finish(None, started, check_it, f"the completeness argument has no certificate: {why}")
+    return _finish(cert, started, check_it)
+
+
+def _number(x: Any) -> Node:
+    return tree(sympy.Rational(x))
+
+
+def _nonzero(s: Node, z0: Any) -> dict:
+    value = substitute(s, "z", _number(z0))
+    return {"point": to_json(_number(z0)), "sign": _sign_of(value)}
+
+
+def _sign_of(g: Node, box: dict | None = None) -> str:
+    for sign in ("pos", "neg"):
+        try:
+            prove_sign(g, sign, box or {}, by="point")
+            return sign
+        except Reject:
+            continue
+    raise _Gap(f"no certified sign of {to_json(g)!s:.80}")
+
+
+def _refuted(s: Node, exclusion: Any, z0: Any) -> dict | None:
+    """σ(a₀z₁)·σ(z₀) − σ(a₀z₀)·σ(z₁) ≠ 0 at the engine's witness z₁ (or a grid point)."""
+    from symcheck.engine.group_members import WITNESS_GRID
+    a0 = exclusion.a
+    if a0 is None or not sympy.sympify(a0).is_number or not exclusion.witness:
+        return None
+    witness = exclusion.witness.get("z")
+    at = lambda x: substitute(s, "z", x)
+    a = tree(a0)
+    for z1 in ([witness] if witness is not None else []) + list(WITNESS_GRID):
+        if not sympy.sympify(z1).is_Rational or sympy.sympify(z1) == z0:
+            continue
+        n1, n2 = _number(z1), _number(z0)
+        det = ("add", ("mul", at(("mul", a, n1)), at(n2)), ("mul", MINUS_ONE, at(("mul", a, n2)), at(n1)))
+        try:
+            sign = _sign_of(det)
+        except _Gap:
+            continue
+        return {"a": to_json(a), "at": [to_json(n1), to_json(n2)], "sign": sign}
+    return None
+
+
+def _below(x: sympy.Expr) -> Fraction:
+    """A rational r with 0 < r ≤ min(x, 1) (x > 0; the kernel re-checks what r is used for)."""
+    r = Fraction(1)
+    while r > Fraction(1, 2**40):
+        if x is S.Infinity or bool(x >= sympy.Rational(r.numerator, r.denominator)):
+            return r
+        r /= 2
+    raise _Gap("a piece next to 0 is too narrow")
+
+
+def _resolve(node: Node, box: dict) -> Node:
+    """σ's own tree with every piecewise and |x| decided on the box (the kernel's truth and
+    sign arguments): the branch-free expression σ is there, written as σ's tree writes it."""
+    from symcheck.kernel.check import _Checker
+    head = node[0]
+    if head == "piecewise":
+        checker = _Checker()
+        for value, cond in node[1:]:
+            cond = _resolve_condition(cond, box)
+            try:
+                checker.truth(cond, True, box)
+                return _resolve(value, box)
+            except Reject:
+                try:
+                    checker.truth(cond, False, box)
+                except Reject:
+                    raise _Gap("a branch of σ is not decided next to 0 or between the cuts") from None
+        raise _Gap("no branch of σ applies")
+    if head == "abs":
+        inner = _resolve(node[1], box)
+        for claim, out in (("nonneg", inner), ("nonpos", ("mul", MINUS_ONE, inner))):
+            try:
+                prove_sign(inner, claim, box)
+                return out
+            except Reject:
+                continue
+        raise _Gap("an absolute value in σ has no one sign")
+    if head in ("int", "rat", "var", "const"):
+        return node
+    return (head, *(_resolve(a, box) for a in node[1:]))
+
+
+def _resolve_condition(cond: Node, box: dict) -> Node:
+    if cond[0] in ("true", "false"):
+        return cond
+    if cond[0] in ("and", "or", "not"):
+        return (cond[0], *(_resolve_condition(c, box) for c in cond[1:]))
+    return (cond[0], _resolve(cond[1], box), _resolve(cond[2], box))
+
+
+def _zero_proof(expr: Node, var: str, region: list | None, budget: Any) -> dict:
+    seconds = EMIT_SECONDS if budget is None else max(1.0, min(EMIT_SECONDS, budget.remaining()))
+    outcome = certify_zero(expr, {var: [region] if region else []}, check_it=False, seconds=seconds)
+    if not isinstance(outcome, Certificate):
+        raise _Gap(str(outcome))
+    return outcome.data["proof"]
+
+
+def _germ(s: Node, sigma: Any, pieces: Any, needed: list[int], budget: Any) -> dict:
+    from symcheck.engine.group_maximality import _root_order
+    q, two_sided = 1, False
+    if pieces is None:
+        two_sided, r = True, Fraction(1)
+    else:
+        around = next((p for p in pieces if not p.region.is_point and p.branch_free
+                       and bool(p.region.lower < 0) and bool(p.region.upper > 0)), None)
+        if around is not None:
+            two_sided = True
+            r = min(_below(-around.region.lower), _below(around.region.upper))
+        else:
+            right = next((p for p in pieces if p.region.lower == 0 and not p.region.is_point and p.branch_free), None)
+            left = next((p for p in pieces if p.region.upper == 0 and not p.region.is_point and p.branch_free), None)
+            if right is None or left is None:
+                raise _Gap("σ has no single branch on each side of 0")
+            r = min(_below(right.region.upper), _below(-left.region.lower))
+            q = math.lcm(_root_order(right.expr), _root_order(left.expr))
+            if q != 1:
+                raise _Gap(f"no germ of σ in t = |z|^(1/{q}) is stated")
+    power = _TV if q == 1 else ("pow", _TV, ("int", q))
+    args = {"plus": power, "minus": ("mul", MINUS_ONE, power)}
+    lower = _number(-r) if two_sided else ("int", 0)
+    region = ["open", to_json(lower), to_json(_number(r))]
+    box = {"t": ("open", parse_point(region[1]), parse_point(region[2]))}
+    trees = {name: _resolve(substitute(s, "z", args[name]), box) for name in (["plus"] if two_sided else args)}
+    polynomial = all(as_poly(g, "t") is not None for g in trees.values())
+    germ: dict = {"q": q, "two_sided": two_sided, "r": to_json(_number(r))}
+    for name, g in trees.items():
+        expr = ("add", substitute(s, "z", args[name]), ("mul", MINUS_ONE, g))
+        germ[name] = {"expr": to_json(g), "proof": _zero_proof(expr, "t", region, budget)}
+    for rho in _RADII:
+        box = {"t": ("open", parse_point(to_json(_number(-rho))), parse_point(to_json(_number(rho))))}
+        try:
+            for g in trees.values():
+                analytic_on(g, box)
+        except Reject:
+            continue
+        germ["rho"] = to_json(_number(rho))
+        break
+    else:
+        raise _Gap("a germ of σ at 0 is not analytic on any radius tried")
+    germ["orders"] = _orders(trees["plus"], trees.get("minus"), needed, polynomial)
+    return germ
+
+
+def _orders(plus: Node, minus: Node | None, needed: list[int], polynomial: bool) -> list[int]:
+    """The fewest orders whose rows bound each needed half (the kernel's own rows and rule)."""
+    rows = []
+    for j in range(_POLYNOMIAL_ORDERS + 1 if polynomial else _ORDERS + 1):
+        rows.append(coefficient_row(plus, minus, j))
+        chosen = _chosen(rows, needed)
+        if chosen is not None:
+            return chosen
+    raise _Gap(f"the Taylor coefficients up to order {len(rows) - 1} bound no half")
+
+
+def _chosen(rows: list[tuple], needed: list[int]) -> list[int] | None:
+    picked: set[int] = set()
+    for sign in needed:
+        if sign == 1:
+            used = [row for row in rows if "nonzero" in (row[1], row[2])][:2]
+        else:
+            decisive = [row for row in rows if {row[1], row[2]} == {"zero", "nonzero"}
+                        or (row[1] == row[2] == "nonzero" and row[3] == "differ")]
+            used = decisive[:1] or [row for row in rows if row[1] == row[2] == "nonzero" and row[3] in (1, -1)][:2]
+        try:
+            taylor_bound(sign, used)
+        except Reject:
+            return None
+        picked |= {row[0] for row in used}
+    return sorted(picked)
+
+
+def _log_periodic(s: Node, bound: Any, budget: Any) -> dict:
+    """σ(e^t) = e^(mt)·(α cos ωt + β sin ωt) and ω·log B = ±π, B the generator's a."""
+    m, omega, alpha, beta = (tree(x) for x in bound.form)
+    wave = ("add", ("mul", alpha, ("cos", ("mul", omega, _TV))), ("mul", beta, ("sin", ("mul", omega, _TV))))
+    expr = ("add", substitute(s, "z", ("exp", _TV)), ("mul", MINUS_ONE, ("mul", ("exp", ("mul", m, _TV)), wave)))
+    base = tree(bound.base)
+    sign = 1 if bool(bound.form[1] > 0) else -1
+    claim = ("add", ("mul", omega, ("log", base)), ("mul", ("int", -sign), ("const", "pi")))
+    outcome = certify_zero(claim, {}, check_it=False)
+    if not isinstance(outcome, Certificate):
+        raise _Gap(f"ω·log B = ±π: {outcome}")
+    return {"m": to_json(m), "omega": to_json(omega), "alpha": to_json(alpha), "beta": to_json(beta),
+            "proof": _zero_proof(expr, "t", None, budget), "base": to_json(base), "sign": sign,
+            "base_proof": outcome.data["proof"]}
+
+
+def _breaks(s: Node, pieces: Any) -> dict:
+    if not pieces:
+        raise _Gap("σ has no pieces")
+    opens = [p for p in pieces if not p.region.is_point]
+    cuts = [p.region.upper for p in opens[:-1]]
+    if any(not p.branch_free for p in opens):
+        raise _Gap("a piece of σ keeps a branch")
+    raw = ["-inf", *(point_json(c) for c in cuts), "inf"]
+    exprs, out = [], []
+    for i, p in enumerate(opens):
+        region = ["open", raw[i], raw[i + 1]]
+        f = _resolve(s, {"z": ("open", parse_point(raw[i]), parse_point(raw[i + 1]))})
+        out.append({"expr": to_json(f), "proof": _zero_proof(("add", s, ("mul", MINUS_ONE, f)), "z", region, None)})
+        exprs.append(f)
+    for k, c in enumerate(cuts):
+        if c == 0:
+            continue
+        p = parse_point(point_json(c), infinite=False)
+        for j in range(4):
+            gap = ("add", nth_derivative(exprs[k + 1], j, "z"), ("mul", MINUS_ONE, nth_derivative(exprs[k], j, "z")))
+            try:
+                prove_sign(gap, "nonzero", {"z": ("point", p)}, by="point")
+            except Reject:
+                continue
+            around = _around(p, exprs[k], exprs[k + 1])
+            if around is not None:
+                return {"cuts": raw[1:-1], "pieces": out, "jump": {"cut": k, "order": j, "around": around}}
+    raise _Gap("no derivative of σ is certified to jump at a cut other than 0")
+
+
+def _around(p: Any, left: Node, right: Node) -> list | None:
+    p.ball(64)
+    for k in range(1, 12):
+        lo, hi = p.lo - Fraction(1, 2**k), p.hi + Fraction(1, 2**k)
+        box = {"z": ("open", parse_point(to_json(_number(lo))), parse_point(to_json(_number(hi))))}
+        try:
+            analytic_on(left, box)
+            analytic_on(right, box)
+        except Reject:
+            continue
+        return [to_json(_number(lo)), to_json(_number(hi))]
+    return None
+
