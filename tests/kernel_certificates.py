@@ -44,6 +44,36 @@ def put(tree, path, new):
     return tree
 
 
+def leaves(node, path=()):
+    """(path, leaf) for every leaf of a proof (a split's pieces walked in order)."""
+    if "pieces" in node:
+        for i, piece in enumerate(node["pieces"]):
+            yield from leaves(piece, path + ("pieces", i))
+    elif "steps" in node:
+        yield path, node
+
+
+def proof_at(cert, path):
+    """The proof node at a path from :func:`leaves`."""
+    node = cert["proof"]
+    for key in path:
+        node = node[key]
+    return node
+
+
+def numbers(tree, path=()):
+    """Paths of the int/rat leaves of an expression (not an integer exponent, which no step rewrites)."""
+    if isinstance(tree, list) and tree and tree[0] in ("int", "rat"):
+        yield path
+        return
+    if isinstance(tree, list):
+        for i, sub in enumerate(tree):
+            if i == 2 and tree[0] == "pow" and isinstance(sub, list) and sub[:1] == ["int"]:
+                continue
+            if isinstance(sub, list):
+                yield from numbers(sub, path + (i,))
+
+
 def at(tree, path):
     for i in path:
         tree = tree[i]

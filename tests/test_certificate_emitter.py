@@ -19,6 +19,8 @@ from symcheck.language.activations import CATALOGUE
 from symcheck.language.symbols import A
 from symcheck.language.transformations import Transformation, domain
 
+from kernel_certificates import leaves, numbers, proof_at, put
+
 LOG_PERIODIC = "Piecewise((z*cos(2*pi*log(Abs(z))/log(2)), Ne(z, 0)), (0, True))"
 CHECKS = [("exchange", "gated"), ("exchange", "rank1"), *(("scaling", a) for a in ("positive", "negative", "any", -1))]
 TINY = ["rat", 1, 10 ** 100]
@@ -151,45 +153,6 @@ def _emitted():
 EMITTED = _emitted()
 
 
-def _leaves(node, path=()):
-    if "pieces" in node:
-        for i, piece in enumerate(node["pieces"]):
-            yield from _leaves(piece, path + ("pieces", i))
-    elif "steps" in node:
-        yield path, node
-
-
-def _get(cert, path):
-    node = cert["proof"]
-    for key in path:
-        node = node[key]
-    return node
-
-
-def _numbers(tree, path=()):
-    """Paths of the int/rat leaves of an expression (not an integer exponent)."""
-    if isinstance(tree, list) and tree and tree[0] in ("int", "rat"):
-        yield path
-        return
-    if isinstance(tree, list):
-        for i, sub in enumerate(tree):
-            if i == 2 and tree[0] == "pow" and isinstance(sub, list) and sub[:1] == ["int"]:
-                continue
-            if isinstance(sub, list):
-                yield from _numbers(sub, path + (i,))
-
-
-def _put(tree, path, new):
-    tree = copy.deepcopy(tree)
-    if not path:
-        return new
-    node = tree
-    for i in path[:-1]:
-        node = node[i]
-    node[path[-1]] = new
-    return tree
-
-
 @pytest.mark.parametrize("name", sorted(EMITTED))
 def test_the_emitted_certificates_are_accepted(name):
     assert check(EMITTED[name]).accepted
@@ -209,7 +172,7 @@ def test_every_region_end_moved_by_a_tiny_amount_is_rejected(name):
                 if isinstance(end, list) and end[0] in ("int", "rat"):
                     p, q = end[1], 1 if end[0] == "int" else end[2]
                     edited = copy.deepcopy(cert)
-                    target = _get(edited, path + ("pieces", i))
+                    target = proof_at(edited, path + ("pieces", i))
                     target["region"][j] = ["rat", p * 10 ** 100 + 1, q * 10 ** 100]
                     rejected(edited)
                     moved += 1
@@ -223,7 +186,7 @@ def test_every_constant_of_the_claim_perturbed_by_1e_minus_100_is_rejected(name)
     cert = EMITTED[name]
     claim = cert["claim"]
     key, tree = ("expr", claim["expr"]) if "expr" in claim else ("member", claim["member"]["sigma"])
-    paths = list(_numbers(tree))
+    paths = list(numbers(tree))
     assert paths
     for path in paths:
         number = tree
@@ -232,9 +195,9 @@ def test_every_constant_of_the_claim_perturbed_by_1e_minus_100_is_rejected(name)
         edited = copy.deepcopy(cert)
         bumped = ["add", number, TINY]
         if key == "expr":
-            edited["claim"]["expr"] = _put(tree, path, bumped)
+            edited["claim"]["expr"] = put(tree, path, bumped)
         else:
-            edited["claim"]["member"]["sigma"] = _put(tree, path, bumped)
+            edited["claim"]["member"]["sigma"] = put(tree, path, bumped)
         rejected(edited)
 
 
@@ -258,11 +221,11 @@ def test_every_rule_instance_changed_is_rejected(name):
              "abs_nonneg": "abs_nonpos", "abs_nonpos": "abs_nonneg", "abs_even": "cos_even", "exp_int": "exp_add",
              "exp_add": "exp_int", "tanh_exp": "sinh_exp", "erf_odd": "sin_odd", "atan_odd": "asinh_odd"}
     changed = 0
-    edits = [(path, k, step, edit) for path, leaf in _leaves(cert["proof"]) for k, step in enumerate(leaf["steps"])
+    edits = [(path, k, step, edit) for path, leaf in leaves(cert["proof"]) for k, step in enumerate(leaf["steps"])
              for edit in ("rule", "take", "at")]
     for path, k, step, edit in edits[::max(1, len(edits) // 40)]:  # at most about 40, spread over the leaves
         edited = copy.deepcopy(cert)
-        target = _get(edited, path)["steps"][k]
+        target = proof_at(edited, path)["steps"][k]
         if edit == "rule":
             target["rule"] = swaps.get(step["rule"], "ring")
             if target["rule"] == step["rule"]:
@@ -277,7 +240,7 @@ def test_every_rule_instance_changed_is_rejected(name):
             target["at"] = step["at"][:-1]
         rejected(edited)
         changed += 1
-    assert changed or not any(leaf["steps"] for _, leaf in _leaves(cert["proof"]))
+    assert changed or not any(leaf["steps"] for _, leaf in leaves(cert["proof"]))
 
 
 @pytest.mark.parametrize("name", sorted(n for n, c in EMITTED.items() if "pieces" in c["proof"]))
@@ -311,7 +274,7 @@ def test_a_cut_moved_consistently_is_rejected(name):
                 for shift in (1, -1):
                     new = ["rat", p * 10 ** 100 + shift, q * 10 ** 100]
                     edited = copy.deepcopy(cert)
-                    target = _get(edited, path)
+                    target = proof_at(edited, path)
                     target["pieces"][i]["region"][1] = new
                     target["pieces"][i - 1]["region"][2] = new
                     target["pieces"][i + 1]["region"][1] = new
