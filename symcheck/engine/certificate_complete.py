@@ -147,14 +147,17 @@ def _resolve(node: Node, box: dict) -> Node:
         checker = _Checker()
         for value, cond in node[1:]:
             cond = _resolve_condition(cond, box)
-            try:
-                checker.truth(cond, True, box)
-                return _resolve(value, box)
-            except Reject:
+            guess = _truth_at_a_point(cond, box)  # which truth to prove: a failed proof is the slow part
+            for want in ((True, False) if guess is not False else (False, True)):
                 try:
-                    checker.truth(cond, False, box)
+                    checker.truth(cond, want, box)
                 except Reject:
-                    raise _Gap("a branch of σ is not decided next to 0 or between the cuts") from None
+                    continue
+                if want:
+                    return _resolve(value, box)
+                break
+            else:
+                raise _Gap("a branch of σ is not decided next to 0 or between the cuts")
         raise _Gap("no branch of σ applies")
     if head == "abs":
         inner = _resolve(node[1], box)
@@ -168,6 +171,17 @@ def _resolve(node: Node, box: dict) -> Node:
     if head in ("int", "rat", "var", "const"):
         return node
     return (head, *(_resolve(a, box) for a in node[1:]))
+
+
+def _truth_at_a_point(cond: Node, box: dict) -> bool | None:
+    """The condition's truth at one rational inside the box (a guess; nothing rests on it)."""
+    from symcheck.kernel.evaluate import exact_truth
+    from symcheck.kernel.points import between
+    try:
+        point = {v: between(r[1], r[2]) if r[0] == "open" else r[1].rational for v, r in box.items()}
+        return None if None in point.values() else exact_truth(cond, point)
+    except Reject:
+        return None
 
 
 def _resolve_condition(cond: Node, box: dict) -> Node:

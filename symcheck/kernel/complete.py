@@ -409,8 +409,10 @@ def _at_zero(g: Node) -> Node:
 
 def status(d: Node) -> str | None:
     """'nonzero' (certified by the point argument), 'zero' (exactly), or None."""
+    if exactly_zero(d, {}):  # first: a 0 would climb the point argument's whole precision ladder
+        return "zero"
     try:
         prove_sign(d, "nonzero", {}, by="point")
         return "nonzero"
     except Reject:
-        return "zero" if exactly_zero(d, {}) else None
+        return None

@@ -222,8 +222,11 @@ def exactly_zero(node: Node, values: dict[str, Fraction]) -> bool:
     for bits in PRECISIONS:
         with precision(bits):
             try:
-                if enclose(node, {v: arb(fq(x)) for v, x in values.items()}, values) == 0:
+                ball = enclose(node, {v: arb(fq(x)) for v, x in values.items()}, values)
+                if ball == 0:
                     return True
+                if not ball.contains(0):
+                    return False  # certainly not 0: no higher precision makes it 0
             except Unknown:
                 pass
     return False
