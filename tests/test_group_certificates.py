@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import copy
 import json
-from functools import lru_cache
+from functools import cache
 
 import pytest
+from kernel_certificates import numbers, put
 
 from symcheck.engine import group as group_module
 from symcheck.engine.certificate_emit import Rejection
@@ -16,13 +17,11 @@ from symcheck.engine.group import symmetry_group
 from symcheck.kernel.check import check, check_document
 from symcheck.language.activations import CATALOGUE
 
-from kernel_certificates import numbers, put
-
 LOG_PERIODIC = "Piecewise((z*cos(2*pi*log(Abs(z))/log(2)), Ne(z, 0)), (0, True))"
 TINY = ["rat", 1, 10 ** 100]
 
 
-@lru_cache(maxsize=None)
+@cache
 def completeness(spec: str) -> dict:
     g = symmetry_group(spec, timeout=60)
     assert g.complete, g.note
