@@ -44,11 +44,13 @@ from fractions import Fraction
 import sympy
 from sympy import S
 
-from symcheck.exact.evaluate import enclose_range
 from symcheck.core.printing import text
+from symcheck.exact.definite import prove_nonzero
+from symcheck.exact.evaluate import enclose_range
+from symcheck.exact.ranges import Range, open_range, range_on, sign_on
 from symcheck.exact.signs import Undecided, certified_order, exact_sign, substitute
 
-__all__ = ["Cuts", "roots_in", "is_algebraic"]
+__all__ = ["Cuts", "Range", "is_algebraic", "range_on", "roots_in", "sign_on"]
 
 #: bisection depth of the ball-arithmetic isolation (intervals down to width·2^-depth)
 MAX_DEPTH = 40
@@ -140,7 +142,16 @@ def roots_in(g: sympy.Expr, var: sympy.Symbol, lower: sympy.Expr, upper: sympy.E
         if found is not None:
             return found
     if lower is not S.NegativeInfinity and upper is not S.Infinity:
-        return _isolated(g, var, lower, upper, propose)
+        try:
+            return _isolated(g, var, lower, upper, propose)
+        except Undecided:
+            found = _sign_proved(g, var, lower, upper)
+            if found is None:
+                raise
+            return found
+    found = _sign_proved(g, var, lower, upper)
+    if found is not None:
+        return found
     raise Undecided(f"cannot bound the real roots of {text(g)} = 0 on {_interval_text(lower, upper)}: "
                     "no finite set of cut points is proved complete there (a periodic or "
                     "oscillating condition has infinitely many roots)")
@@ -288,273 +299,33 @@ def _algebraic(g: sympy.Expr, var: sympy.Symbol) -> Cuts:
                 "which has rational coefficients and exactly isolated real roots")
 
 
-# --------------------------------------------------------------------------- certified ranges
-
-
-class _NoRange(Exception):
-    """Internal: the range analysis has no rule for this node (the argument is not used)."""
-
-
-@dataclass(frozen=True)
-class Range:
-    """Every value an expression takes on a region lies between ``lo`` and ``hi``.
-
-    The ends are exact numbers (``-oo``/``oo`` allowed at the open side), each open or closed.
-    An end marked closed where the true one is open is still sound (a wider set); an end is
-    marked open only with a proof that it is not attained.
-    """
-
-    lo: sympy.Expr
-    hi: sympy.Expr
-    lo_closed: bool = False
-    hi_closed: bool = False
-
-    @staticmethod
-    def point(c: sympy.Expr) -> "Range":
-        return Range(c, c, True, True)
-
-
-_OO, _NOO = S.Infinity, S.NegativeInfinity
-
-
-def _build(func, *args: sympy.Expr) -> sympy.Expr:
-    """``func(*args)``, SymPy's automatic evaluation only when every argument is rational
-    (exact rational arithmetic); otherwise kept as written, so that no rewrite that reads the
-    sign of a number (``log`` of a negative, a root of a negative base) can change it."""
-    if all(a.is_Rational for a in args):
-        return func(*args)
-    return func(*args, evaluate=False)
-
-
-def _certified(x: sympy.Expr, test) -> bool:
-    """``test(sign of x)`` with a certified sign; False when the sign cannot be certified."""
-    if x is _OO or x is _NOO:
-        return test(1 if x is _OO else -1)
-    try:
-        return test(exact_sign(x))
-    except Undecided:
-        return False
-
-
-def _positive(x: sympy.Expr) -> bool:
-    return _certified(x, lambda s: s > 0)
-
-
-def _nonneg(x: sympy.Expr) -> bool:
-    return _certified(x, lambda s: s >= 0)
-
-
-def _zero(x: sympy.Expr) -> bool:
-    return _certified(x, lambda s: s == 0)
-
-
-def _neg_end(x: sympy.Expr) -> sympy.Expr:
-    return _NOO if x is _OO else _OO if x is _NOO else _build(sympy.Mul, S.NegativeOne, x)
-
-
-def _negated(r: Range) -> Range:
-    return Range(_neg_end(r.hi), _neg_end(r.lo), r.hi_closed, r.lo_closed)
-
-
-def _strict_sign(r: Range) -> int | None:
-    """1 when every value is > 0, −1 when every value is < 0 (certified), else None."""
-    if r.lo is not _NOO and (_positive(r.lo) or (not r.lo_closed and _zero(r.lo))):
-        return 1
-    if r.hi is not _OO and (_positive(_neg_end(r.hi)) or (not r.hi_closed and _zero(r.hi))):
-        return -1
-    return None
-
-
-def _as_nonnegative(r: Range) -> tuple[Range, bool]:
-    """``r`` or −r, whichever is certified ≥ 0, and whether it was negated."""
-    if r.lo is not _NOO and _nonneg(r.lo):
-        return r, False
-    if r.hi is not _OO and _nonneg(_neg_end(r.hi)):
-        return _negated(r), True
-    raise _NoRange("a factor whose sign is not known on the region")
-
-
-def _add(a: Range, b: Range) -> Range:
-    lo = _NOO if _NOO in (a.lo, b.lo) else _build(sympy.Add, a.lo, b.lo)
-    hi = _OO if _OO in (a.hi, b.hi) else _build(sympy.Add, a.hi, b.hi)
-    return Range(lo, hi, a.lo_closed and b.lo_closed, a.hi_closed and b.hi_closed)
-
-
-def _mul(a: Range, b: Range) -> Range:
-    """Products of factors of known weak sign (reduced to two ranges ≥ 0)."""
-    (a, flip_a), (b, flip_b) = _as_nonnegative(a), _as_nonnegative(b)
-    lo = _build(sympy.Mul, a.lo, b.lo)
-    # inf a·b = a.lo·b.lo; it is not attained when one inf is not, unless the other factor
-    # reaches a value that may be 0 (then 0 is attained)
-    lo_open = ((not a.lo_closed or not b.lo_closed)
-               and (not a.lo_closed or _positive(a.lo)) and (not b.lo_closed or _positive(b.lo)))
-    if _OO in (a.hi, b.hi):
-        hi, hi_open = _OO, True
-    else:
-        hi = _build(sympy.Mul, a.hi, b.hi)
-        hi_open = (not a.hi_closed or not b.hi_closed) and _positive(a.hi) and _positive(b.hi)
-    product = Range(lo, hi, not lo_open, not hi_open)
-    return _negated(product) if flip_a != flip_b else product
-
-
-def _reciprocal(r: Range) -> Range:
-    """1/x over a range of one strict sign."""
-    sign = _strict_sign(r)
-    if sign is None:
-        raise _NoRange("a division by a range that may contain 0")
-    if sign < 0:
-        return _negated(_reciprocal(_negated(r)))
-    lo = S.Zero if r.hi is _OO else _build(sympy.Pow, r.hi, S.NegativeOne)
-    lo_closed = r.hi is not _OO and r.hi_closed
-    if not r.lo_closed and _zero(r.lo):
-        hi, hi_closed = _OO, False
-    else:
-        hi, hi_closed = _build(sympy.Pow, r.lo, S.NegativeOne), r.lo_closed
-    return Range(lo, hi, lo_closed, hi_closed)
-
-
-def _increasing(r: Range, f, at_minus_oo: sympy.Expr, at_oo: sympy.Expr) -> Range:
-    """f over the range, for f continuous and strictly increasing on it (limits at ±oo given)."""
-    lo = at_minus_oo if r.lo is _NOO else _OO if r.lo is _OO else _build(f, r.lo)
-    hi = at_oo if r.hi is _OO else _NOO if r.hi is _NOO else _build(f, r.hi)
-    return Range(lo, hi, r.lo_closed and r.lo is not _NOO, r.hi_closed and r.hi is not _OO)
-
-
-def _power(base: Range, e: sympy.Rational) -> Range:
-    if e.is_Integer:
-        n = int(e)
-        if n == 0:
-            return Range.point(S.One)
-        if n < 0:
-            return _reciprocal(_power(base, sympy.Integer(-n)))
-        power = lambda x, evaluate=True: sympy.Pow(x, n, evaluate=evaluate)  # noqa: E731
-        if n % 2:  # odd: increasing on R
-            return _increasing(base, power, _NOO, _OO)
-        try:
-            positive, _ = _as_nonnegative(base)
-        except _NoRange:
-            return Range(S.Zero, _OO, True, False)  # an even power is ≥ 0
-        return _increasing(positive, power, S.Zero, _OO)
-    # a rational power (principal root) is real only for a base ≥ 0
-    if base.lo is _NOO or not _nonneg(base.lo):
-        raise _NoRange("a root of a base that may be negative")
-    if e > 0:
-        return _increasing(base, lambda x, evaluate=True: sympy.Pow(x, e, evaluate=evaluate), S.Zero, _OO)
-    return _reciprocal(_power(base, -e))
-
-
-#: strictly increasing functions on R, with their limits at −oo and +oo
-_INCREASING = {sympy.exp: (S.Zero, _OO), sympy.tanh: (S.NegativeOne, S.One),
-               sympy.atan: (-sympy.pi / 2, sympy.pi / 2), sympy.erf: (S.NegativeOne, S.One),
-               sympy.sinh: (_NOO, _OO), sympy.asinh: (_NOO, _OO)}
-
-
-def range_on(expr: sympy.Expr, ranges: dict[sympy.Symbol, Range]) -> Range | None:
-    """A certified :class:`Range` of ``expr`` when its symbols range over ``ranges``; None when
-    the rules below do not apply. Interval arithmetic on exact ends: sums, products of factors
-    of certified sign, powers, and monotone functions (exp, log, tanh, atan, erf, erfc, sinh,
-    asinh, cosh; sin and cos within [−1, 1]). Every end is compared with 0 by :func:`exact_sign`;
-    no sign comes from SymPy's assumptions or ``evalf``.
-
-    >>> z = sympy.Symbol("z")
-    >>> range_on(sympy.exp(z) - 1, {z: Range(S.Zero, S.Infinity)})
-    Range(lo=0, hi=oo, lo_closed=False, hi_closed=False)
-    """
-    memo: dict[sympy.Basic, Range] = {}
-
-    def walk(node: sympy.Expr) -> Range:
-        if node not in memo:
-            memo[node] = rule(node)
-        return memo[node]
-
-    def rule(node: sympy.Expr) -> Range:
-        if not node.free_symbols:
-            if node.has(sympy.I, sympy.zoo, sympy.nan, _OO, _NOO):
-                raise _NoRange("not a real number")
-            return Range.point(node)
-        if node.is_Symbol:
-            if node not in ranges:
-                raise _NoRange(f"no range for {node}")
-            return ranges[node]
-        if node.is_Add or node.is_Mul:
-            constant = [a for a in node.args if not a.free_symbols]
-            parts = [walk(a) for a in node.args if a.free_symbols]
-            if constant:
-                parts.insert(0, Range.point(_build(node.func, *constant) if len(constant) > 1 else constant[0]))
-            combine = _add if node.is_Add else _mul
-            result = parts[0]
-            for part in parts[1:]:
-                result = combine(result, part)
-            return result
-        if node.is_Pow:
-            base, e = node.args
-            if e.is_Rational:
-                return _power(walk(base), e)
-            if not base.free_symbols and _positive(base):  # c**y = exp(y·log c)
-                return walk(sympy.exp(_build(sympy.Mul, e, sympy.log(base)), evaluate=False))
-            raise _NoRange("a power with a variable exponent")
-        if isinstance(node, sympy.Function) and len(node.args) == 1:
-            return unary(node.func, walk(node.args[0]))
-        raise _NoRange(f"no range rule for {type(node).__name__}")
-
-    def unary(func, r: Range) -> Range:
-        if func in _INCREASING:
-            return _increasing(r, func, *_INCREASING[func])
-        if func is sympy.log:
-            if r.lo is _NOO or not _nonneg(r.lo) or (r.lo_closed and not _positive(r.lo)):
-                raise _NoRange("log of a range that may reach 0 or below")
-            lo = _NOO if not r.lo_closed and _zero(r.lo) else None
-            found = _increasing(r, sympy.log, _NOO, _OO)
-            return found if lo is None else Range(_NOO, found.hi, False, found.hi_closed)
-        if func is sympy.erfc:  # erfc = 1 − erf, decreasing
-            return _add(Range.point(S.One), _negated(_increasing(r, sympy.erf, S.NegativeOne, S.One)))
-        if func is sympy.cosh:  # even, increasing on [0, oo)
-            try:
-                positive, _ = _as_nonnegative(r)
-            except _NoRange:
-                return Range(S.One, _OO, True, False)
-            return _increasing(positive, sympy.cosh, S.One, _OO)
-        if func in (sympy.sin, sympy.cos):
-            return Range(S.NegativeOne, S.One, True, True)
-        raise _NoRange(f"no range rule for {func}")
-
-    try:
-        return walk(sympy.sympify(expr))
-    except (_NoRange, Undecided):
-        return None
-
-
-def sign_on(expr: sympy.Expr, ranges: dict[sympy.Symbol, Range]) -> int | None:
-    """The sign of ``expr`` at every point of the region, certified through :func:`range_on`:
-    ±1 when the range lies strictly on one side of 0, 0 when it is the point 0; else None."""
-    found = range_on(expr, ranges)
-    if found is None:
-        return None
-    if found.lo is not _NOO and found.hi is not _OO and _zero(found.lo) and _zero(found.hi):
-        return 0
-    return _strict_sign(found)
-
-
-def _open(lower: sympy.Expr, upper: sympy.Expr) -> Range:
-    return Range(lower, upper, False, False)
-
-
 def _sign_definite(g, var, lower, upper, propose) -> Cuts | None:
-    s = sign_on(g, {var: _open(lower, upper)})
+    s = sign_on(g, {var: open_range(lower, upper)})
     if s:
         return Cuts((), f"it is {'positive' if s > 0 else 'negative'} on the whole interval "
                         "(a certified range of its values: interval arithmetic with exact ends)")
     return None
 
 
+def _sign_proved(g: sympy.Expr, var: sympy.Symbol, lower: sympy.Expr, upper: sympy.Expr) -> Cuts | None:
+    """No root: g has one strict sign on the whole interval, bounded or not, proved by
+    :func:`~symcheck.exact.definite.prove_nonzero` (a completed square, factors, the dominant
+    term on tails beyond ±R and Arb bisection of the bounded rest)."""
+    found = prove_nonzero(g, {var: open_range(lower, upper)})
+    if found is None:
+        return None
+    return Cuts((), f"it is {'positive' if found.sign > 0 else 'negative'} on the whole interval "
+                    f"({found.argument})")
+
+
 def _monotone(g, var, lower, upper, propose) -> Cuts | None:
-    slope = sign_on(sympy.diff(g, var), {var: _open(lower, upper)})
+    slope = sign_on(sympy.diff(g, var), {var: open_range(lower, upper)})
     if not slope:
         return None
     why = (f"it is strictly {'increasing' if slope > 0 else 'decreasing'} (a certified range of "
            "its derivative excludes 0)")
     for end, side in ((lower, 1), (upper, -1)):
-        if end is not _OO and end is not _NOO:  # g(end) of the sign g moves away from 0 with: no root inside
+        if end is not S.Infinity and end is not S.NegativeInfinity:  # g(end) of the sign g moves away from 0 with: no root inside
             try:
                 s = exact_sign(_at(g, var, end))
             except Undecided:

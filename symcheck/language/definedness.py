@@ -24,6 +24,8 @@ from sympy.logic.boolalg import Boolean
 
 from symcheck.core.budget import Budget, BudgetExceeded, alarm
 from symcheck.core.errors import DomainError
+from symcheck.exact.definite import Want, prove_nonzero, prove_sign
+from symcheck.exact.ranges import Range
 from symcheck.exact.regions import Undecided, split
 from symcheck.exact.signs import at_point, exact_sign
 from symcheck.language.symbols import Z
@@ -115,8 +117,8 @@ def check_defined_on_reals(
 ) -> None:
     """Raise :class:`DomainError` unless ``expr`` is real and every obligation holds on all of R.
 
-    Each obligation is proved (SymPy assumptions, then a case split whose cut points are proved
-    complete), or refuted at a point where exact evaluation confirms the failure
+    Each obligation is proved (SymPy assumptions, a certified sign of its expression over all of
+    R, then a case split whose cut points are proved complete), or refuted at a point where exact evaluation confirms the failure
     (``DomainError.point``; SymPy's solver may propose such points), or else reported as
     unverified -- conservative, never a guess. Each proof attempt gets ``seconds``.
     """
@@ -157,6 +159,8 @@ def _the_variable(expr: sympy.Expr, obligations: Sequence[Obligation]) -> sympy.
 def _check_obligation(ob: Obligation, var: sympy.Symbol, sets: dict[Boolean, sympy.Set],
                       seconds: float) -> None:
     if _attempt(lambda: _proved_by_assumptions(ob), seconds):
+        return
+    if _attempt(lambda: _proved_by_range(ob, var), seconds):
         return
     proved, point = _decide_by_cases(ob, var, seconds)
     if proved:
@@ -219,6 +223,32 @@ def _decide_by_cases(ob: Obligation, var: sympy.Symbol, seconds: float) -> tuple
         if point is None:
             return False, None
     return point is None, point
+
+
+#: what each kind asks of the certified sign of its expression (of cos(u) for tan)
+_RANGE_WANTS: dict[str, tuple[Want, ...]] = {
+    "positive": ("positive",),
+    "nonnegative": ("nonnegative",),
+    "nonzero": ("positive", "negative"),
+    "cos-nonzero": ("positive", "negative"),
+}
+
+
+def _proved_by_range(ob: Obligation, var: sympy.Symbol) -> bool:
+    """The obligation holds on all of R by a certified sign of its expression over R
+    (:func:`~symcheck.exact.definite.prove_sign`: interval arithmetic with the known ranges of
+    bounded functions, a completed square, factors, the dominant term beyond ±R and Arb
+    bisection between): ``2 + cos(z) > 0``, ``z**2 - 2*z*cos(z) + 2 > 0``. An obligation inside
+    a Piecewise region is left to the case split, which uses the same proofs per region."""
+    if ob.region is not sympy.true or ob.kind not in _RANGE_WANTS:
+        return False
+    u = sympy.cos(ob.expr, evaluate=False) if ob.kind == "cos-nonzero" else ob.expr
+    if not u.free_symbols <= {var} or u.is_polynomial(var):
+        return False  # a polynomial's roots are isolated exactly by the case split
+    line = {var: Range(S.NegativeInfinity, S.Infinity)}
+    if ob.kind in ("nonzero", "cos-nonzero"):
+        return prove_nonzero(u, line) is not None
+    return any(prove_sign(u, line, want) is not None for want in _RANGE_WANTS[ob.kind])
 
 
 def _proved_by_assumptions(ob: Obligation) -> bool:
