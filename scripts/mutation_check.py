@@ -86,6 +86,35 @@ CORE: dict[str, tuple[str, ...]] = {
     "homogeneity": ("test_mutants_homogeneity.py", "test_homogeneity.py", "test_audit_certified.py"),
 }
 
+# The deciding modules the realistic family (REALISTIC_OPERATORS) covers besides the core above:
+# group assembly, the proof kernel and its certificate emitter and gate, the exact zero
+# argument, the parser, the numeric checks and the command line. The old family is not run
+# on them (its exclusion tables were written for the core only): see FAMILY_MODULES.
+_GROUP_TESTS = ("test_slips_groups.py", "test_group.py", "test_group_cli.py", "test_group_consistency.py",
+                "test_group_fuzz.py", "test_tiny_constant_groups.py")
+_KERNEL_TESTS = ("test_kernel_units.py", "test_kernel_rules.py", "test_kernel_certificates.py",
+                 "test_kernel_cli.py", "test_certificate_emitter.py")
+_EMIT_TESTS = ("test_certificate_emitter.py", "test_kernel_certificates.py",
+               "test_kernel_cli.py", "test_kernel_units.py", "test_group.py")
+DECIDING: dict[str, tuple[str, ...]] = {
+    **{name: _GROUP_TESTS for name in ("group", "group_breaks", "group_facts", "group_formulations",
+                                       "group_maximality", "group_members", "group_results")},
+    "kernel_gate": ("test_smt.py", "test_certificate_emitter.py", "test_kernel_cli.py",
+                    "test_group.py"),
+    **{name: _EMIT_TESTS for name in ("certificate_emit", "certificate_points", "certificate_rewrite",
+                                      "certificate_tree")},
+    **{f"kernel_{name}": _KERNEL_TESTS for name in ("check", "derivative", "evaluate", "normal", "points",
+                                                    "rules", "signs", "tree", "verdict")},
+    "zero_proof": ("test_slips_zero.py", "test_mutants_zero.py", "test_symmetries.py", "test_group.py"),
+    "parsing": ("test_slips_parsing.py", "test_parsing.py", "test_domain.py", "test_mutants_domain.py",
+                "test_parse_unevaluated.py", "test_tiny_constant_signs.py"),
+    "numeric_checks": ("test_slips_numeric.py", "test_numeric_checks.py", "test_numeric_empty.py",
+                       "test_numeric_nonfinite.py", "test_numeric.py"),
+    "cli": ("test_slips_cli.py", "test_cli.py", "test_cli_errors.py", "test_expect_and_json_names.py",
+            "test_group_cli.py", "test_kernel_cli.py"),
+}
+CORE.update({name: files for name, files in DECIDING.items()})
+
 #: where each module of the core lives in the package (a path names the module's layer)
 PATHS: dict[str, str] = {
     "roots": "exact/roots.py", "signs": "exact/signs.py", "regions": "exact/regions.py",
@@ -93,6 +122,18 @@ PATHS: dict[str, str] = {
     "zero": "engine/zero.py", "plane": "engine/plane.py", "symmetries": "engine/symmetries.py",
     "theorems": "engine/theorems.py", "guard": "engine/guard.py", "fallback": "engine/fallback.py",
     "smt": "engine/smt.py", "homogeneity": "engine/homogeneity.py", "domain": "language/definedness.py",
+    **{name: f"engine/{name}.py" for name in DECIDING if name.startswith(("group", "certificate_"))},
+    "kernel_gate": "engine/kernel_gate.py",
+    **{name: f"kernel/{name.removeprefix('kernel_')}.py" for name in DECIDING if name.startswith("kernel_")
+       and name != "kernel_gate"},
+    "zero_proof": "exact/zero_proof.py", "parsing": "language/parsing.py",
+    "numeric_checks": "numeric/checks.py", "cli": "cli.py",
+}
+#: which operator family runs on which modules: the old family on the core it was built for,
+#: the realistic family on every deciding module
+FAMILY_MODULES: dict[str, tuple[str, ...]] = {
+    "old": tuple(name for name in CORE if name not in DECIDING),
+    "new": tuple(CORE),
 }
 
 # What is not mutated, each a rule with the reason it cannot make a verdict wrong. The
@@ -517,6 +558,184 @@ _OFFSET_NAMES = {"t", "eps", "step", "offset", "delta", "rad", "radius", "width"
 _COLLECTORS = {"append", "extend", "add", "insert", "update"}
 
 
+# --------------------------------------------------------------------------- the realistic family
+
+#: The realistic operators (issue 23): one- or two-line slips a developer makes, each of which
+#: leaves code that reads as right. Reported and scored apart from the operators above (the
+#: "old" family) by ``--operators``:
+#:   index        `x[0]` ↔ `x[-1]`, `x[k]` → `x[k-1]`, `x[i]` → `x[i+1]`, `x[i+1]` → `x[i]`
+#:   bound        `range(n)` → `range(n-1)` / `range(1, n)`, `range(a, b)` → `range(a+1, b)` /
+#:                `range(a, b-1)`, a slice's constant bound moved by one
+#:   swap-args    two neighbouring positional arguments of a call swapped
+#:   drop-factor  `a*b` → `a` / `b`, `a/b` → `a`
+#:   drop-term    `a+b` → `a` / `b`, `a-b` → `a`
+#:   wrong-var    a local read where the local bound just before was meant
+#:   float-const  `Rational(p, q)` → `p / q`, `Integer(n)` → `float(n)`, `S.Half` → `0.5`, `pi` → 3.14…
+#:   shared-cache an ``lru_cache`` keyed without one argument; a per-call memo shared by all calls
+#:   allow-list   an allow-list (a literal of names tested with ``in``, looked up or dispatched
+#:                on) gets an extra entry: `asin` for a list of functions, else an entry of a
+#:                sibling list of the same module (`cos` added to the odd functions)
+REALISTIC_OPERATORS = frozenset({"index", "bound", "swap-args", "drop-factor", "drop-term", "wrong-var",
+                                 "float-const", "shared-cache", "allow-list"})
+FAMILIES = ("old", "new")
+
+
+def family(operator: str) -> str:
+    return "new" if operator in REALISTIC_OPERATORS else "old"
+
+
+# subscripts of these are types (`tuple[int, ...]`), not positions
+_TYPE_NAMES = {"tuple", "list", "dict", "set", "frozenset", "type", "Callable", "Optional", "Union",
+               "Iterable", "Iterator", "Sequence", "Mapping", "Any", "Literal"}
+# calls whose two arguments commute (a swap is the same call) or whose swap only crashes on every
+# call (`isinstance(T, x)`: a TypeError at the first run, no slip a reader would miss)
+_SYMMETRIC_CALLS = {"max", "min", "Max", "Min", "Add", "Mul", "And", "Or", "Eq", "Ne", "isinstance",
+                    "issubclass", "getattr", "setattr", "hasattr", "print", "union", "intersection",
+                    "gcd", "lcm", "hypot", "Xor", "mpf_add", "mpf_mul", "mpi_add", "mpi_mul", "mpf_max",
+                    "mpf_min", "add", "mul", "fadd", "fmul"}
+# a name read as a position (`x[i]` → `x[i + 1]`); other names index by key (`table[name]`)
+_POSITION_NAME = re.compile(r"^([ijkmn]|\w*(index|idx|pos|position)\w*|take|first|last|start|end|depth|count)$")
+# exact constructors whose value a slip folds to a float
+_EXACT_CONSTRUCTORS = {"Rational", "Integer", "Fraction", "fmpq", "mpq"}
+_FLOAT_CONSTANTS = {"S.Half": 0.5, "sympy.S.Half": 0.5, "sympy.pi": 3.141592653589793, "S.Pi": 3.141592653589793,
+                    "sympy.E": 2.718281828459045, "S.Exp1": 2.718281828459045, "sympy.Rational(1, 2)": 0.5}
+# the functions an allow-list of functions gets first (the issue's slip: asin is not defined on R)
+_FUNCTION_NAMES = {"exp", "log", "sqrt", "sin", "cos", "tan", "sinh", "cosh", "tanh", "asinh", "atan",
+                   "erf", "erfc", "Abs", "abs", "sign", "Heaviside", "Max", "Min", "Piecewise"}
+_EXTRA_FUNCTIONS = ("asin", "acos", "acosh", "atanh", "gamma", "floor")
+
+
+def _int_value(node: ast.AST | None) -> int | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _int_value(node.operand)
+        return None if inner is None else -inner
+    return None
+
+
+def _local_bindings(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, list[int]]:
+    """The function's own local names (parameters, assignments, loop and ``with`` targets), each
+    with the lines that bind it; not the names of nested functions, lambdas or comprehensions."""
+    found: dict[str, list[int]] = {}
+    for a in (*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs,
+              function.args.vararg, function.args.kwarg):
+        if a is not None:
+            found.setdefault(a.arg, []).append(function.lineno)
+
+    def walk(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef,
+                                  ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+                continue
+            if isinstance(child, ast.Name) and isinstance(child.ctx, ast.Store):
+                found.setdefault(child.id, []).append(child.lineno)
+            elif isinstance(child, ast.ExceptHandler) and child.name:
+                found.setdefault(child.name, []).append(child.lineno)
+            walk(child)
+
+    for stmt in function.body:
+        walk(stmt)
+    return found
+
+
+def _entries(value: ast.AST) -> list[ast.AST] | None:
+    """The entries of a literal collection (for a dict, its keys)."""
+    if isinstance(value, ast.Call) and _call_name(value) in ("frozenset", "set", "tuple") and len(value.args) == 1:
+        value = value.args[0]
+    if isinstance(value, (ast.Set, ast.Tuple, ast.List)):
+        return list(value.elts)
+    if isinstance(value, ast.Dict) and None not in value.keys:
+        return list(value.keys)
+    return None
+
+
+def _name_like(node: ast.AST) -> str | None:
+    """The text of an entry that names something: a string or a dotted name."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.isidentifier():
+        return repr(node.value)
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        return ast.unparse(node)
+    return None
+
+
+def _allow_lists(tree: ast.Module) -> dict[str, list[str]]:
+    """The module-level (or class-level) literals of names used as an allow-list — a name tested
+    with ``in``/``not in``, looked up (``[...]``, ``.get``), or handed to ``isinstance`` — each
+    with the pool its extra entry is drawn from: the entries of the module's other such
+    literals, of the same kind (strings, or dotted names)."""
+    literals: dict[str, list[str]] = {}
+    for stmt in [*tree.body, *(s for c in tree.body if isinstance(c, ast.ClassDef) for s in c.body)]:
+        target = stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else \
+            stmt.target if isinstance(stmt, ast.AnnAssign) and stmt.value is not None else None
+        if not isinstance(target, ast.Name):
+            continue
+        entries = _entries(stmt.value)
+        texts = [_name_like(e) for e in entries or ()]
+        if len(texts) >= 2 and all(texts) and len({t[0] == "'" for t in texts}) == 1:
+            literals[target.id] = texts
+    used: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            used.update(c.id for op, c in zip(node.ops, node.comparators)
+                        if isinstance(op, (ast.In, ast.NotIn)) and isinstance(c, ast.Name))
+        elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+            used.add(node.value.id)
+        elif isinstance(node, ast.Call) and _call_name(node) == "get" and isinstance(node.func, ast.Attribute) \
+                and isinstance(node.func.value, ast.Name):
+            used.add(node.func.value.id)
+        elif isinstance(node, ast.Call) and _call_name(node) == "isinstance" and len(node.args) == 2 \
+                and isinstance(node.args[1], ast.Name):
+            used.add(node.args[1].id)
+    pools: dict[str, list[str]] = {}
+    for name, texts in literals.items():
+        if name not in used:
+            continue
+        strings = texts[0][0] == "'"
+        others = [t for other, ts in literals.items() if other != name for t in ts
+                  if (t[0] == "'") == strings and t not in texts]
+        functions = {t.strip("'").rsplit(".", 1)[-1] for t in texts} & _FUNCTION_NAMES
+        if functions:  # a list of functions: the issue's slip first (asin is not defined on R)
+            prefix = "" if strings else texts[0].rsplit(".", 1)[0] + "." if "." in texts[0] else None
+            if prefix is not None:
+                extra = [repr(f) if strings else prefix + f for f in _EXTRA_FUNCTIONS]
+                others = [t for t in extra if t not in texts] + others
+        pools[name] = list(dict.fromkeys(others))
+    return pools
+
+
+def _extra_entry(value: ast.AST, pool: list[str]) -> tuple[str, str] | None:
+    """(the literal with one more entry, that entry) or None when the pool is empty. A dict's
+    new entry takes the value its neighbours' pattern gives (``"asin": sympy.asin`` beside
+    ``"exp": sympy.exp``), else the first entry's value."""
+    if not pool:
+        return None
+    entry = pool[0]
+    wrapped = None
+    if isinstance(value, ast.Call):
+        wrapped, value = value, value.args[0]
+    mutated = copy.deepcopy(value)
+    new = ast.parse(entry, mode="eval").body
+    if isinstance(mutated, ast.Dict):
+        key_name = entry.strip("'").rsplit(".", 1)[-1]
+        pattern = None
+        for k, v in zip(mutated.keys, mutated.values):
+            kn = (_name_like(k) or "").strip("'").rsplit(".", 1)[-1]
+            if isinstance(v, ast.Attribute) and v.attr == kn:
+                pattern = ast.Attribute(copy.deepcopy(v.value), key_name, ast.Load())
+            elif isinstance(v, ast.Constant) and v.value == kn:
+                pattern = ast.Constant(key_name)
+        mutated.keys.append(new)
+        mutated.values.append(pattern or copy.deepcopy(mutated.values[0]))
+    else:
+        mutated.elts.append(new)
+    if wrapped is not None:
+        outer = copy.deepcopy(wrapped)
+        outer.args[0] = mutated
+        mutated = outer
+    return f"({ast.unparse(mutated)})", entry.strip("'")
+
+
 @dataclass(frozen=True)
 class Mutant:
     """One change: the text of ``module`` between two positions replaced."""
@@ -530,6 +749,11 @@ class Mutant:
     end: tuple[int, int]
     replacement: str
     function_line: int = 0   # the enclosing ``def`` (0 at module level), for the probe
+
+    @property
+    def family(self) -> str:
+        """"old" (the operators above) or "new" (REALISTIC_OPERATORS)."""
+        return family(self.operator)
 
     def apply(self, source: str) -> str:
         lines = source.splitlines(keepends=True)
@@ -562,6 +786,11 @@ class _Collector(ast.NodeVisitor):
         self.step_text_names: frozenset[str] = frozenset()  # locals only a Step's text reads
         self.trailing_continues: set[int] = set()  # `continue`s that end their loop's body
         self.formula_names = _formula_names(ast.parse(source))  # see _FORMULA_MODULES
+        # the realistic family (REALISTIC_OPERATORS)
+        self.index_depth = 0  # > 0 inside an index: only realistic operators are generated
+        self.limit_operands: set[int] = set()  # arithmetic compared with a named limit (a cost)
+        self.locals: list[dict[str, list[int]]] = []  # per enclosing def: local name → binding lines
+        self.allow_lists = _allow_lists(ast.parse(source))  # name → extra-entry pool (see _allow_lists)
 
     # context ------------------------------------------------------------------------------
     def _skipped(self) -> bool:
@@ -580,6 +809,7 @@ class _Collector(ast.NodeVisitor):
         name = _call_name(node)
         if name in _DISPLAY_CALLS or (isinstance(node.func, ast.Name) and node.func.id in self.formula_names):
             return  # a message or a formula: see _DISPLAY_CALLS and _FORMULA_MODULES
+        self._realistic_call(node, name)
         self.visit(node.func)
         step = name in _STEP_CALLS
         for i, arg in enumerate(node.args):
@@ -615,10 +845,13 @@ class _Collector(ast.NodeVisitor):
 
     def _visit_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         self.function.append(node)
+        self._shared_cache(node)
         saved, self.step_text_names = self.step_text_names, _step_text_names(node)
+        self.locals.append(_local_bindings(node))
         # annotations and default values are not behaviour worth mutating here
         for stmt in node.body:
             self.visit(stmt)
+        self.locals.pop()
         self.step_text_names = saved
         self.function.pop()
 
@@ -636,6 +869,13 @@ class _Collector(ast.NodeVisitor):
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
         if node.value is not None:
+            if isinstance(node.target, ast.Name):
+                if not self.function and _is_limit_name(node.target.id):
+                    self.visit(node.value)  # the old family's rule is left as it was
+                    return
+                self._realistic_assign(node, [node.target.id])
+            elif isinstance(node.target, ast.Attribute):
+                self._realistic_assign(node, [node.target.attr])
             self.visit(node.value)
 
     def visit_Assign(self, node: ast.Assign) -> None:
@@ -652,9 +892,15 @@ class _Collector(ast.NodeVisitor):
         if names and all(n in _PRECISION_NAMES for n in names):
             self._quietly(node.value)  # `prec = 4 * digits + 64`: a working precision
             return
+        self._realistic_assign(node, names)
         self.generic_visit(node)
 
     def add(self, node: ast.AST, operator: str, change: str, replacement: str) -> None:
+        realistic = operator in REALISTIC_OPERATORS
+        if self.index_depth and not realistic:
+            return  # the old family never looked inside an index (visit_Subscript)
+        if realistic and self.quiet_numbers:
+            return  # a precision's arithmetic: see _PRECISION_CALLS
         if not self._skipped():
             self.found.append((node, operator, change, replacement, self._function_line()))
 
@@ -670,6 +916,8 @@ class _Collector(ast.NodeVisitor):
 
     # operators ----------------------------------------------------------------------------
     def visit_Compare(self, node: ast.Compare) -> None:
+        if _mentions_limit(node):  # `len(a) + len(b) > MAX_CASES`: dropping a term moves a limit
+            self.limit_operands.update(id(n) for n in ast.walk(node) if isinstance(n, ast.BinOp))
         for i, op in enumerate(node.ops):
             swaps: list[ast.cmpop] = []
             if type(op) in _FLIP_COMPARE:
@@ -721,6 +969,7 @@ class _Collector(ast.NodeVisitor):
         for side in (node.left, node.right):
             if _is_number(side):
                 self._number(side)
+        self._dropped(node)
         self.generic_visit(node)
 
     def visit_Constant(self, node: ast.Constant) -> None:
@@ -742,6 +991,7 @@ class _Collector(ast.NodeVisitor):
     def visit_Name(self, node: ast.Name) -> None:
         if isinstance(node.ctx, ast.Load) and node.id in _SWAP_NAMES:
             self.add(node, "lower-upper", f"`{node.id}` → `{_SWAP_NAMES[node.id]}`", _SWAP_NAMES[node.id])
+        self._wrong_variable(node)
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         if isinstance(node.ctx, ast.Load) and node.attr in ("lower", "upper"):
@@ -749,6 +999,9 @@ class _Collector(ast.NodeVisitor):
             mutated.attr = _SWAP_NAMES[node.attr]
             self.add(node, "lower-upper", f"`{self.seg(node)}` → `{ast.unparse(mutated)}`",
                      f"({ast.unparse(mutated)})")
+        if isinstance(node.ctx, ast.Load) and ast.unparse(node) in _FLOAT_CONSTANTS:
+            new = repr(_FLOAT_CONSTANTS[ast.unparse(node)])
+            self.add(node, "float-const", f"`{self.seg(node)}` → `{new}`", new)
         self.generic_visit(node)
 
     def visit_Return(self, node: ast.Return) -> None:
@@ -797,7 +1050,159 @@ class _Collector(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
-        self.visit(node.value)  # indices are not bounds: `x[0]` → `x[1]` is not a soundness edit
+        # the old family leaves indices alone (`x[0]` → `x[1]` is none of its edits); the
+        # realistic family reads a wrong index or slice bound there (_wrong_index)
+        self.visit(node.value)
+        if isinstance(node.ctx, ast.Load):
+            self._wrong_index(node)
+        self.index_depth += 1
+        try:
+            self.visit(node.slice)
+        finally:
+            self.index_depth -= 1
+
+    # the realistic family ---------------------------------------------------------------------
+    # Slips a developer makes while writing correct-looking code, none of which the operators
+    # above generate: see REALISTIC_OPERATORS. Each stays inside the same rules (display,
+    # ranking, proposals, precisions and named limits are left alone).
+    def _wrong_index(self, node: ast.Subscript) -> None:
+        """`x[0]` ↔ `x[-1]`, `x[k]` → `x[k - 1]`, `x[i]` → `x[i + 1]`, `x[i ± 1]` → `x[i]`; a
+        slice's constant bound moved by one."""
+        index = node.slice
+        if isinstance(index, ast.Slice):
+            for part in ("lower", "upper"):
+                bound = getattr(index, part)
+                k = _int_value(bound) if bound is not None else None
+                if k is None:
+                    continue
+                mutated = copy.deepcopy(node)
+                setattr(mutated.slice, part, ast.Constant(k + 1 if k >= 0 else k - 1))
+                self.add(node, "bound", f"`{self.seg(node)}` → `{ast.unparse(mutated)}`",
+                         f"({ast.unparse(mutated)})")
+            return
+        k = _int_value(index)
+        if k is not None:
+            new = [-1, 1] if k == 0 else [0] if k == -1 else [k - 1] if k > 0 else [k + 1]
+            replacements = [ast.Constant(n) if n >= 0 else ast.UnaryOp(ast.USub(), ast.Constant(-n)) for n in new]
+        elif isinstance(index, ast.Name) and _POSITION_NAME.match(index.id) and not _mentions_limit(index):
+            replacements = [ast.BinOp(ast.Name(index.id, ast.Load()), ast.Add(), ast.Constant(1))]
+        elif (isinstance(index, ast.BinOp) and isinstance(index.op, (ast.Add, ast.Sub))
+              and _int_value(index.right) is not None and not _mentions_limit(index)):
+            replacements = [index.left]
+        else:
+            return  # a key (a string, a type, a tuple of them), not a position
+        if isinstance(node.value, ast.Name) and node.value.id in _TYPE_NAMES:
+            return  # `tuple[int, ...]`: a type, not an index
+        for r in replacements:
+            mutated = copy.deepcopy(node)
+            mutated.slice = r
+            self.add(node, "index", f"`{self.seg(node)}` → `{ast.unparse(mutated)}`", f"({ast.unparse(mutated)})")
+
+    def _realistic_call(self, node: ast.Call, name: str) -> None:
+        """A wrong loop bound, swapped arguments, an exact constant folded to a float."""
+        args = node.args
+        if any(isinstance(a, ast.Starred) for a in args) or any(k.arg is None for k in node.keywords):
+            return
+        if name == "range" and isinstance(node.func, ast.Name) and 1 <= len(args) <= 2 \
+                and not any(_mentions_limit(a) for a in args):
+            if len(args) == 1:
+                edits = [[ast.BinOp(args[0], ast.Sub(), ast.Constant(1))], [ast.Constant(1), args[0]]]
+            else:
+                edits = [[ast.BinOp(args[0], ast.Add(), ast.Constant(1)), args[1]],
+                         [args[0], ast.BinOp(args[1], ast.Sub(), ast.Constant(1))]]
+            for new in edits:
+                mutated = copy.deepcopy(node)
+                mutated.args = copy.deepcopy(new)
+                self.add(node, "bound", f"`{self.seg(node)}` → `{ast.unparse(mutated)}`", f"({ast.unparse(mutated)})")
+        if len(args) >= 2 and name not in _SYMMETRIC_CALLS | _PRECISION_CALLS | _STEP_CALLS:
+            for i in range(len(args) - 1):
+                a, b = args[i], args[i + 1]
+                if ast.dump(a) == ast.dump(b) or all(isinstance(x, ast.Constant) and isinstance(x.value, str)
+                                                     for x in (a, b)):
+                    continue
+                mutated = copy.deepcopy(node)
+                mutated.args[i], mutated.args[i + 1] = mutated.args[i + 1], mutated.args[i]
+                self.add(node, "swap-args", f"`{_short(self.seg(node), 70)}`: arguments {i + 1} and {i + 2} swapped",
+                         f"({ast.unparse(mutated)})")
+        if name in _EXACT_CONSTRUCTORS and not node.keywords and 1 <= len(args) <= 2:
+            if len(args) == 2:
+                new = f"({ast.unparse(args[0])}) / ({ast.unparse(args[1])})"
+            elif isinstance(args[0], ast.Constant) and isinstance(args[0].value, str):
+                return  # `Rational("1/3")`: no float spelling worth writing
+            else:
+                new = f"float({ast.unparse(args[0])})"
+            self.add(node, "float-const", f"`{_short(self.seg(node), 70)}` → `{new}`", f"({new})")
+
+    def _dropped(self, node: ast.BinOp) -> None:
+        """`a * b` → `a` or `b`, `a / b` → `a` (a dropped factor); `a + b` → `a` or `b`, `a - b` →
+        `a` (a dropped term). Not in string building, not in arithmetic on a named limit."""
+        if isinstance(node.op, ast.Mult):
+            kept, operator = [node.left, node.right], "drop-factor"
+        elif isinstance(node.op, ast.Div):
+            kept, operator = [node.left], "drop-factor"
+        elif isinstance(node.op, ast.Add):
+            kept, operator = [node.left, node.right], "drop-term"
+        elif isinstance(node.op, ast.Sub):
+            kept, operator = [node.left], "drop-term"
+        else:
+            return
+        if any(isinstance(n, (ast.JoinedStr, ast.List, ast.Tuple)) or
+               (isinstance(n, ast.Constant) and isinstance(n.value, (str, bytes)))
+               for n in (node.left, node.right)) or _mentions_limit(node) or id(node) in self.limit_operands:
+            return
+        for side in kept:
+            self.add(node, operator, f"`{_short(self.seg(node), 70)}` → `{_short(self.seg(side), 50)}`",
+                     f"({ast.unparse(side)})")
+
+    def _wrong_variable(self, node: ast.Name) -> None:
+        """A local read where another local of the same function was meant: the local bound
+        most recently before this line (a parameter counts as bound at the ``def``)."""
+        if not isinstance(node.ctx, ast.Load) or not self.locals or node.id in ("self", "cls"):
+            return
+        scope = self.locals[-1]
+        if node.id not in scope or node.id in self.step_text_names:
+            return
+        best: tuple[int, str] | None = None
+        for other, lines in scope.items():
+            if other in (node.id, "self", "cls", "_") or other in self.step_text_names:
+                continue
+            before = [line for line in lines if line < node.lineno]
+            if before and (best is None or (max(before), other) > best):
+                best = (max(before), other)
+        if best is not None:
+            self.add(node, "wrong-var", f"`{node.id}` → `{best[1]}`", best[1])
+
+    def _shared_cache(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        """An ``lru_cache``/``cache`` whose key drops one argument: calls that differ only there
+        share one entry (the first call's answer is returned for the others)."""
+        params = [a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)
+                  if a.arg not in ("self", "cls")]
+        for decorator in node.decorator_list:
+            target = decorator.func if isinstance(decorator, ast.Call) else decorator
+            name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+            if name not in ("lru_cache", "cache"):
+                continue
+            for param in params:
+                new = f"__import__({_PROBE!r}).shared_cache({param!r})"
+                self.add(decorator, "shared-cache", f"`@{self.seg(decorator)}` of `{node.name}` keyed without `{param}`", new)
+
+    def _realistic_assign(self, node: ast.Assign | ast.AnnAssign, names: list[str]) -> None:
+        """An allow-list gets an extra entry; a per-call memo becomes one shared by every call."""
+        value = node.value
+        if value is None:
+            return
+        for name in names:
+            if name in self.allow_lists and not self.function:
+                extra = _extra_entry(value, self.allow_lists[name])
+                if extra is not None:
+                    text, entry = extra
+                    self.add(value, "allow-list", f"`{name}` gets the extra entry `{entry}`", text)
+        if self.function and any(re.search(r"memo|cache", n, re.IGNORECASE) for n in names) and (
+                (isinstance(value, ast.Dict) and not value.keys)
+                or (isinstance(value, ast.Call) and _call_name(value) == "dict" and not value.args)):
+            key = f"{self.function[-1].name}:{node.lineno}"
+            self.add(value, "shared-cache", f"the memo `{names[0]}` shared by every call",
+                     f"__import__({_PROBE!r}).SHARED.setdefault({key!r}, {{}})")
 
 
 def _trailing_continues(body: list[ast.stmt]) -> set[int]:
@@ -918,12 +1323,19 @@ def _short(text: str, limit: int = 60) -> str:
 
 
 def mutants_of(module: str, source: str) -> list[Mutant]:
-    """Every mutant of one module's source, in order of position; each parses and differs."""
+    """Every mutant of one module's source, in order of position; each parses and differs.
+
+    Each mutant is checked on the top-level statement that holds it (a change inside one
+    statement cannot reach another), so a module is parsed once per mutant's statement, not
+    whole: the same mutants as parsing the module each time, thousands of times faster."""
     tree = ast.parse(source)
     collector = _Collector(source)
     collector.visit(tree)
-    reference = ast.dump(tree)
-    seen: set[str] = set()
+    lines = source.splitlines(keepends=True)
+    spans = [(min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))]), stmt.end_lineno)
+             for stmt in tree.body]
+    references: dict[int, str] = {}
+    seen: set[tuple[int, str]] = set()
     out: list[Mutant] = []
     ordinal: dict[tuple[int, str], int] = {}
     for node, operator, change, replacement, function_line in sorted(
@@ -933,16 +1345,23 @@ def mutants_of(module: str, source: str) -> list[Mutant]:
         mutant = Mutant(f"{module}:{node.lineno}:{operator}-{ordinal[key]}", module, node.lineno,
                         operator, change, (node.lineno, node.col_offset),
                         (node.end_lineno, node.end_col_offset), replacement, function_line)
-        text = mutant.apply(source)
+        where = next(i for i, (a, b) in enumerate(spans) if a <= node.lineno and node.end_lineno <= b)
+        first, last = spans[where]
+        chunk = "".join(lines[first - 1:last])
+        shifted = dataclasses.replace(mutant, start=(node.lineno - first + 1, node.col_offset),
+                                      end=(node.end_lineno - first + 1, node.end_col_offset))
+        text = shifted.apply(chunk)
         try:
             dumped = ast.dump(ast.parse(text))
         except SyntaxError:
             continue
-        if dumped == reference or dumped in seen:
+        if where not in references:
+            references[where] = ast.dump(ast.parse(chunk))
+        if dumped == references[where] or (where, dumped) in seen:
             continue
-        seen.add(dumped)
+        seen.add((where, dumped))
         before = source.splitlines()[node.lineno - 1].strip()
-        after = text.splitlines()[node.lineno - 1].strip()
+        after = text.splitlines()[node.lineno - first].strip()
         out.append(dataclasses.replace(mutant, change=f"{change}, in `{_short(before, 90)}`"
                                        if before != after else change))
     return out
@@ -1085,6 +1504,38 @@ def probe(function):
             _log("returned")
         return result
     return wrapper
+
+
+# the realistic family's shared caches: one process-wide store per mutated memo
+SHARED = {}
+
+
+def shared_cache(dropped):
+    """A cache keyed on every argument but ``dropped``: calls that differ only there share an entry."""
+    import inspect
+
+    def decorate(function):
+        signature = inspect.signature(function)
+        store = {}
+
+        @functools.wraps(function)
+        def wrapper(*args, **kwargs):
+            bound = signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            key = tuple((k, v) for k, v in bound.arguments.items() if k != dropped)
+            try:
+                return store[key]
+            except KeyError:
+                pass
+            except TypeError:  # an unhashable argument: lru_cache would refuse it too
+                return function(*args, **kwargs)
+            value = store[key] = function(*args, **kwargs)
+            return value
+
+        wrapper.cache_clear = store.clear
+        wrapper.cache_info = lambda: None
+        return wrapper
+    return decorate
 '''
 
 
@@ -1126,6 +1577,10 @@ def _fail(message: str) -> None:
 
 
 def _module_name(text: str) -> str:
+    by_path = {path: name for name, path in PATHS.items()}
+    for path, name in by_path.items():  # symcheck/kernel/evaluate.py is kernel_evaluate
+        if text.endswith(".py") and (text == path or text.endswith("/" + path)):
+            return name
     name = Path(text).stem if text.endswith(".py") else text.split(".")[-1]
     if name not in CORE:
         _fail(f"{text!r} is not a module of the soundness core ({', '.join(CORE)})")
@@ -1144,8 +1599,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "(robust to lines moving since)")
     parser.add_argument("--list", action="store_true", help="list the mutants and stop")
     parser.add_argument("--jobs", type=int, default=2, help="mutants run at once (default 2)")
+    parser.add_argument("--operators", choices=("old", "new", "all"), default="old",
+                        help="the operator family: old (the core's operators, default), new (the "
+                             "realistic slips of REALISTIC_OPERATORS, on every deciding module) or all")
     parser.add_argument("--max", type=int, default=None,
-                        help="run at most this many mutants, a seeded sample spread over the modules")
+                        help="run at most this many mutants of each family, a seeded sample (the old "
+                             "family uniform over its mutants, the new one stratified by operator)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the --max sample")
     parser.add_argument("--timeout", type=float, default=None,
                         help="seconds per mutant (default: 4 × the module's clean run, at least 120)")
@@ -1158,7 +1617,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.jobs < 1 or (args.max is not None and args.max < 1):
         parser.error("--jobs and --max must be at least 1")
 
-    modules = [_module_name(m) for m in args.module] or list(CORE)
+    families = FAMILIES if args.operators == "all" else (args.operators,)
+    modules = [_module_name(m) for m in args.module] or \
+        list(dict.fromkeys(name for f in families for name in FAMILY_MODULES[f]))
     again: dict[tuple[str, str], list[int]] = {}
     if args.survivors_of:
         try:
@@ -1174,8 +1635,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         modules = list(dict.fromkeys(m for m, _ in again if m in CORE))
     if args.ids:
         modules = list(dict.fromkeys(_module_name(i.split(":")[0]) for i in args.ids))
+    if args.survivors_of or args.ids:
+        families = FAMILIES  # a survivor or an id names its own family
     mutants = [m for name in modules
-               for m in mutants_of(name, (ROOT / "symcheck" / PATHS[name]).read_text())]
+               for m in mutants_of(name, (ROOT / "symcheck" / PATHS[name]).read_text())
+               if m.family in families and name in FAMILY_MODULES[m.family]]
     if again:  # the same change on the same text: the one nearest the line the report named
         chosen: dict[tuple[str, int], Mutant] = {}
         for m in mutants:
@@ -1191,9 +1655,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         missing = wanted - {m.id for m in mutants}
         if missing:
             _fail(f"no such mutant: {', '.join(sorted(missing))} (ids follow the current source; see --list)")
-    if args.max is not None and len(mutants) > args.max:
-        chosen = set(random.Random(args.seed).sample(range(len(mutants)), args.max))
-        mutants = [m for i, m in enumerate(mutants) if i in chosen]
+    if args.max is not None:
+        mutants = sample(mutants, args.max, args.seed)
 
     if args.list:
         if args.json:
@@ -1261,9 +1724,38 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps(report, indent=1, ensure_ascii=False))
     else:
         _print_report(report)
-    if args.fail_under is not None and (report["score"] is None or report["score"] < args.fail_under):
-        return 1
+    if args.fail_under is not None and any(f["score"] is None or f["score"] < args.fail_under
+                                           for f in report["families"].values()):
+        return 1  # each family measured must reach the target on its own
     return 0
+
+
+def sample(mutants: list[Mutant], size: int, seed: int) -> list[Mutant]:
+    """At most ``size`` mutants of each family, in their original order. The old family is drawn
+    uniformly (as it always was: the same seed draws the same old sample). The new family is
+    drawn stratified by operator: each operator gets an equal share (what one operator cannot
+    fill goes to the others), so the many wrong-variable and swapped-argument mutants do not
+    crowd out the few shared caches and allow-lists."""
+    old = [i for i, m in enumerate(mutants) if m.family == "old"]
+    new = [i for i, m in enumerate(mutants) if m.family == "new"]
+    chosen: set[int] = set(old)
+    if len(old) > size:
+        chosen = {old[i] for i in random.Random(seed).sample(range(len(old)), size)}
+    if len(new) <= size:
+        chosen |= set(new)
+    else:
+        rng = random.Random(seed)
+        by_operator: dict[str, list[int]] = {}
+        for i in new:
+            by_operator.setdefault(mutants[i].operator, []).append(i)
+        pools = {op: rng.sample(ids, len(ids)) for op, ids in sorted(by_operator.items())}
+        taken = 0
+        while taken < size:  # round robin over the operators, each in its shuffled order
+            for op in sorted(pools):
+                if pools[op] and taken < size:
+                    chosen.add(pools[op].pop())
+                    taken += 1
+    return [m for i, m in enumerate(mutants) if i in chosen]
 
 
 def _progress(line: str) -> None:
@@ -1277,12 +1769,12 @@ def _report(outcomes: list[Outcome], broken_baseline: dict[str, str]) -> dict:
     """Counts and survivors. Equivalent mutants, mutants sound either way and refusal swaps are
     no unsound edit: they are listed, and kept out of the score's denominator."""
     count = {s: sum(o.status == s for o in outcomes) for s in _STATUSES}
-    decided = count["killed"] + count["survived"] + count["timeout"]
-    score = None if not decided else round(100 * (count["killed"] + count["timeout"]) / decided, 1)
+    score = _score(count)
 
     def rows(status: str) -> list[dict]:
         return [{"id": o.mutant.id, "where": f"symcheck/{PATHS[o.mutant.module]}:{o.mutant.line}",
-                 "change": o.mutant.change, **({"why": o.detail} if o.detail else {})}
+                 "change": o.mutant.change, "family": o.mutant.family,
+                 **({"why": o.detail} if o.detail else {})}
                 for o in outcomes if o.status == status]
 
     return {
@@ -1296,8 +1788,18 @@ def _report(outcomes: list[Outcome], broken_baseline: dict[str, str]) -> dict:
         "modules": {name: {s: sum(o.status == s and o.mutant.module == name for o in outcomes)
                            for s in _STATUSES}
                     for name in dict.fromkeys(o.mutant.module for o in outcomes)},
+        "families": {f: {**{s.replace("-", "_"): n for s, n in c.items()}, "mutants": sum(c.values()),
+                         "score": _score(c)}
+                     for f in FAMILIES
+                     for c in [{s: sum(o.status == s and o.mutant.family == f for o in outcomes) for s in _STATUSES}]
+                     if sum(c.values())},
         "not_measured": broken_baseline,
     }
+
+
+def _score(count: dict[str, int]) -> float | None:
+    decided = count["killed"] + count["survived"] + count["timeout"]
+    return None if not decided else round(100 * (count["killed"] + count["timeout"]) / decided, 1)
 
 
 def _print_report(report: dict) -> None:
@@ -1305,6 +1807,11 @@ def _print_report(report: dict) -> None:
           f"timed out: {report['timeout']}  equivalent: {report['equivalent']}  "
           f"sound either way: {report['sound']}  refusal swaps: {report['refusal_swap']}  score: "
           + ("n/a" if report["score"] is None else f"{report['score']}%"))
+    for name, counts in report.get("families", {}).items():
+        label = "old operators" if name == "old" else "new (realistic) operators"
+        print(f"  {label:26} mutants {counts['mutants']:3}  killed {counts['killed']:3}  survived "
+              f"{counts['survived']:3}  timed out {counts['timeout']:3}  score "
+              + ("n/a" if counts["score"] is None else f"{counts['score']}%"))
     for name, counts in report["modules"].items():
         print(f"  {name:12} killed {counts['killed']:3}  survived {counts['survived']:3}  "
               f"timed out {counts['timeout']:3}  equivalent {counts['equivalent']:3}  "
