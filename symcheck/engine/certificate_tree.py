@@ -7,7 +7,9 @@ of the same meaning, nothing is simplified on the way:
 * numbers: Integer → ``int``, Rational → ``rat``, π → ``const pi``, e → ``exp(1)``; a Float,
   another constant or a complex number is refused (:class:`Unsupported`);
 * Add, Mul, Pow (integer, rational or any exponent), and exp log sin cos tan sinh cosh tanh
-  asinh atan erf erfc Abs, each as the kernel function of the same name;
+  asinh atan erf erfc Abs acos asin atanh acosh floor ceiling gamma loggamma LambertW, each as
+  the kernel function of the same meaning (the ``kernel`` head of :mod:`symcheck.core.functions`);
+  frac and Mod by their definitions u − floor(u) and u − c·floor(u/c);
 * the branching functions as a ``piecewise``: Max(x₁, …, xₙ) takes xᵢ when xᵢ ≥ xⱼ for every
   later j (the first maximum), Min dually, sign and Heaviside by the sign of their argument;
 * a relation ``l rel r`` as ``[rel, l − r, 0]`` (``l − r`` built as ``add(l, mul(-1, r))``):
@@ -23,15 +25,16 @@ from typing import Any
 import sympy
 from sympy.core.function import AppliedUndef
 
+from symcheck.core.functions import FUNCTIONS as TABLE
+from symcheck.core.functions import rewritten
 from symcheck.kernel.tree import Node, substitute, to_json
 
 __all__ = ["Unsupported", "tree", "condition", "difference", "sigma_tree", "to_json", "ZERO", "ONE", "MINUS_ONE"]
 
 ZERO, ONE, MINUS_ONE = ("int", 0), ("int", 1), ("int", -1)
 
-_FUNCTIONS = {sympy.exp: "exp", sympy.log: "log", sympy.sin: "sin", sympy.cos: "cos", sympy.tan: "tan",
-              sympy.sinh: "sinh", sympy.cosh: "cosh", sympy.tanh: "tanh", sympy.asinh: "asinh",
-              sympy.atan: "atan", sympy.erf: "erf", sympy.erfc: "erfc", sympy.Abs: "abs"}
+# every function of the table (symcheck.core.functions) with a kernel head of the same meaning
+_FUNCTIONS = {f.cls: f.kernel for f in TABLE if f.cls is not None and f.kernel is not None}
 _RELATIONS = {sympy.StrictGreaterThan: "gt", sympy.GreaterThan: "ge", sympy.StrictLessThan: "lt",
               sympy.LessThan: "le", sympy.Eq: "eq", sympy.Ne: "ne"}
 
@@ -89,6 +92,9 @@ def tree(expr: Any, sigma: Node | None = None) -> Node:
             if len(expr.args) != 1:
                 raise Unsupported(f"{name} with {len(expr.args)} arguments")
             return (name, tree(expr.args[0], sigma))
+    definition = rewritten(expr)  # frac(u) = u − floor(u), Mod(u, c) = u − c·floor(u/c)
+    if definition is not None:
+        return tree(definition, sigma)
     if isinstance(expr, sympy.Piecewise):
         return ("piecewise", *((tree(v, sigma), condition(c, sigma)) for v, c in expr.args))
     if isinstance(expr, (sympy.Max, sympy.Min)):

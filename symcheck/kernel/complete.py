@@ -46,6 +46,7 @@ from symcheck.kernel.points import (
 )
 from symcheck.kernel.signs import prove_sign
 from symcheck.kernel.tree import (
+    NOT_PROVED_ANALYTIC,
     Node,
     free_vars,
     parse_expr,
@@ -328,7 +329,7 @@ def analytic_on(g: Node, box: dict) -> None:
     off its poles (signs proved on the whole box). Reject otherwise."""
     for node in walk(g):
         head = node[0]
-        if head in ("piecewise", "abs"):
+        if head in ("piecewise", "abs") or head in NOT_PROVED_ANALYTIC:
             raise Reject(f"{head} is not analytic: {show(g, 60)}")
         if head == "log":
             prove_sign(node[1], "pos", box)

@@ -73,6 +73,11 @@ def exact(node: Node, env: dict[str, Fraction]) -> Fraction | None:
             if truth:
                 return exact(value, env)
         return None
+    if head in ("floor", "ceil"):  # integer parts of a rational are exact
+        inner = exact(node[1], env)
+        if inner is None:
+            return None
+        return Fraction(inner.__floor__() if head == "floor" else inner.__ceil__())
     return None
 
 
@@ -98,6 +103,47 @@ def exact_truth(cond: Node, env: dict[str, Fraction]) -> bool | None:
 _UNARY = {"exp": arb.exp, "sin": arb.sin, "cos": arb.cos, "tan": arb.tan, "sinh": arb.sinh,
           "cosh": arb.cosh, "tanh": arb.tanh, "asinh": arb.asinh, "atan": arb.atan,
           "erf": arb.erf, "erfc": arb.erfc, "abs": abs}
+
+
+def _in(x: arb, low: arb | None, high: arb | None, closed: bool) -> arb:
+    """x when every point of the ball is in the interval from low to high (open unless closed)."""
+    inside = (low is None or (x >= low if closed else x > low)) and (high is None or (x <= high if closed else x < high))
+    if not inside:
+        raise Unknown("a ball not certainly inside the function's domain")
+    return x
+
+
+def _floor(x: arb) -> arb:
+    """The floor of every point: the integers from floor(lower) to floor(upper) (exact when equal)."""
+    x = _finite(x)
+    low, high = x.lower().floor(), x.upper().floor()
+    return low if low == high else low.union(high)
+
+
+def _gamma(x: arb) -> arb:
+    if x.contains_integer() and not x > 0:
+        raise Unknown("gamma of a ball that may hold a pole")
+    return x.gamma()
+
+
+def _lgamma(x: arb) -> arb:
+    if not x > 0:
+        raise Unknown("lgamma of a ball not certainly positive")
+    return x.lgamma()
+
+
+def _lambertw(x: arb) -> arb:
+    if not x + 1 / arb.const_e() >= 0:
+        raise Unknown("lambertw of a ball not certainly at least -1/e")
+    return x.lambertw()
+
+
+_PARTIAL = {"acos": lambda x: _in(x, arb(-1), arb(1), True).acos(),
+            "asin": lambda x: _in(x, arb(-1), arb(1), True).asin(),
+            "atanh": lambda x: _in(x, arb(-1), arb(1), False).atanh(),
+            "acosh": lambda x: _in(x, arb(1), None, True).acosh(),
+            "floor": _floor, "ceil": lambda x: -_floor(-x),
+            "gamma": _gamma, "lgamma": _lgamma, "lambertw": _lambertw}
 
 
 def _finite(x: arb) -> arb:
@@ -159,6 +205,12 @@ def enclose(node: Node, balls: dict[str, arb], exacts: dict[str, Fraction]) -> a
         return _finite(x.log())
     if head in _UNARY:
         return _finite(_UNARY[head](enclose(node[1], balls, exacts)))
+    if head in _PARTIAL:
+        if head in ("floor", "ceil") and exacts is not None and not balls.keys() - exacts.keys():
+            value = exact(node, exacts)  # at a rational point: exact, even at an integer
+            if value is not None:
+                return arb(fq(value))
+        return _finite(_PARTIAL[head](enclose(node[1], balls, exacts)))
     if head == "piecewise":
         hull = None
         for value, cond in node[1:]:
