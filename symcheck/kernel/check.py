@@ -102,6 +102,29 @@ def disjoint(a: tuple, b: tuple) -> bool:
     return compare(a[2], b[1]) <= 0 or compare(b[2], a[1]) <= 0
 
 
+ZERO = parse_point(["int", 0])
+
+
+def _negated(end: Any) -> Any:
+    return {INF: NEG_INF, NEG_INF: INF}.get(end, end) if isinstance(end, str) else end  # 0 stays 0
+
+
+def ends_at_zero_or_infinity(region: tuple) -> bool:
+    """Its ends are −∞, 0 or ∞: its image under b ↦ P·b depends only on the sign of P."""
+    ends = region[1:] if region[0] == "open" else region[1:2]
+    return all(e in (INF, NEG_INF) or compare(e, ZERO) == 0 for e in ends)
+
+
+def _polynomial(node: Node) -> bool:
+    """Built from numbers and variables by sums, products and natural powers: defined everywhere."""
+    head = node[0]
+    if head in ("int", "rat", "var"):
+        return True
+    if head in ("add", "mul"):
+        return all(_polynomial(a) for a in node[1:])
+    return head == "pow" and node[2][0] == "int" and node[2][1] >= 0 and _polynomial(node[1])
+
+
 def _dict(obj: Any, what: str) -> dict:
     if not isinstance(obj, dict):
         raise Reject(f"{what} must be a JSON object")
@@ -120,6 +143,7 @@ class _Checker:
         self.count = 0
         self.domains: dict[str, list[tuple]] = {}
         self.facts: set = set()
+        self.declared: set = set()
 
     @contextmanager
     def at(self, label: str):
@@ -189,6 +213,7 @@ class _Checker:
                     raise Reject(f"a variable name must be an identifier: {show(name, 40)}")
                 self.domains[name] = [region_from(r) for r in _list(regions, f"the domain of {name}")] \
                     or [WHOLE_LINE]
+                self.declared.add(name)
             missing = free_vars(expr) - self.domains.keys()
             if missing:
                 raise Reject(f"variables without a declared domain: {sorted(missing)}")
@@ -214,10 +239,45 @@ class _Checker:
     def node(self, obj: dict, box: dict, expr: Node) -> None:
         if "var" in obj:
             self.split(obj, box, expr)
-        elif "steps" in obj or "end" in obj:
+        elif "change" in obj:
+            with self.at(".change"):
+                box, expr = self.change(_dict(obj["change"], "a change of variables"), box, expr)
+            with self.at(".proof"):
+                self.node(_dict(obj.get("proof"), "the proof after a change of variables"), box, expr)
+        elif "steps" in obj or "end" in obj or "alternatives" in obj:
             self.leaf(obj, box, expr)
         else:
-            raise Reject("a proof node is a split (with 'var') or a leaf (with 'steps' and 'end')")
+            raise Reject("a proof node is a split (with 'var'), a change of variables (with 'change') or a "
+                         "leaf (with 'steps' and 'end' or 'alternatives')")
+
+    def change(self, change: dict, box: dict, expr: Node) -> tuple[dict, Node]:
+        """u = P·b: b is replaced by u·P^(−1), P a polynomial in the other variables with one strict
+        sign on the box, and b's region (ends in −∞, 0, ∞) by its image, the same kind of region
+        for every value of the others. For fixed others, b ↦ P·b is a bijection of b's region onto
+        u's, and the new expression at (others, P·b) is the old one at (others, b)."""
+        b, u, factor = change.get("var"), change.get("to"), parse_expr(change.get("factor"))
+        if b not in box or not ends_at_zero_or_infinity(box[b]):
+            raise Reject(f"{show(b, 40)} is not a variable of the piece whose region ends at −∞, 0 or ∞")
+        if not isinstance(u, str) or not u.isidentifier() or u in box or u in self.declared:
+            raise Reject(f"the new variable {show(u, 40)} must be a fresh identifier")
+        if not _polynomial(factor) or not free_vars(factor) <= box.keys() - {b}:
+            raise Reject("the factor must be a polynomial in the piece's other variables")
+        for claim in ("pos", "neg"):
+            try:  # not self.sign: the facts of an earlier leaf are about another piece
+                self.tick()
+                prove_sign(factor, claim, box)
+                break
+            except Reject:
+                continue
+        else:
+            raise Reject(f"the factor {show(factor, 60)} has no proved strict sign on the piece")
+        region = box[b]
+        if claim == "neg" and region[0] == "open":
+            region = ("open", _negated(region[2]), _negated(region[1]))
+        self.domains[u] = [WHOLE_LINE]
+        new_box = {v: r for v, r in box.items() if v != b}
+        new_box[u] = region
+        return new_box, substitute(expr, b, ("mul", ("var", u), ("pow", factor, ("int", -1))))
 
     def split(self, obj: dict, box: dict, expr: Node) -> None:
         v = obj["var"]
@@ -271,8 +331,36 @@ class _Checker:
             with self.at(f".steps[{i}]"):
                 self.tick()
                 current = self.step(_dict(step, "a step"), current, box)
+        if "alternatives" in obj:
+            with self.at(".alternatives"):
+                self.alternatives(_dict(obj["alternatives"], "alternatives"), current, box)
+            return
         with self.at(".end"):
             self.end(obj.get("end"), current, box)
+
+    def alternatives(self, alt: dict, current: Node, box: dict) -> None:
+        """The piecewise at ``at`` takes one of the branches ``take`` on the piece: every other
+        branch up to the last one taken has a condition proved false, the last one's is proved
+        true. Each proof is of the expression with the piecewise replaced by that branch's value
+        (a node: a leaf, a split, …), on the same piece: at each point the expression equals one
+        of them."""
+        path, take = alt.get("at"), _list(alt.get("take"), "take")
+        proofs = _list(alt.get("proofs"), "proofs")
+        sub = get(current, path)
+        if sub[0] != "piecewise":
+            raise Reject(f"alternatives need a piecewise, found {show(sub, 60)}")
+        if not take or any(type(k) is not int for k in take) or take != sorted(set(take)) \
+                or not 0 <= take[0] or take[-1] >= len(sub) - 1 or len(proofs) != len(take):
+            raise Reject("take must list increasing branch indices, one proof for each")
+        for i in range(take[-1] + 1):
+            if i in take and i != take[-1]:
+                continue
+            with self.at(f".condition[{i}]"):
+                self.truth(sub[i + 1][1], i == take[-1], box)
+        for j, (k, proof) in enumerate(zip(take, proofs)):
+            with self.at(f".proofs[{j}]"):
+                self.tick()
+                self.node(_dict(proof, "a proof"), box, replace(current, path, sub[k + 1][0]))
 
     def end(self, how: Any, current: Node, box: dict) -> None:
         if how == "normal-form":

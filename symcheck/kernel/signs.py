@@ -12,7 +12,9 @@ The arguments, each re-done from scratch here:
   rational point inside;
 * ``enclosure`` — a bounded box: Arb enclosures of g over sub-boxes (bisected as needed);
 * ``monotone`` — one variable on a bounded open interval (α, β): an enclosure of g′ excludes
-  0 on [α, β], and the sign of g at the end it moves away from is checked at that point.
+  0 on [α, β], and the sign of g at the end it moves away from is checked at that point;
+* ``factors`` — g is a product: each factor's sign by one of the arguments above, multiplied
+  (a polynomial in one variable times a constant too small for a low-precision enclosure).
 """
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ from symcheck.kernel.tree import Node, free_vars, show
 from symcheck.kernel.verdict import Reject
 
 CLAIMS = {"pos": {1}, "neg": {-1}, "zero": {0}, "nonneg": {0, 1}, "nonpos": {-1, 0}, "nonzero": {-1, 1}}
-ARGUMENTS = ("point", "structure", "roots", "enclosure", "monotone")
+ARGUMENTS = ("point", "structure", "roots", "enclosure", "monotone", "factors")
 MAX_BOXES = 2048
 MAX_POLY_DEGREE = 256
 ZERO_POINT = rational_point(Fraction(0))
@@ -298,5 +300,28 @@ def _monotone(g: Node, allowed: set, box: dict) -> bool:
     return False
 
 
+def factor_signs(f: Node, box: dict) -> frozenset:
+    """The fewest signs of a factor the other arguments prove (all three when none does)."""
+    sub = {v: box[v] for v in free_vars(f)}
+    tries = [(c, a) for c in ("pos", "neg") for a in ARGUMENTS[:-1]] + \
+        [(c, a) for c in ("zero", "nonneg", "nonpos", "nonzero") for a in ("structure", "roots", "point")]
+    for claim, name in tries:
+        try:
+            if _ARGUMENTS[name](f, CLAIMS[claim], sub):
+                return frozenset(CLAIMS[claim])
+        except Unknown:
+            continue
+    return ALL
+
+
+def _factors(g: Node, allowed: set, box: dict) -> bool:
+    if g[0] != "mul":
+        raise Unknown("not a product")
+    acc = frozenset({1})
+    for f in g[1:]:
+        acc = frozenset(x * y for x in acc for y in factor_signs(f, box))
+    return acc <= allowed
+
+
 _ARGUMENTS = {"point": _point, "structure": _structure, "roots": _roots, "enclosure": _enclosure,
-              "monotone": _monotone}
+              "monotone": _monotone, "factors": _factors}
