@@ -51,10 +51,9 @@ PROOFS = [
     # the plane, refuted on its grid
     (("silu", "inverse-scaling", "positive", "sigma(a)*sigma(b)"), Verdict.BROKEN,
      ["Statement", "Difference", *WITNESS], ["given", "given", *WITNESS_STATUS], 0),
-    # through u = a·b: the change of variables, five cases in u, the line a = 0, the Cover. The
-    # engine proves it, but the certificate emitter cannot yet state a condition in a·b, so the
-    # kernel gate leaves it inconclusive with the steps kept (issue 23); holds once it can
-    (("hardtanh", "key-value-rescaling", "-1", "rank1"), Verdict.INCONCLUSIVE,
+    # through u = a·b: the change of variables, five cases in u, the line a = 0, the Cover; the
+    # certificate states the same change of variables (u = b·a) and the kernel accepts it
+    (("hardtanh", "key-value-rescaling", "-1", "rank1"), Verdict.HOLDS,
      ["Statement", "Difference", "Change of variables", *_case_titles(6), "Cover"],
      ["given", "given", *["verified"] * 8], 6),
 ]

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import time
 
 import pytest
@@ -180,11 +181,10 @@ def test_a_statement_in_the_product_ab_alone_is_decided_through_u() -> None:
     """rank-1 key-value rescaling with β = −1 needs the sign of a·b − 1 (a curve in the plane):
     it was inconclusive before D was rewritten in u = a·b, where that is a cut at u = 1."""
     result = check("hardtanh", Transformation("key-value-rescaling", domain(-1)), "rank1")
-    # the engine proves it; the certificate emitter cannot yet state a condition in the product
-    # a·b (issue 23), so the gate may leave it inconclusive — never broken, never a kernel rejection
-    assert result.verdict.value == "holds" or (
-        result.verdict.value == "inconclusive" and "kernel did not accept" in result.note
-        and "(emit)" in result.note), str(result)
+    # the certificate states the change of variables u = a·b too, and the kernel accepts it
+    assert result.verdict.value == "holds", str(result)
+    assert result.kernel is not None and result.kernel.accepted
+    assert "change" in json.dumps(result.certificate)
     titles = [step.title for step in result.steps]
     assert "Change of variables" in titles and titles[-1] == "Cover"
     cases = [t for t in titles if t.startswith("Case")]

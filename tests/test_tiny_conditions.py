@@ -26,11 +26,10 @@ def test_a_number_goes_into_the_right_branch() -> None:
 def test_a_positive_factor_too_small_for_evalf_is_not_a_counterexample() -> None:
     # (z² − 4z + 5)·log(1 + e^-2000) > 0 for every z: σ is exactly z, exchange holds
     result = check_exchange("z + Piecewise((1, (z**2 - 4*z + 5)*log(1 + exp(-2000)) <= 0), (0, True))")
-    # the engine proves it; the emitter does not yet sign a polynomial times a tiny constant
-    # (issue 23), so the gate may leave it inconclusive — never broken, never a kernel rejection
-    assert result.verdict.value == "holds" or (
-        result.verdict.value == "inconclusive" and "kernel did not accept" in result.note
-        and "(emit)" in result.note), str(result)
+    # the certificate writes the condition as log(1 + e^-2000)·(z² − 4z + 5): the kernel signs the
+    # constant at its value (Arb) and the polynomial by its roots (the 'factors' argument)
+    assert result.verdict.value == "holds", str(result)
+    assert result.kernel is not None and result.kernel.accepted
     cover = [s for s in result.steps if s.title == "Cover"]
     assert not cover or "cut point" in cover[0].justification
 

@@ -29,7 +29,7 @@ from typing import Any
 import sympy
 
 from symcheck.engine.certificate_points import point_json, region_json
-from symcheck.engine.certificate_rewrite import Leaf, NeedSplit, Stuck
+from symcheck.engine.certificate_rewrite import Leaf, NeedAlternatives, NeedChange, NeedSplit, Stuck
 from symcheck.engine.certificate_tree import MINUS_ONE, Unsupported, difference, sigma_tree, to_json, tree
 from symcheck.kernel.check import SCHEMA, check, disjoint, region_from
 from symcheck.kernel.points import compare
@@ -39,7 +39,8 @@ from symcheck.kernel.verdict import Reject
 __all__ = ["Certificate", "Rejection", "certify_zero", "certify_statement", "certify_member", "certify_group",
            "certify_witness", "certify_nonmember", "statement_claim", "scale_domain", "SCHEMA"]
 
-#: most pieces one certificate may have, and the emitter's time limit (a Rejection beyond)
+#: most pieces one certificate may have (with MAX_STEPS per piece, the emitter's work bound), and
+#: its default time limit (a Rejection beyond; ``seconds=None``: the work bound alone)
 MAX_PIECES = 400
 EMIT_SECONDS = 30.0
 _WHOLE = ["open", "-inf", "inf"]
@@ -128,17 +129,17 @@ def _space_json(space: Mapping[Any, Any]) -> dict[str, list]:
 
 
 class _Prover:
-    def __init__(self, expr: Node, domains: dict[str, list], seconds: float) -> None:
+    def __init__(self, expr: Node, domains: dict[str, list], seconds: float | None) -> None:
         self.expr = expr
         self.domains = domains
         self.pieces = 0
-        self.deadline = time.perf_counter() + seconds
+        self.deadline = None if seconds is None else time.perf_counter() + seconds
 
     def tick(self) -> None:
         self.pieces += 1
         if self.pieces > MAX_PIECES:
             raise Stuck(f"more than {MAX_PIECES} pieces")
-        if time.perf_counter() > self.deadline:
+        if self.deadline is not None and time.perf_counter() > self.deadline:
             raise Stuck("the emitter's time limit ran out")
 
     def proof(self) -> dict:
@@ -150,7 +151,7 @@ class _Prover:
         """A variable whose domain is several regions is cut at their ends first; the pieces
         outside the domain are marked so."""
         if not unions:
-            return self.node(box)
+            return self.node(box, self.expr)
         v, rest = unions[0], unions[1:]
         ends = []
         for r in self.domains[v]:
@@ -169,20 +170,42 @@ class _Prover:
                 pieces.append({"region": region, **self._domain_split(piece_box, rest)})
         return {"var": v, "pieces": pieces}
 
-    def node(self, box: dict) -> dict:
+    def node(self, box: dict, expr: Node) -> dict:
         self.tick()
-        leaf = Leaf(self.expr, {v: region_from(r) for v, r in box.items()})
+        leaf = Leaf(expr, {v: region_from(r) for v, r in box.items()})
         try:
             end = leaf.build()
         except Reject as why:  # a kernel helper refused (a term or refinement limit): no proof here
             raise Stuck(f"the kernel's arithmetic refused: {why}") from None
         except NeedSplit as cut:
-            return {"var": cut.var, "pieces": [{"region": r, **self.node({**box, cut.var: r})}
+            return {"var": cut.var, "pieces": [{"region": r, **self.node({**box, cut.var: r}, expr)}
                                                for r in _regions(box[cut.var], cut.points)]}
+        except NeedChange as change:
+            return self._change(box, expr, change)
+        except NeedAlternatives as alt:
+            steps = [{**s, "after": to_json(s["after"])} for s in alt.steps]
+            proofs = [self.node(box, e) for e in alt.exprs]
+            return {"steps": steps, "alternatives": {"at": list(alt.path), "take": alt.take, "proofs": proofs}}
         except Stuck as why:
             where = ", ".join(f"{v} ∈ {_describe(r)}" for v, r in box.items() if r != _WHOLE)
             raise Stuck(f"{why} (on {where or 'the whole space'}; left: {_short(leaf.expr)})") from None
         return {"steps": [{**s, "after": to_json(s["after"])} for s in leaf.steps], "end": end}
+
+    def _change(self, box: dict, expr: Node, change: NeedChange) -> dict:
+        """u = P·b: b's region (ends −∞, 0, ∞) maps onto u's by the sign of P; the expression
+        with b = u·P^(−1), exactly as the kernel builds it."""
+        u = next(n for n in ("u", *(f"u{i}" for i in range(1, 100)))
+                 if n not in box and n not in self.domains)
+        region = box[change.var]
+        if change.sign < 0 and region[0] == "open":
+            flip = {"inf": "-inf", "-inf": "inf"}
+            region = ["open", flip.get(region[2], region[2]) if isinstance(region[2], str) else region[2],
+                      flip.get(region[1], region[1]) if isinstance(region[1], str) else region[1]]
+        new_box = {v: r for v, r in box.items() if v != change.var}
+        new_box[u] = region
+        new_expr = substitute(expr, change.var, ("mul", ("var", u), ("pow", change.factor, ("int", -1))))
+        return {"change": {"var": change.var, "to": u, "factor": to_json(change.factor)},
+                "proof": self.node(new_box, new_expr)}
 
 
 def _regions(whole: list, points: Sequence) -> list:
@@ -235,7 +258,7 @@ def _finish(cert: dict | None, started: float, run_kernel: bool, reason: str = "
 
 
 def _emit(expr: Node, claim: dict, domains: dict[str, list], about: str, run_kernel: bool,
-          started: float, seconds: float) -> Outcome:
+          started: float, seconds: float | None) -> Outcome:
     try:
         proof = _Prover(expr, domains, seconds).proof()
     except (Stuck, Unsupported) as why:
@@ -249,9 +272,11 @@ def _emit(expr: Node, claim: dict, domains: dict[str, list], about: str, run_ker
 
 
 def certify_zero(expr: Any, space: Mapping[Any, Any], *, about: str = "", check_it: bool = True,
-                 seconds: float = EMIT_SECONDS) -> Outcome:
+                 seconds: float | None = EMIT_SECONDS) -> Outcome:
     """A certificate that ``expr`` (SymPy, or a kernel tree) is 0 wherever defined on ``space``
-    (variable → regions: engine Regions, (lower, upper) pairs or region JSON; ``()`` is R)."""
+    (variable → regions: engine Regions, (lower, upper) pairs or region JSON; ``()`` is R).
+    ``seconds=None``: no wall-clock limit, only the work bound (pieces, steps per piece) — the
+    caller's budget, if any, interrupts it."""
     started = time.perf_counter()
     try:
         node = expr if isinstance(expr, tuple) else tree(expr)

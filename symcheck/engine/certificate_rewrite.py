@@ -29,16 +29,24 @@ from typing import Any
 
 from symcheck.engine.certificate_points import roots_inside
 from symcheck.engine.certificate_tree import MINUS_ONE, ONE, ZERO, neg, number
-from symcheck.kernel.check import _Checker
+from symcheck.kernel.check import _Checker, ends_at_zero_or_infinity
 from symcheck.kernel.evaluate import exact
 from symcheck.kernel.normal import Form, canon, generators, inverted_bases
 from symcheck.kernel.points import INF, NEG_INF, compare, rational_point
 from symcheck.kernel.rules import RULES, instantiate, match
 from symcheck.kernel.signs import as_poly, prove_sign
-from symcheck.kernel.tree import FUNCTIONS, RELATIONS, Node, free_vars, get, replace
+from symcheck.kernel.tree import (
+    FUNCTIONS,
+    RELATIONS,
+    Node,
+    free_vars,
+    get,
+    replace,
+    substitute,
+)
 from symcheck.kernel.verdict import Reject
 
-__all__ = ["NeedSplit", "Stuck", "Leaf", "canonical", "zero_numerator"]
+__all__ = ["Leaf", "NeedAlternatives", "NeedChange", "NeedSplit", "Stuck", "canonical", "zero_numerator"]
 
 ODD = ("sin", "tan", "sinh", "tanh", "asinh", "atan", "erf")
 EVEN = ("cos", "cosh", "abs")
@@ -63,6 +71,24 @@ class NeedSplit(Exception):
     def __init__(self, var: str, points: list, why: str) -> None:
         super().__init__(why)
         self.var, self.points = var, points
+
+
+class NeedChange(Exception):
+    """A condition in ``var`` and others is one in u = factor·var: change variables (the factor is
+    a polynomial in the other variables of strict ``sign`` on the piece)."""
+
+    def __init__(self, var: str, factor: Node, sign: int) -> None:
+        super().__init__(f"change of variables u = {factor}·{var}")
+        self.var, self.factor, self.sign = var, factor, sign
+
+
+class NeedAlternatives(Exception):
+    """The piecewise at ``path`` has a condition no finite cut decides (sin(e^z) > 0 on a
+    half-line): the piece keeps the branches ``take``, each proved as its own expression."""
+
+    def __init__(self, path: tuple, take: list[int], steps: list, exprs: list[Node]) -> None:
+        super().__init__(f"alternatives {take} at {path}")
+        self.path, self.take, self.steps, self.exprs = path, take, steps, exprs
 
 
 class Stuck(Exception):
@@ -214,7 +240,8 @@ class Leaf:
         bounded = all(r[0] == "point" or (r[1] != NEG_INF and r[2] != INF) for r in box.values())
         # a polynomial in one variable: Sturm's count decides, Arb would only bisect in vain
         decided_by_roots = len(box) == 1 and len(live) == 1 and as_poly(g, live[0]) is not None
-        for by in CHEAP + (BOUNDED if bounded and live and not decided_by_roots else ()):
+        products = ("factors",) if g[0] == "mul" else ()
+        for by in CHEAP + (BOUNDED if bounded and live and not decided_by_roots else ()) + products:
             try:
                 prove_sign(g, claim, self.box, by)
                 return True
@@ -244,8 +271,13 @@ class Leaf:
             return False
         return None
 
-    def cut(self, g: Node, what: str) -> NeedSplit | Stuck:
+    def cut(self, g: Node, what: str) -> NeedSplit | NeedChange | Stuck:
         """Where to cut the piece so that g has one sign on each part."""
+        if g[0] == "mul":  # a product with one factor that varies: that factor's sign
+            varying = [f for f in g[1:] if any(self.box[v][0] == "open" for v in free_vars(f))]
+            rest = [f for f in g[1:] if f is not varying[0]] if len(varying) == 1 else []
+            if rest and self.sign(rest[0] if len(rest) == 1 else ("mul", *rest), "nonzero"):
+                g = varying[0]
         live = sorted(v for v in free_vars(g) if self.box[v][0] == "open")
         if len(live) == 1:
             v = live[0]
@@ -265,7 +297,27 @@ class Leaf:
             lo, hi = self.box[v][1], self.box[v][2]
             if (lo == NEG_INF or compare(lo, _ZERO_POINT) < 0) and (hi == INF or compare(_ZERO_POINT, hi) < 0):
                 return NeedSplit(v, [["int", 0]], f"{what}: the sign of {v}")
+        change = self._change(g, live)
+        if change is not None:
+            return change
         return Stuck(f"{what}: a condition in {', '.join(live)} that the signs of the variables do not decide")
+
+    def _change(self, g: Node, live: list[str]) -> NeedChange | None:
+        """A condition in two variables that is one in the product u = w·v alone: v = u·w^(−1)
+        leaves g free of w (w of one strict sign on the piece, v's region ending at −∞, 0, ∞)."""
+        for v in live:
+            if not ends_at_zero_or_infinity(self.box[v]):
+                continue
+            for w in live:
+                if w == v:
+                    continue
+                sign = 1 if self.sign(("var", w), "pos") else -1 if self.sign(("var", w), "neg") else 0
+                if not sign:
+                    continue
+                changed = canonical(substitute(g, v, ("mul", ("var", "_u"), ("pow", ("var", w), ("int", -1)))))
+                if changed is not None and w not in free_vars(changed) and "_u" in free_vars(changed):
+                    return NeedChange(v, ("var", w), sign)
+        return None
 
     def _undecided(self, cond: Node) -> Node | None:
         """The first relation of the condition with no truth on the piece."""
@@ -362,6 +414,8 @@ class Leaf:
                 return self.rule("log_pow", path)
             if arg[0] in ("int", "rat"):
                 return self._log_of_number(path)
+            if arg[0] == "add":
+                return self._clear_denominators(path)
             return self._split_product(path, "pos")
         if head == "exp":
             return self._exp(path)
@@ -393,6 +447,35 @@ class Leaf:
         if len(parts) < 2:
             return False
         if not self.ring(path + (1,), ("mul", *parts)):
+            return False
+        return self._apply_split(path)
+
+    def _clear_denominators(self, path: tuple) -> bool:
+        """log(N·D^(−1)) for a canonical Laurent polynomial argument (1 + e^(−z) written
+        1 + exp(z)^(−1)): the argument regrouped as g₁^(−e₁)·…·N by a ring step, every factor
+        proved positive, and split by log_mul and log_pow."""
+        arg = get(self.expr, list(path))[1]
+        inverted = inverted_bases(arg)
+        if not inverted or canonical(arg) != arg:
+            return False
+        gens = generators(arg)
+        lowest: dict = {}
+        for term in arg[1:]:
+            found = dict.fromkeys(inverted, 0)
+            for f in (term[1:] if term[0] == "mul" else (term,)):
+                if f[0] == "pow" and f[2][0] == "int" and canon(f[1]) in found:
+                    found[canon(f[1])] += f[2][1]
+                elif canon(f) in found:
+                    found[canon(f)] += 1
+            for k, e in found.items():
+                lowest[k] = min(lowest.get(k, 0), e)
+        factors = [("pow", gens[k], ("int", e)) for k, e in sorted(lowest.items(), key=repr) if e < 0]
+        if not factors:
+            return False
+        rest = canonical(("mul", *(("pow", f[1], ("int", -f[2][1])) for f in factors), arg))
+        if rest is None or inverted_bases(rest) or not all(self.sign(f, "pos") for f in (*factors, rest)):
+            return False
+        if not self.ring(path + (1,), ("mul", *factors, rest)):
             return False
         return self._apply_split(path)
 
@@ -479,6 +562,12 @@ class Leaf:
         if canonical(arg) != arg:
             return False
         c = _leading(arg)
+        if c.denominator != 1 and c < 0 and arg[0] != "rat":
+            # exp(−(p/q)·m) = exp((p/q)·m)^(−1), so it cancels against exp((p/q)·m)
+            flipped = canonical(neg(arg))
+            if flipped is None or not self.ring(path + (1,), ("mul", MINUS_ONE, flipped)):
+                return False
+            return self.rule("exp_int", path)
         if c == 1 or c.denominator != 1 or abs(c) > MAX_EXP_MULTIPLE:
             return False  # exp(c·m) with c = p/q stays an atom: p could be a huge power
         if arg[0] in ("int", "rat"):
@@ -497,6 +586,7 @@ class Leaf:
             if path is None:
                 return
             self.normalize(path)
+            self._factor_conditions(path)
             node = get(self.expr, list(path))
             for k, (value, cond) in enumerate(node[1:]):
                 truth = self.truth(cond)
@@ -506,10 +596,40 @@ class Leaf:
                     self._record("branch", path, value, take=k)
                     break
                 g = self._undecided(cond)
-                raise self.cut(g, "a branch condition") if g is not None else \
+                problem = self.cut(g, "a branch condition") if g is not None else \
                     Stuck("a branch condition has no truth value on the piece")
+                if isinstance(problem, Stuck):
+                    self._alternatives(path, problem)
+                raise problem
             else:
                 raise Stuck("no branch of a piecewise holds on the piece")
+
+    def _alternatives(self, path: tuple, problem: Stuck) -> None:
+        """No cut decides a condition: keep every branch not proved false up to the first one
+        proved true (NeedAlternatives), or return when none is proved true."""
+        node = get(self.expr, list(path))
+        take = []
+        for k, (_, cond) in enumerate(node[1:]):
+            truth = self.truth(cond)
+            if truth is False:
+                continue
+            take.append(k)
+            if truth is True:
+                exprs = [replace(self.expr, list(path), node[1 + i][0]) for i in take]
+                raise NeedAlternatives(path, take, list(self.steps), exprs)
+
+    def _factor_conditions(self, path: tuple) -> None:
+        """A condition's l (with r = 0) whose coefficients, as a polynomial in the variables and
+        the atoms that hold them, share one factor K free of variables (log(1 + e^-2000)·(z² − 4z
+        + 5) expanded) is written K·P by a ring step, so K's sign is proved at its value (the
+        ``factors`` argument) and P's by its roots."""
+        node = get(self.expr, list(path))
+        for k, (_, cond) in enumerate(node[1:]):
+            for rel in _relation_paths(cond):
+                at = path + (k + 1, 1) + rel
+                factored = _constant_factor(get(self.expr, list(at))[1])
+                if factored is not None:
+                    self.ring(at + (1,), factored)
 
     def zero(self) -> bool:
         return zero_numerator(self.expr)
@@ -587,6 +707,61 @@ def _var_paths(node: Node, names: set, path: tuple = ()):
         return
     for rel in _children(node):
         yield from _var_paths(get(node, list(rel)), names, path + rel)
+
+
+def _relation_paths(cond: Node, path: tuple = ()):
+    """Paths (relative to the condition) of its relations ``l rel 0``."""
+    if cond[0] in RELATIONS:
+        if cond[2] == ZERO:
+            yield path
+    elif cond[0] in ("and", "or", "not"):
+        for i in range(1, len(cond)):
+            yield from _relation_paths(cond[i], path + (i,))
+
+
+def _constant_factor(l: Node) -> Node | None:
+    """K·P when l is a polynomial whose coefficients in the variables (and the atoms holding
+    them) are rational multiples of one polynomial K in variable-free atoms; None otherwise."""
+    gens = generators(l)
+    form = Form(l)
+    try:
+        n, d = form.of(l)
+    except Reject:
+        return None
+    if not d.is_constant() or n.is_zero():
+        return None
+    keys = sorted(form.index, key=form.index.get)
+    closed = [i for i, k in enumerate(keys) if not free_vars(gens[k])]
+    if not closed or len(closed) == len(keys):
+        return None
+    groups: dict = {}
+    for exps, coeff in n.terms():
+        outer = tuple(int(e) for i, e in enumerate(exps) if i not in closed)
+        inner = tuple(int(e) for i, e in enumerate(exps) if i in closed)
+        groups.setdefault(outer, {})[inner] = Fraction(int(coeff.p), int(coeff.q))
+    first = next(iter(groups.values()))
+    if len(groups) < 2 or all(e == (0,) * len(closed) for e in first):
+        return None
+    (i0, c0), ratios = next(iter(first.items())), {}
+    for outer, inner in groups.items():
+        if inner.keys() != first.keys():
+            return None
+        r = inner[i0] / c0
+        if any(inner[i] != r * first[i] for i in first):
+            return None
+        ratios[outer] = r
+    trees = [gens[k] for k in keys]
+    closed_trees = [trees[i] for i in closed]
+    outer_trees = [t for i, t in enumerate(trees) if i not in closed]
+
+    def power(t: Node, e: int) -> Node:
+        return t if e == 1 else ("pow", t, ("int", e))
+
+    k_terms = [_term(c, [power(t, e) for t, e in zip(closed_trees, inner) if e]) for inner, c in first.items()]
+    p_terms = [_term(r, [power(t, e) for t, e in zip(outer_trees, outer) if e]) for outer, r in ratios.items()]
+    k = k_terms[0] if len(k_terms) == 1 else ("add", *k_terms)
+    p = p_terms[0] if len(p_terms) == 1 else ("add", *p_terms)
+    return ("mul", k, p)
 
 
 def _innermost_piecewise(node: Node, path: tuple = ()) -> tuple | None:
