@@ -193,7 +193,11 @@ def _resolve_condition(cond: Node, box: dict) -> Node:
 
 
 def _zero_proof(expr: Node, var: str, region: list | None, budget: Any) -> dict:
-    seconds = EMIT_SECONDS if budget is None else max(1.0, min(EMIT_SECONDS, budget.remaining()))
+    """The proof of a germ, piece or log-periodic form. No wall-clock limit of its own: a slow
+    (loaded) machine must not turn a catalogue group partial. The emitter's work is bounded
+    (pieces and steps per piece), and a group is built inside its budget's step, whose alarm
+    interrupts this too; without a budget the default limit applies."""
+    seconds = EMIT_SECONDS if budget is None else None
     outcome = certify_zero(expr, {var: [region] if region else []}, check_it=False, seconds=seconds)
     if not isinstance(outcome, Certificate):
         raise _Gap(str(outcome))
