@@ -201,7 +201,7 @@ PINNED = [
     ("1j*z", "not real-valued: imaginary number 1j"),
     ("Max(z, sqrt(-1))", "not real-valued: Max(z, sqrt(-1)) compares a number that is not real"),
     ("tanhh(z)", "unknown function 'tanhh'; did you mean 'tanh'?"),
-    ("foo(z)", "unknown function 'foo'"),
+    ("qux(z)", "unknown function 'qux'"),  # 'foo' is now close to 'floor'
     ("exp(z, 2)", "exp() takes 1 argument, got 2"),
     ("log(z, 2)", "log() takes 1 argument, got 2"),
     ("Max(z)", "Max() takes at least 2 arguments, got 1"),

@@ -139,7 +139,8 @@ FUNCTIONS: tuple[Function, ...] = (
     # integer parts: defined everywhere, a jump at every integer (every multiple of c)
     Function("floor", sympy.floor, sympy.floor, "floor", smooth=False, kernel="floor", torch="floor"),
     Function("ceiling", sympy.ceiling, sympy.ceiling, "ceiling", smooth=False, kernel="ceil", torch="ceil"),
-    Function("frac", sympy.frac, sympy.frac, None, smooth=False, torch="frac", rewrite=_frac),
+    # torch.frac truncates toward 0 (frac(-0.5) = -0.5): not the same function as SymPy's frac
+    Function("frac", sympy.frac, sympy.frac, None, smooth=False, rewrite=_frac),
     Function("Mod", sympy.Mod, sympy.Mod, None, smooth=False, torch="remainder", arity=2, rewrite=_mod,
              domain_text="c a positive constant"),
     # gamma and relatives: u > 0 is what is proved for gamma (it has poles at 0, -1, -2, ...)

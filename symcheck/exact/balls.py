@@ -21,6 +21,7 @@ under a lock.
 """
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -376,6 +377,95 @@ class BallArithmetic:
             return self._monotone(arb.cosh, x, "cosh")
         # the ball contains 0: [1, cosh(max |end|)]
         return _hull([arb(1), self._finite(abs(x).upper().cosh(), "cosh")])
+
+    # -- the inverse trigonometric and hyperbolic functions, on their real domains ----------
+    def _in_domain(self, x: BallValue, low: fmpq | None, high: fmpq | None, closed: bool, what: str) -> arb:
+        """x as a ball, after checking it lies in [low, high] (open ends unless ``closed``): a
+        ball entirely outside is an EvaluationError, one reaching outside is Imprecise."""
+        for end, side in ((low, 1), (high, -1)):
+            if end is None:
+                continue
+            lo, hi = self.sign_bounds(self.add([x, -end]) if side == 1 else self.add([end, self.neg(x)]))
+            if hi < 0 or (hi == 0 and not closed):
+                raise EvaluationError(f"{what} of a number outside its domain")
+            if lo < 0 or (lo == 0 and not closed):
+                raise Imprecise(f"undecided: {what} of a ball reaching outside its domain")
+        return self.ball(x)
+
+    def acos(self, x: BallValue) -> BallValue:
+        if isinstance(x, fmpq) and x == 1:
+            return fmpq(0)
+        ball = self._in_domain(x, fmpq(-1), fmpq(1), True, "acos")
+        return self._monotone(arb.acos, ball, "acos")
+
+    def asin(self, x: BallValue) -> BallValue:
+        self._in_domain(x, fmpq(-1), fmpq(1), True, "asin")
+        return self._odd(arb.asin, x, "asin")
+
+    def atanh(self, x: BallValue) -> BallValue:
+        self._in_domain(x, fmpq(-1), fmpq(1), False, "atanh")
+        return self._odd(arb.atanh, x, "atanh")
+
+    def acosh(self, x: BallValue) -> BallValue:
+        if isinstance(x, fmpq) and x == 1:
+            return fmpq(0)
+        ball = self._in_domain(x, fmpq(1), None, True, "acosh")
+        return self._monotone(arb.acosh, ball, "acosh")
+
+    # -- integer parts: exact at exact arguments, else from the two ends of the ball ---------
+    def floor(self, x: BallValue) -> BallValue:
+        """The floor: exact for an exact argument, and for a ball whose two ends have the same
+        floor; otherwise the ball of the integers from floor(lower) to floor(upper) (at a
+        point where the argument is an integer it is not exact, the ball straddles: the sign
+        of a difference across it stays undecided, never guessed)."""
+        if isinstance(x, fmpq):
+            return fmpq(x.floor())
+        x = self._finite(x, "floor")
+        low, high = x.lower().floor(), x.upper().floor()  # ends are exact: so are their floors
+        if low == high:
+            return self.exact(fmpq(low.unique_fmpz()))
+        return span(low, high)
+
+    def ceiling(self, x: BallValue) -> BallValue:
+        return self.neg(self.floor(self.neg(x)))
+
+    # -- gamma, log-gamma and the principal branch of Lambert's W ----------------------------
+    def gamma(self, x: BallValue) -> BallValue:
+        """Gamma off its poles (Arb's, rigorous for any ball; a ball reaching a pole has no
+        finite enclosure); at an exact integer n > 0, (n − 1)! exactly."""
+        if isinstance(x, fmpq) and x.q == 1:
+            if x <= 0:
+                raise EvaluationError("gamma at a pole (a non-positive integer)")
+            if x <= 100:
+                return fmpq(math.factorial(int(x.p) - 1))
+        ball = self.ball(x)
+        if ball.contains_integer() and not ball > 0:
+            raise Imprecise("undecided: gamma of a ball that may hold a pole")
+        return self._finite(ball.gamma(), "gamma")
+
+    def loggamma(self, x: BallValue) -> BallValue:
+        """log Γ(x) for x > 0 (the real log-gamma function; not real below 0)."""
+        if isinstance(x, fmpq) and x in (1, 2):
+            return fmpq(0)
+        lo, hi = self.sign_bounds(x)
+        if hi <= 0:
+            raise EvaluationError("loggamma of a non-positive number")
+        if lo <= 0:
+            raise Imprecise("undecided sign under loggamma")
+        return self._finite(self.ball(x).lgamma(), "loggamma")
+
+    def lambertw(self, x: BallValue) -> BallValue:
+        """The principal branch W₀, real for x ≥ −1/e and increasing there; W(0) = 0."""
+        if isinstance(x, fmpq) and x == 0:
+            return fmpq(0)
+        ball = self.ball(x)
+        shifted = ball + arb.const_e() ** -1  # x + 1/e
+        lo, hi = arb_sign_bounds(shifted)
+        if hi < 0:
+            raise EvaluationError("LambertW of a number below -1/e")
+        if lo < 0:
+            raise Imprecise("undecided: LambertW of a ball reaching below -1/e")
+        return self._monotone(arb.lambertw, ball, "LambertW")
 
     def abs(self, x: BallValue) -> BallValue:
         if isinstance(x, fmpq):

@@ -34,6 +34,7 @@ from sympy import S
 from sympy.polys.polyerrors import BasePolynomialError
 
 from symcheck.core.errors import EvaluationError
+from symcheck.core.functions import INTEGER_PARTS
 from symcheck.exact.balls import arb_sign_bounds
 from symcheck.exact.evaluate import certify_nonzero, enclose_range
 from symcheck.exact.ranges import Range, range_on, strict_sign, weak_sign
@@ -388,7 +389,10 @@ def _monotone(expr: sympy.Expr, var: sympy.Symbol, box: dict[sympy.Symbol, Range
               derivative: dict[sympy.Symbol, sympy.Expr]) -> str | None:
     """On an interval where g′ has a certified sign, g lies between its exact values at the
     ends: strictly inside when g′ ≠ 0 (an open end then gives a bound not attained), weakly
-    when only g′ ≥ 0 (or ≤ 0) is proved."""
+    when only g′ ≥ 0 (or ≤ 0) is proved. Not for g with an integer part (floor, ceiling, frac,
+    Mod) of the variable: it jumps, and a derivative says nothing across a jump."""
+    if expr.has(*INTEGER_PARTS):
+        return None
     if var not in derivative:
         derivative[var] = sympy.diff(expr, var)
     found = range_on(derivative[var], box) or Range(_NOO, _OO)

@@ -35,6 +35,7 @@ from sympy.logic.boolalg import ITE, And, BooleanFalse, BooleanTrue, Not, Or
 
 from symcheck.exact.balls import BallArithmetic, BallValue, arb_from_interval, arb_precision, arb_sign
 from symcheck.core.errors import EvaluationError
+from symcheck.core.functions import FUNCTIONS, rewritten
 from symcheck.exact.intervals import EXP_MAX_ARGUMENT, TRIG_MAX_BITS, Enclosure, Imprecise, iv_rational, signs
 
 __all__ = ["approximate", "enclose", "enclose_range", "arb_sign", "Certificate",
@@ -78,11 +79,10 @@ def _check_symbols(expr: sympy.Expr, given: Iterable[sympy.Symbol]) -> None:
 
 # --------------------------------------------------------------------------- the tree walker
 
-_UNARY: dict[type, str] = {
-    sympy.exp: "exp", sympy.log: "log", sympy.sin: "sin", sympy.cos: "cos", sympy.tan: "tan",
-    sympy.sinh: "sinh", sympy.cosh: "cosh", sympy.tanh: "tanh", sympy.asinh: "asinh",
-    sympy.atan: "atan", sympy.erf: "erf", sympy.erfc: "erfc", sympy.Abs: "abs",
-}
+# every function of the table (symcheck.core.functions) with a method of its own; frac and Mod
+# are evaluated through their definition by floor (exact at rational points)
+_UNARY: dict[type, str] = {f.cls: f.method for f in FUNCTIONS
+                           if f.cls is not None and f.method is not None and f.arity == 1}
 
 # for each relation: (decides True, decides False) given the signs of (lower, upper) of l - r
 _RELATIONS: dict[str, tuple[Callable[[int, int], bool], Callable[[int, int], bool]]] = {
@@ -160,6 +160,11 @@ class _Walker:
         name = _UNARY.get(type(node))
         if name is not None and len(node.args) == 1:
             return getattr(arith, name)(self.eval(node.args[0]))
+        definition = rewritten(node)  # frac(u) = u - floor(u), Mod(u, c) = u - c*floor(u/c)
+        if definition is not None:
+            if isinstance(node, sympy.Mod) and arith.sign_bounds(self.eval(node.args[1]))[0] <= 0:
+                raise EvaluationError(f"Mod needs a positive modulus: {_short(node)}")
+            return self.eval(definition)
         raise EvaluationError(f"cannot evaluate {type(node).__name__}: {_short(node)}")
 
     def _real_root(self, node: sympy.CRootOf) -> Any:
@@ -344,6 +349,47 @@ class _Approx:
 
     def abs(self, x: mpmath.mpf) -> mpmath.mpf:
         return abs(x)
+
+    @staticmethod
+    def _within(x: mpmath.mpf, low: float | None, high: float | None, closed: bool, what: str) -> None:
+        if (low is not None and (x < low or (x == low and not closed))) or \
+                (high is not None and (x > high or (x == high and not closed))):
+            raise EvaluationError(f"{what} of a number outside its domain")
+
+    def acos(self, x: mpmath.mpf) -> mpmath.mpf:
+        self._within(x, -1, 1, True, "acos")
+        return mpmath.acos(x)
+
+    def asin(self, x: mpmath.mpf) -> mpmath.mpf:
+        self._within(x, -1, 1, True, "asin")
+        return mpmath.asin(x)
+
+    def atanh(self, x: mpmath.mpf) -> mpmath.mpf:
+        self._within(x, -1, 1, False, "atanh")
+        return mpmath.atanh(x)
+
+    def acosh(self, x: mpmath.mpf) -> mpmath.mpf:
+        self._within(x, 1, None, True, "acosh")
+        return mpmath.acosh(x)
+
+    def floor(self, x: mpmath.mpf) -> mpmath.mpf:
+        return mpmath.floor(x)
+
+    def ceiling(self, x: mpmath.mpf) -> mpmath.mpf:
+        return mpmath.ceil(x)
+
+    def gamma(self, x: mpmath.mpf) -> mpmath.mpf:
+        if x <= 0 and x == mpmath.floor(x):
+            raise EvaluationError("gamma at a pole (a non-positive integer)")
+        return mpmath.gamma(x)
+
+    def loggamma(self, x: mpmath.mpf) -> mpmath.mpf:
+        self._within(x, 0, None, False, "loggamma")
+        return mpmath.loggamma(x)
+
+    def lambertw(self, x: mpmath.mpf) -> mpmath.mpf:
+        self._within(x, -1 / mpmath.e, None, True, "LambertW")
+        return mpmath.re(mpmath.lambertw(x))
 
     def max(self, xs: list[mpmath.mpf]) -> mpmath.mpf:
         return max(xs)

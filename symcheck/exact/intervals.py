@@ -23,6 +23,7 @@ import math
 from collections.abc import Callable, Iterable
 from fractions import Fraction
 
+import mpmath
 from mpmath.libmp import (
     fone,
     fzero,
@@ -39,6 +40,7 @@ from mpmath.libmp import (
     round_ceiling,
     round_floor,
     to_float,
+    to_int,
 )
 from mpmath.libmp.libmpi import (
     mpi_abs,
@@ -46,7 +48,9 @@ from mpmath.libmp.libmpi import (
     mpi_cos_sin,
     mpi_div,
     mpi_exp,
+    mpi_gamma,
     mpi_log,
+    mpi_loggamma,
     mpi_mul,
     mpi_neg,
     mpi_pi,
@@ -439,6 +443,122 @@ class Enclosure:
             erf = _increasing(self._erf_pos, mpi_neg(x))
             return self._round(mpi_add(_int(1), erf, self.wp))
         return self.add([Fraction(1), self.neg(self.erf(x))])
+
+    # -- the functions of symcheck.core.functions beyond the elementary ones ---------------
+    # Built from the rigorous operations above (so each inherits their proven error terms):
+    # asin x = 2·atan(x/(1 + √(1 − x²))), acos x = 2·atan(√((1 − x)/(1 + x))) for x ≥ 0 and
+    # π/2 − asin x otherwise, atanh x = asinh(x/√((1 − x)(1 + x))), acosh x = asinh(√((x − 1)(x + 1))).
+    # The interval evaluation of a formula is an enclosure whatever its width (dependency only
+    # widens it); at the points a witness is re-checked at, the values are narrow.
+
+    def _check_domain(self, x: Value, low: int | None, high: int | None, closed: bool, what: str) -> None:
+        for end, side in ((low, 1), (high, -1)):
+            if end is None:
+                continue
+            lo, hi = self.sign_bounds(self.mul([Fraction(side), self.add([x, Fraction(-end)])]))
+            if hi < 0 or (hi == 0 and not closed):
+                raise EvaluationError(f"{what} of a number outside its domain")
+            if lo < 0 or (lo == 0 and not closed):
+                raise Imprecise(f"undecided: {what} of an interval reaching outside its domain")
+
+    def asin(self, x: Value) -> Value:
+        self._check_domain(x, -1, 1, True, "asin")
+        if _is(x, 0):
+            return Fraction(0)
+        root = self.sqrt(self.add([Fraction(1), self.neg(self.pow_int(x, 2))]))
+        y = self.mul([x, self.pow_int(self.add([Fraction(1), root]), -1)])
+        return self.mul([Fraction(2), self.atan(y)])
+
+    def acos(self, x: Value) -> Value:
+        self._check_domain(x, -1, 1, True, "acos")
+        if _is(x, 1):
+            return Fraction(0)
+        if self.sign_bounds(x)[0] >= 0:
+            ratio = self.mul([self.add([Fraction(1), self.neg(x)]), self.pow_int(self.add([Fraction(1), x]), -1)])
+            return self.mul([Fraction(2), self.atan(self.sqrt(ratio))])
+        return self.add([self.mul([Fraction(1, 2), self.pi()]), self.neg(self.asin(x))])
+
+    def atanh(self, x: Value) -> Value:
+        self._check_domain(x, -1, 1, False, "atanh")
+        if _is(x, 0):
+            return Fraction(0)
+        inner = self.mul([self.add([Fraction(1), self.neg(x)]), self.add([Fraction(1), x])])
+        return self.asinh(self.mul([x, self.pow_int(self.sqrt(inner), -1)]))
+
+    def acosh(self, x: Value) -> Value:
+        self._check_domain(x, 1, None, True, "acosh")
+        inner = self.mul([self.add([x, Fraction(-1)]), self.add([x, Fraction(1)])])
+        return self.asinh(self.sqrt(inner))
+
+    def floor(self, x: Value) -> Value:
+        """Exact for an exact argument, and for an interval whose ends have the same floor; else
+        the interval of the integers between the floors of its ends (never decided by a guess)."""
+        if isinstance(x, Fraction):
+            return Fraction(math.floor(x))
+        low, high = to_int(x[0], round_floor), to_int(x[1], round_floor)
+        if low == high:
+            return Fraction(low)
+        return from_int(low), from_int(high)
+
+    def ceiling(self, x: Value) -> Value:
+        return self.neg(self.floor(self.neg(x)))
+
+    def gamma(self, x: Value) -> Value:
+        """Γ(x) for x > 0 (what symcheck proves of gamma's argument): exact at integers up to 100,
+        else mpmath's interval gamma, widened like the other primitives."""
+        if isinstance(x, Fraction) and x.denominator == 1 and 0 < x <= 100:
+            return Fraction(math.factorial(x.numerator - 1))
+        lo, hi = self.sign_bounds(x)
+        if hi <= 0:
+            raise EvaluationError("gamma is re-checked for positive arguments only")
+        if lo <= 0:
+            raise Imprecise("undecided sign under gamma")
+        return self._finite(_widen(mpi_gamma(self.iv(x), self.wp), self.wp), "gamma")
+
+    def loggamma(self, x: Value) -> Value:
+        if _is(x, 1) or _is(x, 2):
+            return Fraction(0)
+        lo, hi = self.sign_bounds(x)
+        if hi <= 0:
+            raise EvaluationError("loggamma of a non-positive number")
+        if lo <= 0:
+            raise Imprecise("undecided sign under loggamma")
+        return self._finite(_widen(mpi_loggamma(self.iv(x), self.wp), self.wp), "loggamma")
+
+    def lambertw(self, x: Value) -> Value:
+        """W₀(x) for x ≥ −1/e, verified: w·e^w is increasing on [−1, ∞), so W(x) lies in [a, b]
+        once a·e^a ≤ x ≤ b·e^b is certified (a ≥ −1), for a and b placed around mpmath's value."""
+        if _is(x, 0):
+            return Fraction(0)
+        x = self.iv(x)
+        shifted = mpi_add(x, mpi_div(_int(1), self.e(), self.wp), self.wp)  # x + 1/e
+        lo, hi = signs(shifted)
+        if hi < 0:
+            raise EvaluationError("LambertW of a number below -1/e")
+        if lo < 0:
+            raise Imprecise("undecided: LambertW of an interval reaching below -1/e")
+        return self._round((self._lambertw_bound(x[0], -1), self._lambertw_bound(x[1], 1)))
+
+    def _lambertw_bound(self, x: MPF, side: int) -> MPF:
+        """A number on the ``side`` of W₀(x) (−1: at most it, 1: at least it), certified."""
+        wp = self.wp
+        context = mpmath.MPContext()  # a private context: mpmath's global precision is untouched
+        context.prec = wp + 10
+        guess = context.lambertw(context.make_mpf(x))
+        if guess.imag != 0:
+            raise Imprecise("LambertW near its branch point")
+        w = guess.real._mpf_
+        minus_one = from_int(-1)
+        for k in range(8):
+            step = mpf_shift(mpf_add(mpf_abs(w), fone, wp), -(wp - 8 - 4 * k))
+            candidate = mpf_add(w, step if side > 0 else mpf_neg(step), wp, round_ceiling if side > 0
+                                else round_floor)
+            if side < 0 and mpf_lt(candidate, minus_one):
+                candidate = minus_one  # W ≥ −1 always
+            value = mpi_mul(_pt(candidate), _exp_interval(_pt(candidate), wp), wp)  # c·e^c
+            if (side > 0 and not mpf_lt(value[0], x)) or (side < 0 and not mpf_gt(value[1], x)):
+                return candidate
+        raise Imprecise("could not certify an enclosure of LambertW")
 
     # -- the positive-argument kernels (x > 0, an interval; results at working precision) --
     def _expm1_pos(self, x: Interval) -> Interval:

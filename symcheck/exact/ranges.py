@@ -7,7 +7,10 @@ factors of known sign, or of bounded factors of any sign, the four end products 
 exactly); integer and rational powers; the known ranges of bounded functions (sin, cos in
 [−1, 1], and tighter where the argument stays within a monotone stretch; tanh, erf in
 (−1, 1); atan in (−π/2, π/2)); monotone functions (exp, log, sinh, asinh, erfc, cosh on a
-half-line) mapping the ends of their argument's range; Abs, Max and Min. Every comparison of
+half-line) mapping the ends of their argument's range, and those defined on part of R
+(asin, acos, atanh, acosh, LambertW) once the argument's range is certified inside their
+domain; floor and ceiling (non-decreasing, closed ends), frac in [0, 1), Mod(u, c) in [0, c);
+Abs, Max and Min. Every comparison of
 two ends is a certified sign (:func:`~symcheck.exact.signs.exact_sign`), so no SymPy
 assumption or ``evalf`` decides anything here. A node without a rule gives no range (None):
 never a guess.
@@ -306,6 +309,25 @@ _INCREASING = {sympy.exp: (S.Zero, _OO), sympy.tanh: (S.NegativeOne, S.One),
                sympy.sinh: (_NOO, _OO), sympy.asinh: (_NOO, _OO)}
 
 
+#: strictly increasing functions on part of R: (lower end, upper end, ends included); the
+#: argument's range must lie inside (certified), and the limits at an open end are exact
+#: (atanh(±1) = ±oo)
+_PARTIAL_INCREASING = {sympy.asin: (S.NegativeOne, S.One, True), sympy.atanh: (S.NegativeOne, S.One, False),
+                       sympy.acosh: (S.One, _OO, True), sympy.LambertW: (-sympy.exp(-1), _OO, True)}
+
+
+def _check_inside(r: Range, low: sympy.Expr, high: sympy.Expr, closed: bool) -> None:
+    """The range lies in the domain from low to high (ends included when ``closed``)."""
+    for end, inner, inner_closed, side in ((low, r.lo, r.lo_closed, 1), (high, r.hi, r.hi_closed, -1)):
+        if end is _OO or end is _NOO:
+            continue
+        if inner is _OO or inner is _NOO:
+            raise _NoRange("a range reaching outside the function's domain")
+        order = side * _order(inner, end)
+        if order < 0 or (order == 0 and inner_closed and not closed):
+            raise _NoRange("a range reaching outside the function's domain")
+
+
 def range_on(expr: sympy.Expr, ranges: dict[sympy.Symbol, Range]) -> Range | None:
     """A certified :class:`Range` of ``expr`` when its symbols range over ``ranges``; None when
     the rules below do not apply. Interval arithmetic on exact ends: sums, products (of factors
@@ -357,6 +379,8 @@ def range_on(expr: sympy.Expr, ranges: dict[sympy.Symbol, Range]) -> Range | Non
             return _magnitude(walk(node.args[0]))
         if isinstance(node, (sympy.Max, sympy.Min)):
             return _extreme([walk(a) for a in node.args], isinstance(node, sympy.Max))
+        if isinstance(node, sympy.Mod) and not node.args[1].free_symbols and _positive(node.args[1]):
+            return Range(S.Zero, node.args[1], True, False)  # u − c·floor(u/c) ∈ [0, c)
         if isinstance(node, sympy.Function) and len(node.args) == 1:
             return unary(node.func, walk(node.args[0]))
         raise _NoRange(f"no range rule for {type(node).__name__}")
@@ -378,6 +402,18 @@ def range_on(expr: sympy.Expr, ranges: dict[sympy.Symbol, Range]) -> Range | Non
             return _sine(r)
         if func is sympy.cos:
             return _cosine(r)
+        if func in _PARTIAL_INCREASING:
+            low, high, closed = _PARTIAL_INCREASING[func]
+            _check_inside(r, low, high, closed)
+            return _increasing(r, func, _NOO, _OO)
+        if func is sympy.acos:  # decreasing on [−1, 1]
+            _check_inside(r, S.NegativeOne, S.One, True)
+            return _decreasing(r, sympy.acos)
+        if func in (sympy.floor, sympy.ceiling):  # non-decreasing, not strictly: closed ends
+            found = _increasing(r, func, _NOO, _OO)
+            return Range(found.lo, found.hi, found.lo is not _NOO, found.hi is not _OO)
+        if func is sympy.frac:
+            return Range(S.Zero, S.One, True, False)
         raise _NoRange(f"no range rule for {func}")
 
     try:

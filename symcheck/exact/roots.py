@@ -44,6 +44,7 @@ from fractions import Fraction
 import sympy
 from sympy import S
 
+from symcheck.core.functions import INTEGER_PARTS
 from symcheck.core.printing import text
 from symcheck.exact.definite import prove_nonzero
 from symcheck.exact.evaluate import enclose_range
@@ -125,13 +126,22 @@ def roots_in(g: sympy.Expr, var: sympy.Symbol, lower: sympy.Expr, upper: sympy.E
     """Exact points, sorted, that contain every root of ``g`` in ``(lower, upper)``.
 
     ``g`` is branch-free and continuous on the interval wherever it is defined (the caller
-    cuts at its poles separately). Raises :class:`Undecided` when completeness cannot be
+    cuts at its poles separately); one with an integer part (floor, ceiling, frac, Mod) of the
+    variable is not, and only a sign proved on the whole interval answers for it. Raises :class:`Undecided` when completeness cannot be
     proved. ``candidates`` proposes exact roots (default: SymPy's ``solveset``); a proposal is
     only used after it is proved to be a root.
     """
     if var not in g.free_symbols:
         return Cuts((), "it does not depend on " + text(var))
     g, var = _apart_from_roots(g, var)
+    if any(var in part.free_symbols for part in g.atoms(*INTEGER_PARTS)):
+        # floor, ceiling, frac, Mod jump wherever their argument crosses an integer: g is not
+        # continuous, so only a sign proved on the whole interval shows it has no root
+        found = _sign_definite(g, var, lower, upper, None) or _sign_proved(g, var, lower, upper)
+        if found is not None:
+            return found
+        raise Undecided(f"{text(g)} jumps wherever an integer part's argument crosses an integer: "
+                        f"no finite set of cut points is proved complete on {_interval_text(lower, upper)}")
     propose = candidates or _solveset_candidates
     if g.is_polynomial(var):
         found = _polynomial(g, var, lower, upper)

@@ -47,6 +47,7 @@ from sympy.core.relational import Relational
 from sympy.logic.boolalg import And, BooleanFalse, BooleanTrue, Not, Or
 
 from symcheck.core.errors import EvaluationError
+from symcheck.core.functions import FUNCTIONS
 
 __all__ = ["vectorize", "activation_function", "erf", "erfc", "DTYPES", "as_dtype"]
 
@@ -316,11 +317,48 @@ def _erfc64(work: np.ndarray) -> np.ndarray:
 
 # --------------------------------------------------------------------------- the compiler
 
+def _special(name: str) -> Callable[[np.ndarray], np.ndarray]:
+    """A function of SciPy's ``special``, imported on first use (SciPy is slow to import)."""
+    def function(x: np.ndarray) -> np.ndarray:
+        import scipy.special
+        return _in_float64(getattr(scipy.special, name), x)
+    function.__name__ = name
+    return function
+
+
+def _lambertw(x: np.ndarray) -> np.ndarray:
+    """The principal branch W₀, real for x ≥ −1/e (NaN below, where it is not real)."""
+    import scipy.special
+
+    def real(work: np.ndarray) -> np.ndarray:
+        out = np.full(work.shape, np.nan)
+        inside = work >= -math.exp(-1.0)
+        out[inside] = scipy.special.lambertw(work[inside]).real
+        return out
+    return _in_float64(real, x)
+
+
+def _loggamma(x: np.ndarray) -> np.ndarray:
+    """log Γ(x) for x > 0 (NaN elsewhere: the real log-gamma is not real below 0)."""
+    import scipy.special
+    return _in_float64(lambda w: np.where(w > 0, scipy.special.gammaln(np.where(w > 0, w, 1.0)), np.nan), x)
+
+
+def _frac(x: np.ndarray) -> np.ndarray:
+    return x - np.floor(x)
+
+
+#: the functions of one argument, by the method name of the table (symcheck.core.functions)
+_BY_METHOD: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+    "exp": _exp, "sinh": _sinh, "cosh": _cosh, "sin": np.sin, "cos": np.cos, "tan": np.tan,
+    "tanh": np.tanh, "asinh": np.arcsinh, "atan": np.arctan, "abs": np.abs, "erf": erf, "erfc": erfc,
+    "log": np.log, "acos": np.arccos, "asin": np.arcsin, "atanh": np.arctanh, "acosh": np.arccosh,
+    "floor": np.floor, "ceiling": np.ceil, "gamma": _special("gamma"), "loggamma": _loggamma,
+    "lambertw": _lambertw,
+}
 _UNARY: dict[type, Callable[[np.ndarray], np.ndarray]] = {
-    sympy.exp: _exp, sympy.sinh: _sinh, sympy.cosh: _cosh,
-    sympy.sin: np.sin, sympy.cos: np.cos, sympy.tan: np.tan, sympy.tanh: np.tanh,
-    sympy.asinh: np.arcsinh, sympy.atan: np.arctan, sympy.Abs: np.abs, sympy.sign: np.sign,
-    sympy.erf: erf, sympy.erfc: erfc, sympy.log: np.log,
+    **{f.cls: _BY_METHOD[f.method] for f in FUNCTIONS if f.cls is not None and f.method is not None},
+    sympy.sign: np.sign, sympy.frac: _frac,
 }
 _RELATIONS = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal,
               "==": np.equal, "!=": np.not_equal}
@@ -372,6 +410,9 @@ class _Compiler:
             return self._heaviside(node)
         if isinstance(node, sympy.log):
             return self._log(node.args[0])
+        if isinstance(node, sympy.Mod):  # u − c·floor(u/c), as np.mod computes it (c > 0)
+            arg, modulus = self.compile(node.args[0]), self.compile(node.args[1])
+            return lambda env: np.mod(self._array(arg(env), env), modulus(env))
         if isinstance(node, Relational) and node.rel_op in _RELATIONS:
             op, lhs, rhs = _RELATIONS[node.rel_op], self.compile(node.lhs), self.compile(node.rhs)
             return lambda env: op(lhs(env), rhs(env))

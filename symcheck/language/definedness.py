@@ -47,7 +47,10 @@ class Obligation:
     ``region`` is where the sub-expression is evaluated (``true`` outside Piecewise branches).
     ``role`` names what ``expr`` is to the construct, for messages: "argument", "base", or
     "variable base" (a power whose exponent is not a number; positivity is then sufficient,
-    not necessary, so failures are worded as such).
+    not necessary, so failures are worded as such). ``requirement`` says what a function of
+    the table (:mod:`symcheck.core.functions`) needs of its argument, for messages ("argument
+    <= 1" for acos, whose obligations are on 1 − u and 1 + u); ``sufficient`` marks a condition
+    that is sufficient but not necessary (gamma's u > 0), so a failure is not called undefined.
     """
 
     kind: ObligationKind
@@ -55,6 +58,8 @@ class Obligation:
     source: str
     region: Boolean = sympy.true
     role: str = "argument"
+    requirement: str = ""
+    sufficient: bool = False
 
 
 # What each kind demands of an expression u in the variable: whether SymPy's assumptions show
@@ -380,11 +385,22 @@ def _failure_message(ob: Obligation, var: sympy.Symbol, point: sympy.Expr) -> st
         return f"{ob.source} does not cover all of R: no branch applies at {at}"
     if ob.kind in ("nonzero", "cos-nonzero"):
         return f"{ob.source} is undefined at {at}"
+    if ob.sufficient:
+        if ob.kind == "positive" and _non_positive_integer(at_point(ob.expr, var, point)):
+            return f"{ob.source} is undefined at {at}: its argument is a pole (a non-positive integer)"
+        return (f"{ob.source} is not proved defined on all of R: symcheck proves it defined where its "
+                f"{ob.requirement}, and that fails at {at}")
+    if ob.requirement:
+        return f"{ob.source} is not defined on all of R: it needs {ob.requirement}, which fails at {at}"
     if ob.role == "variable base":
         return (f"{ob.source} needs a positive base because its exponent is not a number, "
                 f"but the base is not positive at {at}")
     problem = "not positive" if ob.kind == "positive" else "negative"
     return f"{ob.source} is not defined on all of R: its {ob.role} is {problem} at {at}"
+
+
+def _non_positive_integer(value: sympy.Expr) -> bool:
+    return bool(value.is_Integer and value <= 0)
 
 
 def _check_real_valued(expr: sympy.Expr) -> None:

@@ -52,6 +52,7 @@ from symcheck.core.budget import BudgetExceeded, alarm
 from symcheck.language.definedness import (SOLVE_SECONDS, Obligation, ObligationKind, check_defined_on_reals, holds,
                      truncate)
 from symcheck.core.errors import DomainError, ParseError, SymcheckError
+from symcheck.core.functions import BY_NAME, FUNCTIONS, INTEGER_PARTS
 from symcheck.core.names import closest
 from symcheck.core.printing import text as _shown
 from symcheck.exact.signs import Undecided, exact_sign
@@ -100,19 +101,16 @@ class Parsed:
 
 # --- the allow-lists -------------------------------------------------------------------------
 
-_UNARY: dict[str, Callable[[sympy.Expr], sympy.Expr]] = {
-    "exp": sympy.exp, "log": sympy.log, "sqrt": sympy.sqrt,
-    "sin": sympy.sin, "cos": sympy.cos, "tan": sympy.tan,
-    "sinh": sympy.sinh, "cosh": sympy.cosh, "tanh": sympy.tanh,
-    "asinh": sympy.asinh, "atan": sympy.atan, "erf": sympy.erf, "erfc": sympy.erfc,
-    "Abs": sympy.Abs, "sign": sympy.sign, "Heaviside": sympy.Heaviside,
-}
+# the functions of one argument, and Mod(u, c), from the one table of functions users write
+_UNARY: dict[str, Callable[[sympy.Expr], sympy.Expr]] = {f.name: f.build for f in FUNCTIONS if f.arity == 1}
+_BINARY: dict[str, Callable[[sympy.Expr, sympy.Expr], sympy.Expr]] = {f.name: f.build for f in FUNCTIONS
+                                                                      if f.arity == 2}
 _VARIADIC: dict[str, Callable[..., sympy.Expr]] = {"Max": sympy.Max, "Min": sympy.Min}
 # Eq and Ne too, because SymPy prints "z != 0" as Ne(z, 0): its output parses back.
 _BOOLEAN_FUNCTIONS = ("And", "Or", "Not", "Eq", "Ne")
 _ALIASES = {"abs": "Abs", "max": "Max", "min": "Min"}
 _CONSTANTS: dict[str, sympy.Expr] = {"pi": sympy.pi, "E": sympy.E}
-_BUILTIN_FUNCTIONS = (*_UNARY, *_VARIADIC, "Piecewise", *_BOOLEAN_FUNCTIONS, *_ALIASES)
+_BUILTIN_FUNCTIONS = (*_UNARY, *_BINARY, *_VARIADIC, "Piecewise", *_BOOLEAN_FUNCTIONS, *_ALIASES)
 
 _ARITHMETIC: dict[type, Callable[[Any, Any], sympy.Expr]] = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
@@ -547,6 +545,9 @@ class _Builder:
         if name in _UNARY:
             (arg,) = self._arguments(node, name, 1)
             return self._unary_function(node, name, self.number(arg))
+        if name in _BINARY:
+            arg, modulus = self._arguments(node, name, 2)
+            return self._modulo(node, self.number(arg), self.number(modulus))
         if name in _VARIADIC:
             args = [self.number(arg) for arg in self._arguments(node, name, 2, at_least=True)]
             return extremum(name, args, self._text(node))
@@ -571,12 +572,12 @@ class _Builder:
 
     def _unary_function(self, node: ast.Call, name: str, arg: sympy.Expr) -> sympy.Expr:
         written = self._text(node)
-        if name == "log":
-            self._oblige("positive", arg, written)
-        elif name == "sqrt":
-            self._oblige("nonnegative", arg, written)
-        elif name == "tan":
-            self._oblige("cos-nonzero", arg, written)
+        entry = BY_NAME[name]
+        for condition in entry.domain:  # the domain on R, from the table (acos: -1 <= u <= 1)
+            self._oblige(condition.kind, condition.of(arg), written, requirement=condition.requirement,
+                         sufficient=entry.sufficient)
+        if entry.cls in INTEGER_PARTS and arg.is_number and not arg.is_Rational:
+            return _integer_part(entry.build, arg)
         if name in _NONSMOOTH:
             return nonsmooth(name, arg, written)
         if name == "log":
@@ -585,6 +586,23 @@ class _Builder:
             return _evaluated_or_as_written(sympy.sqrt(arg), sympy.Pow(arg, S.Half, evaluate=False), arg)
         # sin, tanh, erf, ... of an argument SymPy calls zero by evalf would be 0
         return _evaluated_or_as_written(_UNARY[name](arg), _UNARY[name](arg, evaluate=False), arg)
+
+    def _modulo(self, node: ast.Call, arg: sympy.Expr, modulus: sympy.Expr) -> sympy.Expr:
+        """Mod(u, c) for a constant c certified positive: u − c·floor(u/c), in [0, c)."""
+        written = self._text(node)
+        if modulus.free_symbols:
+            raise ParseError(f"{written}: the modulus of Mod must be a positive constant, "
+                             f"not an expression in {', '.join(sorted(map(str, modulus.free_symbols)))}")
+        try:
+            positive = exact_sign(modulus) > 0
+        except Undecided:
+            raise ParseError(f"{written}: cannot certify that the modulus {_shown(modulus)} is positive") from None
+        if not positive:
+            raise ParseError(f"{written}: the modulus of Mod must be a positive constant, got {_shown(modulus)}")
+        if arg.is_number and not arg.is_Rational:
+            return _integer_part(sympy.Mod, arg, modulus)
+        return _evaluated_or_as_written(sympy.Mod(arg, modulus), sympy.Mod(arg, modulus, evaluate=False),
+                                        sympy.Tuple(arg, modulus))
 
     def _trusted(self, function: Callable[[sympy.Expr], sympy.Expr], arg: sympy.Expr, written: str) -> sympy.Expr:
         """A trusted function applied: a catalogue activation is substituted through the safe
@@ -660,11 +678,13 @@ class _Builder:
     # helpers ----------------------------------------------------------------------------------
 
     def _oblige(self, kind: ObligationKind, expr: sympy.Expr, source: str, *,
-                role: str = "argument", region: Boolean | None = None) -> None:
+                role: str = "argument", region: Boolean | None = None, requirement: str = "",
+                sufficient: bool = False) -> None:
         if kind != "cos-nonzero" and expr.is_Rational and holds(kind, expr):
             return  # a sign condition on a number, e.g. the "/3" in z**(1/3): nothing to check
         region = self.region if region is None else region
-        self.obligations.setdefault((kind, expr, region), Obligation(kind, expr, source, region, role))
+        self.obligations.setdefault((kind, expr, region), Obligation(kind, expr, source, region, role,
+                                                                     requirement, sufficient))
 
     def _text(self, node: ast.AST) -> str:
         # ast.unparse restores the parentheses a sub-node needs (a segment of the source would
@@ -942,6 +962,31 @@ def piecewise(pairs: list[tuple[sympy.Expr, Boolean]]) -> sympy.Expr:
     if kept[0][1] is sympy.true:
         return kept[0][0]
     return sympy.Piecewise(*kept, evaluate=False)
+
+
+def _integer_part(build: Callable[..., sympy.Expr], *args: sympy.Expr) -> sympy.Expr:
+    """floor, ceiling, frac or Mod of a number that is not rational. SymPy guesses the integer
+    part with evalf: its guess k is kept only when certified signs show k <= u < k + 1 (u the
+    argument, or u/c for Mod); otherwise the node is kept as written, for certified
+    evaluation at each use."""
+    as_written = build(*args, evaluate=False)
+    u = args[0] if len(args) == 1 else args[0] / args[1]
+    try:
+        k = sympy.floor(u)
+        if not k.is_Integer:
+            return as_written
+        below = exact_sign(u - k)
+        if below < 0 or exact_sign(u - k - 1) >= 0:
+            return as_written
+    except (Undecided, TypeError, ValueError):
+        return as_written
+    if build is sympy.floor:
+        return k
+    if build is sympy.ceiling:
+        return k if below == 0 else k + 1
+    if build is sympy.frac:
+        return args[0] - k
+    return args[0] - args[1] * k  # Mod(u, c) = u - c*floor(u/c)
 
 
 def _evaluated_or_as_written(evaluated: sympy.Expr, as_written: sympy.Expr, arg: sympy.Expr) -> sympy.Expr:
