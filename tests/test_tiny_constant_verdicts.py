@@ -30,8 +30,8 @@ from symcheck.core.errors import DomainError, SymcheckError
 from symcheck.language.symbols import Z
 
 from conftest import invoke_cli
-from tiny_constants import (D, D_TEXT, DEFINEDNESS, P, P_TEXT, POSITIONS, POSITIONS_BY_NAME, Definedness,
-                            Position, Tiny, mp_rational, tiny_constants, witness_breaks)
+from tiny_constants import (FAMILIES, D, D_TEXT, DEFINEDNESS, P, P_TEXT, POSITIONS, POSITIONS_BY_NAME, Definedness,
+                            Position, Tiny, mp_rational, tiny, tiny_constants, witness_breaks)
 
 TIMEOUT = 10
 #: each example runs whole checks: no shrinking (the failure message names the whole case anyway)
@@ -46,10 +46,6 @@ SLOW = [p for p in POSITIONS if p.slow]
 #: |C| down to 10^-1500: within reach of Arb at 8192 bits, so a fixed engine can be decisive
 CONSTANTS = tiny_constants(max_digits=1500)
 
-
-#: the parser's refusal of a SymPy evaluation it cannot certify (Max(z, z + C·z²)): a one-line
-#: error, never a verdict; keeping such a node as written is still open on issue 26
-_CANNOT_CERTIFY = "cannot certify SymPy's evaluation"
 
 
 def run(what: str, text: str, form: str, domain: str | None):
@@ -90,14 +86,7 @@ def assert_sound(position: Position, c: Tiny, what: str, form: str, domain: str 
 def check_case(position: Position, c: Tiny, what: str, form: str = "gated", domain: str | None = None,
                truth: str | None = None) -> None:
     truth = truth or position.truth(what, domain, c.sign)
-    try:
-        result = run(what, position.text(c), form, domain)
-    except pytest.fail.Exception as refused:
-        # the parser refusing a SymPy evaluation it cannot certify (Max(z, z + C·z²)) gives no
-        # verdict at all, never a wrong one; keeping such a node as written is still to do (issue 26)
-        if _CANNOT_CERTIFY in str(refused):
-            return
-        raise
+    result = run(what, position.text(c), form, domain)
     witness = witness_of(result, domain) if result.verdict.value == "broken" and result.witness else None
     assert_sound(position, c, what, form, domain, truth, result.verdict.value, witness,
                  f"{what} {form}" + (f" α {domain}" if domain else ""))
@@ -171,8 +160,6 @@ def test_the_parsed_activation_has_the_true_values(position: Position, c: Tiny) 
     try:
         sigma = sc.activation(text)
     except SymcheckError as err:
-        if _CANNOT_CERTIFY in str(err):
-            return  # an honest refusal: no verdict, so no wrong one (keeping it as written: issue 26)
         pytest.fail(f"a valid activation was refused: {err}\n  σ = {text}")
     dps = c.dps + 20
     with mpmath.workdps(dps):
@@ -183,6 +170,24 @@ def test_the_parsed_activation_has_the_true_values(position: Position, c: Tiny) 
             ok = bool(abs(got - true) <= abs(cv) * mpmath.mpf(10) ** -8 * (1 + abs(true)))
             assert ok, (f"σ = {text}\n  C = {c}\n  parsed as {sympy.sstr(sigma.expr)[:300]}\n"
                         f"  at z = {mpmath.nstr(z, 5)}: parsed σ = {mpmath.nstr(got, 10)}, true σ = {mpmath.nstr(true, 10)}")
+
+
+# --- no honest refusal either: every position and family parses --------------------------------------
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_every_position_parses_with_either_sign_of_every_family(family: str) -> None:
+    # SymPy decides Max(z, z + C·z²), Abs(C·z² − z²), C·z² < 0 with the wrong sign of C; the
+    # parser proves a value itself (or normalises C out of a relation) instead of refusing
+    refused = []
+    for base, k in (("e", 40), ("10", 30), ("2", 60), ("1e", 50)):
+        for negate in (False, True):
+            c = tiny(family, base, k, negate)
+            for position in POSITIONS:
+                try:
+                    sc.activation(position.text(c))
+                except SymcheckError as err:
+                    refused.append(f"{position.text(c)}: {err}")
+    assert not refused, "\n".join(refused[:5])
 
 
 # --- generated cases ---------------------------------------------------------------------------------
@@ -254,8 +259,6 @@ def test_audit_rows_are_never_the_opposite_of_the_truth(position: Position, c: T
     try:
         audit = sc.audit(text, timeout=TIMEOUT)
     except SymcheckError as err:
-        if _CANNOT_CERTIFY in str(err):
-            return  # an honest refusal: no verdict, so no wrong one (keeping it as written: issue 26)
         pytest.fail(f"a valid activation was refused: {err}\n  σ = {text}")
     except Exception as err:  # noqa: BLE001
         pytest.fail(f"crash: {type(err).__name__}: {err}\n  σ = {text}")

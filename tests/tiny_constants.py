@@ -374,6 +374,22 @@ POSITIONS: tuple[Position, ...] = (
     # C as an offset inside a ReLU: max(0, z + C) is homogeneous only for C = 0
     Position("offset Max(0, z + C)", "Max(0, z + C)",
              lambda z, c: max(0, z + c), _never, lambda s: s == 0, _never),
+    # nodes with no value for every real z when C < 0 (kept as written by the parser): a branch,
+    # a Heaviside, an Abs and a Max that change on the tiny interval z² < −C (or z² < C)
+    Position("condition z**2 + C > 0", "Piecewise((z, z**2 + C > 0), (z + z**2, True))",
+             lambda z, c: _pw((lambda: z, z**2 + c > 0), (lambda: z + z**2, True)),
+             lambda s: s > 0, lambda s: s > 0, lambda s: s > 0),
+    Position("Heaviside(z**2 + C)", "z + (1 - Heaviside(z**2 + C))*z**2",
+             lambda z, c: z + (1 - (1 if z**2 + c > 0 else mpmath.mpf(1) / 2 if z**2 + c == 0 else 0)) * z**2,
+             lambda s: s > 0, lambda s: s > 0, lambda s: s > 0),
+    # |z² + C| − z² − C is 0 where z² + C ≥ 0: an odd perturbation, times z
+    Position("Abs(z**2 + C)", "z + (Abs(z**2 + C) - z**2 - C)*z",
+             lambda z, c: z + (abs(z**2 + c) - z**2 - c) * z,
+             lambda s: s > 0, lambda s: s > 0, _always),
+    # Max(z², C) − z² is C − z² on z² < C (C > 0) and 0 everywhere when C < 0
+    Position("Max(z**2, C)", "z + (Max(z**2, C) - z**2)*z",
+             lambda z, c: z + (max(z**2, c) - z**2) * z,
+             lambda s: s < 0, lambda s: s < 0, _always),
 )
 POSITIONS_BY_NAME = {p.name: p for p in POSITIONS}
 

@@ -34,7 +34,7 @@ import sympy
 from sympy import S
 from sympy.core.relational import Relational
 
-from symcheck.core.budget import Budget, BudgetExceeded
+from symcheck.core.budget import Budget, BudgetExceeded, alarm
 from symcheck.core.errors import EvaluationError
 from symcheck.exact.evaluate import Certificate, approximate, certify_nonzero
 from symcheck.exact.regions import Region
@@ -185,8 +185,9 @@ def _breakpoints(expr: sympy.Expr, var: sympy.Symbol) -> list[Fraction]:
             grid = True  # isolating transcendental roots costs more than a grid visiting them
             continue
         try:
-            roots = roots_in(f, var, S(-_WINDOW), S(_WINDOW)).points
-        except Exception:  # proposals only: a failure to find roots means "use the grid"
+            with alarm(ROOTS_SECONDS, _SlowRoots):  # proposals only: not worth an unbounded proof
+                roots = roots_in(f, var, S(-_WINDOW), S(_WINDOW)).points
+        except (Exception, _SlowRoots):  # a failure to find roots means "use the grid"
             grid = True
             continue
         for root in roots:
@@ -198,6 +199,15 @@ def _breakpoints(expr: sympy.Expr, var: sympy.Symbol) -> list[Fraction]:
     if grid:
         out += [Fraction(k, 8) for k in range(-8 * _WINDOW, 8 * _WINDOW + 1)]
     return out
+
+
+#: a bound on proving the switching points of one condition (a proof of the roots of a cubic
+#: with a transcendental constant term can run for many minutes in exact zero proofs)
+ROOTS_SECONDS = 2.0
+
+
+class _SlowRoots(BaseException):
+    """Raised when the switching points of one condition take longer than ROOTS_SECONDS."""
 
 
 #: the window where switching points are sought, and the offsets of the points beside them

@@ -22,7 +22,6 @@ import sympy
 from symcheck.core.budget import Budget, BudgetExceeded
 from symcheck.core.errors import EvaluationError
 from symcheck.exact.evaluate import Certificate
-from symcheck.engine.fallback import numeric_witness
 from symcheck.exact.regions import Region
 
 __all__ = ["Counterexample", "counterexample", "WITHDRAWN", "GUARD_SHARE", "GUARD_SAMPLES"]
@@ -61,6 +60,7 @@ def counterexample(difference: sympy.Expr, space: Mapping[sympy.Symbol, Sequence
         return None
     own = Budget(seconds)
     try:
+        from symcheck.engine.fallback import numeric_witness  # NumPy: only when a proof is guarded
         found = numeric_witness(difference, list(space), dict(space), samples=GUARD_SAMPLES,
                                 high_precision_points=GUARD_HIGH_PRECISION, certify=3,
                                 max_prec=1024, budget=own)

@@ -9,11 +9,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any
 from functools import lru_cache
 
 import sympy
 
-from symcheck.core.errors import UnknownNameError
+from symcheck.core.errors import ParseError, UnknownNameError
 from symcheck.core.formula import Apply, Rel, Relation, to_latex
 from symcheck.core.names import closest
 from symcheck.core.results import Renderable
@@ -120,10 +121,12 @@ def canonical(name: str) -> str | None:
     return key if key in CATALOGUE else None
 
 
-def activation(spec: str | Activation | sympy.Expr | sympy.Lambda) -> Activation:
-    """A catalogue name (``"silu"``), an expression in one real variable (``"z*tanh(z)"``), or
-    a SymPy expression in one symbol or a ``Lambda`` (read back through the same safe parser,
-    so it meets the same allow-list and definedness checks as typed text).
+def activation(spec: str | Activation | sympy.Expr | sympy.Lambda | Callable[[sympy.Symbol], Any]) -> Activation:
+    """A catalogue name (``"silu"``), an expression in one real variable (``"z*tanh(z)"``),
+    a SymPy expression in one symbol or a ``Lambda``, or a Python callable that builds one
+    (``lambda t: t*sympy.tanh(t)``, ``sympy.tanh``: called once on a real symbol). Anything
+    not text is read back through the same safe parser, so it meets the same allow-list and
+    definedness checks as typed text.
 
     >>> activation("swish").name
     'silu'
@@ -135,6 +138,8 @@ def activation(spec: str | Activation | sympy.Expr | sympy.Lambda) -> Activation
     """
     if isinstance(spec, Activation):
         return spec
+    if callable(spec) and not isinstance(spec, (str, sympy.Basic)):
+        spec = _called(spec)
     if isinstance(spec, (sympy.Lambda, sympy.Expr)):
         spec = _as_text(spec)
     if not isinstance(spec, str):
@@ -147,6 +152,27 @@ def activation(spec: str | Activation | sympy.Expr | sympy.Lambda) -> Activation
         raise UnknownNameError("activation", text, closest(text.lower(), [*CATALOGUE, *ALIASES]))
     from symcheck.language.parsing import parse_activation
     return Activation(text, parse_activation(text, functions=catalogue_functions()), text)
+
+
+def _called(function: Callable[[sympy.Symbol], Any]) -> sympy.Lambda:
+    """A Python callable (``lambda t: t*sympy.tanh(t)``, ``sympy.tanh``) as a Lambda: called
+    once on a real symbol; what it returns is read back through the safe parser like any
+    SymPy expression."""
+    t = sympy.Dummy("t", real=True)
+    shown = getattr(function, "__name__", repr(function))
+    try:
+        value = function(t)
+    except Exception as err:  # noqa: BLE001 -- the user's function failing on a symbol is their input's error
+        raise ParseError(f"calling the activation {shown} on a real symbol failed: "
+                         f"{type(err).__name__}: {err}; it must build a SymPy expression "
+                         f"(use sympy.tanh, not math.tanh or numpy.tanh)") from None
+    try:
+        value = sympy.sympify(value, strict=True)
+    except (sympy.SympifyError, TypeError):
+        value = None
+    if not isinstance(value, sympy.Expr):
+        raise ParseError(f"the activation {shown} did not return a SymPy expression of its argument")
+    return sympy.Lambda(t, value)
 
 
 def _as_text(spec: sympy.Expr | sympy.Lambda) -> str:

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import functools
 import operator
 import warnings
 from collections.abc import Callable, Mapping
@@ -724,7 +725,10 @@ class _AsWritten(ast.NodeTransformer):
 # * a node with variables is kept as SymPy builds it when SymPy changes nothing (a fixed point,
 #   so no later rebuild changes it either); if SymPy does decide something (drops a Max
 #   argument, calls a relation True, Abs(u) = u), its decision is only a proposal: it is kept
-#   when the definedness check proves it for every real value, and the text is refused if not;
+#   when the definedness check proves it for every real value; otherwise each other decision
+#   (the other argument, truth value or sign) is tried with the same proof, a constant factor
+#   of certified sign is taken out of a relation (c·g > 0 is g > 0 or g < 0), and a node with
+#   no proved decision is kept as written (unevaluated);
 # * every other function (log, sqrt, exp, sin, tanh, erf, ...) and fractional powers are kept as
 #   written when SymPy would change them and their argument holds a sum of irrational numbers or
 #   a function value other than exp: SymPy writes log(c) as log(-c) + iπ for a c it wrongly
@@ -742,7 +746,7 @@ _RELATION_SIGN: dict[type, Callable[[int], bool]] = {
     sympy.Equality: lambda s: s == 0, sympy.Unequality: lambda s: s != 0,
 }
 #: what proves SymPy's decision (relation, truth) for every real value: an obligation kind on
-#: ±(lhs − rhs). "lhs == rhs everywhere" has no such obligation, so that decision is refused.
+#: ±(lhs − rhs). "lhs == rhs everywhere" has no such obligation: that relation stays as written.
 _RELATION_PROOF: dict[tuple[type, bool], tuple[ObligationKind, int]] = {
     (sympy.StrictGreaterThan, True): ("positive", 1), (sympy.StrictGreaterThan, False): ("nonnegative", -1),
     (sympy.GreaterThan, True): ("nonnegative", 1), (sympy.GreaterThan, False): ("positive", -1),
@@ -776,14 +780,15 @@ def _real_comparison(build: Callable[[], Any], written: str, parts: tuple[sympy.
     """SymPy's own construction; its refusal to order a non-real number is ours too.
 
     With ``parts`` (arguments holding irrational numbers) a failure is called non-real only
-    when a part is (SymPy also fails to order a real number it cannot evaluate at low precision).
+    when a part is; SymPy also fails to order a real number it cannot evaluate at low
+    precision, and then proposes nothing (None): the caller decides by its own proofs.
     """
     try:
         return build()
     except (TypeError, ValueError):
         if parts is None or any(_has_non_real(part) for part in parts):
             raise _not_real(S.Zero, written) from None
-        raise ParseError(f"could not build {written}: SymPy cannot compare its arguments") from None
+        return None
 
 
 def _has_non_real(expr: sympy.Expr) -> bool:
@@ -825,12 +830,6 @@ def _proved_everywhere(kind: ObligationKind, expr: sympy.Expr) -> bool:
     return True
 
 
-def _uncertified(written: str, evaluated: sympy.Basic) -> ParseError:
-    return ParseError(f"cannot certify SymPy's evaluation of {written} as {truncate(_shown(evaluated))}: "
-                      f"it rests on the sign of a number that SymPy takes from a low-precision "
-                      f"evaluation, and it could not be proved for every real value")
-
-
 def relation(cls: type, lhs: sympy.Expr, rhs: sympy.Expr, written: str) -> Boolean:
     """``cls(lhs, rhs)`` (Lt, Le, Gt, Ge, Eq or Ne) decided only by certified signs.
 
@@ -848,11 +847,23 @@ def relation(cls: type, lhs: sympy.Expr, rhs: sympy.Expr, written: str) -> Boole
     as_written = cls(lhs, rhs, evaluate=False)
     if evaluated == as_written:
         return evaluated
-    if isinstance(evaluated, BooleanAtom) and (cls, bool(evaluated)) in _RELATION_PROOF:
-        kind, sign = _RELATION_PROOF[cls, bool(evaluated)]
-        if _proved_everywhere(kind, sign * difference):
-            return evaluated
-    raise _uncertified(written, evaluated)
+    # SymPy's decision (if it made one) is tried first, then the other truth value: a relation
+    # that is True or False for every real value is decided by our own proof, whatever SymPy said
+    truths = [bool(evaluated)] if isinstance(evaluated, BooleanAtom) else []
+    for truth in [*truths, *({True, False} - set(truths))]:
+        if (cls, truth) in _RELATION_PROOF:
+            kind, sign = _RELATION_PROOF[cls, truth]
+            if _proved_everywhere(kind, sign * difference):
+                return sympy.true if truth else sympy.false
+    # c·g ⋈ 0 with a constant c of certified sign s is s·g ⋈ 0: without c, SymPy has no sign
+    # of a number left to misjudge when it builds (or later rebuilds) the relation
+    factor, target = difference.as_independent(*difference.free_symbols, as_Add=False)
+    if factor != 1 and _inexact(factor):
+        sign = certified_sign(factor, written)
+        if sign == 0:
+            return sympy.true if _RELATION_SIGN[cls](0) else sympy.false
+        return relation(cls, sign * target, S.Zero, written)
+    return as_written  # neither truth value is proved for every real value: kept as written
 
 
 #: a nonsmooth function's value from the certified sign of its argument u
@@ -860,6 +871,15 @@ _NONSMOOTH_VALUE: dict[str, Callable[[int, sympy.Expr], sympy.Expr]] = {
     "Abs": lambda s, u: u if s > 0 else -u if s < 0 else S.Zero,
     "sign": lambda s, u: sympy.Integer(s),
     "Heaviside": lambda s, u: {1: S.One, 0: S.Half, -1: S.Zero}[s],  # SymPy's Heaviside(0) = 1/2
+}
+
+
+#: the values a nonsmooth function of t can take on all of R, each with what proves it:
+#: (value, obligation kind, sign) — the value holds everywhere when ``kind`` holds of sign·t
+_NONSMOOTH_CASES: dict[str, Callable[[sympy.Expr], list[tuple[sympy.Expr, ObligationKind, int]]]] = {
+    "Abs": lambda t: [(t, "nonnegative", 1), (-t, "nonnegative", -1)],
+    "sign": lambda t: [(S.One, "positive", 1), (S.NegativeOne, "positive", -1)],
+    "Heaviside": lambda t: [(S.One, "positive", 1), (S.Zero, "positive", -1)],
 }
 
 
@@ -892,14 +912,15 @@ def nonsmooth(name: str, arg: sympy.Expr, written: str) -> sympy.Expr:
     evaluated = _real_comparison(lambda: function(target), written, (target,))
     if not _inexact(target) or evaluated == function(target, evaluate=False):
         return scale * evaluated
-    # SymPy decided Abs(t) = ±t, sign(t) = ±1 or H(t) = 0/1: kept only when proved everywhere
-    proposals = {("Abs", target): ("nonnegative", 1), ("Abs", -target): ("nonnegative", -1),
-                 ("sign", S.One): ("positive", 1), ("sign", S.NegativeOne): ("positive", -1),
-                 ("Heaviside", S.One): ("positive", 1), ("Heaviside", S.Zero): ("positive", -1)}
-    proposal = proposals.get((name, evaluated))
-    if proposal is not None and _proved_everywhere(proposal[0], proposal[1] * target):
-        return scale * evaluated
-    raise _uncertified(written, evaluated)
+    # SymPy decided Abs(t) = ±t, sign(t) = ±1 or H(t) = 0/1: a value is kept only when its
+    # condition on t is proved for every real value; SymPy's proposal is tried first, then the
+    # other (its sign of a constant factor inside t may be the wrong one)
+    values = _NONSMOOTH_CASES[name](target)
+    values.sort(key=lambda case: case[0] != evaluated)
+    for value, kind, sign in values:
+        if _proved_everywhere(kind, sign * target):
+            return scale * value
+    return scale * function(target, evaluate=False)  # no value is proved everywhere: kept as written
 
 
 def extremum(name: str, args: list[sympy.Expr], written: str) -> sympy.Expr:
@@ -931,12 +952,21 @@ def extremum(name: str, args: list[sympy.Expr], written: str) -> sympy.Expr:
     remaining = set(evaluated.args) if isinstance(evaluated, cls) else {evaluated}
     if remaining == set(kept):
         return evaluated
+    @functools.cache  # each comparison is a definedness proof: at most one attempt per pair
+    def dominates(y: sympy.Expr, x: sympy.Expr) -> bool:
+        return _proved_everywhere("nonnegative", larger * (y - x))
+
     # SymPy dropped an argument by its assumptions: kept only when a remaining one is proved to
     # dominate it everywhere
-    if remaining <= set(kept) and all(any(_proved_everywhere("nonnegative", larger * (y - x)) for y in remaining)
-                                      for x in set(kept) - remaining):
+    if evaluated is not None and remaining <= set(kept) and all(
+            any(dominates(y, x) for y in remaining) for x in set(kept) - remaining):
         return evaluated
-    raise _uncertified(written, evaluated)
+    # its choice was not proved (it may rest on the wrong sign of a constant): an argument we
+    # prove to dominate every other one is the value
+    for y in kept:
+        if all(dominates(y, x) for x in kept if x is not y):
+            return y
+    return cls(*kept, evaluate=False)  # none proved to dominate: kept as written
 
 
 def piecewise(pairs: list[tuple[sympy.Expr, Boolean]]) -> sympy.Expr:
