@@ -79,3 +79,27 @@ def test_the_odd_group_still_has_its_reflection() -> None:
     g = group(ODD)
     assert g.contains(-1, -1) is True and g.contains(-2, -2) is True
     assert g.contains(-1, 1) is False
+
+
+# --- a member needs the kernel's certificate, whatever the engine says ------------------------------
+
+@pytest.mark.kernel_rejection  # the forged members may reach the kernel through 'complete'
+@pytest.mark.parametrize("spec, a, c", [("relu", 2, 2), ("tanh", -1, -1), (ODD, -1, -1), (ODD, 2, 2)])
+def test_a_member_proved_without_a_kernel_certificate_is_not_a_member(monkeypatch, spec: str, a, c) -> None:
+    """A slip in the members' deciders that reports holds without the kernel's certificate
+    (a skipped gate, a dropped admission) makes no member, no component and no 'complete'."""
+    from symcheck.engine import group as group_module
+    from symcheck.engine.group_members import Proof
+
+    def uncertified(decide):
+        def wrapper(*args, **kwargs):
+            proof = decide(*args, **kwargs)
+            return Proof(proof.verdict, proof.steps, proof.witness, proof.note, None)
+        return wrapper
+
+    monkeypatch.setattr(group_module, "prove_pair", uncertified(group_module.prove_pair))
+    monkeypatch.setattr(group_module, "prove_family", uncertified(group_module.prove_family))
+    g = sc.symmetry_group(spec)
+    assert g.contains(a, c) is not True, str(g)
+    assert not g.complete
+    assert not g.certificates

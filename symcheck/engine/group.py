@@ -174,9 +174,8 @@ def _build(sigma: Activation, budget: Budget, steps: list[Step], started: float)
             for a0, c0 in bound.points:
                 c0 = _c_from_value(sigma, a0, point) if c0 is None else c0
                 proof = prove_pair(sigma, a0, c0, budget)
-                if proof.verdict is Verdict.HOLDS:
+                if _kept(certificates, f"(a, c) = ({text(a0)}, {text(c0)})", proof):
                     finite.append((a0, c0, proof))
-                    _keep(certificates, f"(a, c) = ({text(a0)}, {text(c0)})", proof)
                 elif proof.verdict is Verdict.BROKEN:
                     excluded.append(Exclusion(a0, c0, proof.witness, proof.steps))
                 else:
@@ -184,10 +183,9 @@ def _build(sigma: Activation, budget: Budget, steps: list[Step], started: float)
                     notes.append(f"(a, c) = ({text(a0)}, {text(c0)}) was neither proved nor refuted: {proof.note}")
         elif bound.kind == "law":
             proof = prove_family(sigma, sign, bound.law.c(sign), budget)
-            if proof.verdict is Verdict.HOLDS:
+            if _kept(certificates, f"{_HALF[sign]} a, c = {text(bound.law.c(sign))}", proof):
                 laws[sign] = (bound.law, proof)
                 settled[sign] = True
-                _keep(certificates, f"{_HALF[sign]} a, c = {text(bound.law.c(sign))}", proof)
             else:
                 if proof.verdict is Verdict.BROKEN:
                     a0 = proof.witness.get("a")
@@ -195,16 +193,15 @@ def _build(sigma: Activation, budget: Budget, steps: list[Step], started: float)
                 notes.append(f"c = {text(bound.law.c(sign))} is forced for {_HALF[sign]} a, but not every such a "
                              "is a member and no argument says which are")
         elif bound.kind == "discrete":
-            generator = prove_pair(sigma, bound.base, bound.base_c, budget)
-            proofs = [generator]
-            if sign == -1:
-                proofs.append(prove_pair(sigma, -S.One, bound.unit_c, budget))
-            if all(p.verdict is Verdict.HOLDS for p in proofs):
-                discrete[sign] = (bound, Proof(Verdict.HOLDS, tuple(s for p in proofs for s in p.steps)))
+            # every generator of the component: (base, base_c), and (−1, unit_c) for negative a
+            generators = [(bound.base, bound.base_c)] + ([(-S.One, bound.unit_c)] if sign == -1 else [])
+            proofs = [(f"generator (a, c) = ({text(a0)}, {text(c0)})", prove_pair(sigma, a0, c0, budget))
+                      for a0, c0 in generators]
+            if all(_certified(proof) for _, proof in proofs):
+                discrete[sign] = (bound, Proof(Verdict.HOLDS, tuple(s for _, p in proofs for s in p.steps)))
                 settled[sign] = True
-                _keep(certificates, f"generator (a, c) = ({text(bound.base)}, {text(bound.base_c)})", generator)
-                if sign == -1:
-                    _keep(certificates, f"generator (a, c) = (-1, {text(bound.unit_c)})", proofs[1])
+                for what, proof in proofs:
+                    _kept(certificates, what, proof)
             else:
                 notes.append(f"a generator of the discrete set for {_HALF[sign]} a was not proved a member")
         else:
@@ -242,9 +239,19 @@ def _argument(bound: Bound) -> str:
     return "taylor" if bound.kind in ("points", "empty") else bound.kind
 
 
-def _keep(certificates: list[tuple[str, dict]], what: str, proof: Proof) -> None:
-    if proof.kernel is not None and proof.kernel.certificate is not None:
-        certificates.append((what, proof.kernel.certificate.data))
+def _certified(proof: Proof) -> bool:
+    """A proof of a member counts only with the certificate the kernel accepted (a proof the
+    engine reports without one is a slip somewhere, never a member)."""
+    return (proof.verdict is Verdict.HOLDS and proof.kernel is not None and proof.kernel.accepted
+            and proof.kernel.certificate is not None)
+
+
+def _kept(certificates: list[tuple[str, dict]], what: str, proof: Proof) -> bool:
+    """Keeps the member's kernel certificate and says whether it is a member."""
+    if not _certified(proof):
+        return False
+    certificates.append((what, proof.kernel.certificate.data))
+    return True
 
 
 def _c_from_value(sigma: Activation, a0: sympy.Expr, point: tuple[sympy.Rational, sympy.Expr]) -> sympy.Expr:
@@ -293,7 +300,7 @@ def _components(sigma: Activation, finite, laws, discrete, budget: Budget) -> tu
         merged = _merged(laws[1][0], laws[-1][0])
         if merged is not None:
             proof = prove_family(sigma, 0, merged, budget)
-            if proof.verdict is Verdict.HOLDS:
+            if _certified(proof):
                 out.append(Component(ASet("all"), merged, proof.steps, ((1, laws[1][0]), (-1, laws[-1][0]))))
                 laws = {}
     for sign, (law, proof) in sorted(laws.items(), reverse=True):
