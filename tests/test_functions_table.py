@@ -20,6 +20,7 @@ from flint import arb
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import symcheck as sc
 from symcheck.core.errors import DomainError, ParseError
 from symcheck.core.functions import BY_NAME, FUNCTIONS, INTEGER_PARTS
 from symcheck.engine.certificate_tree import tree
@@ -292,3 +293,15 @@ def test_derivative_arguments_never_pass_through_a_jump():
     with pytest.raises(Undecided):
         roots_in(sympy.frac(z) - R(1, 2), z, sympy.S.Zero, sympy.Integer(3))
     assert INTEGER_PARTS == (sympy.floor, sympy.ceiling, sympy.frac, sympy.Mod)
+
+
+@pytest.mark.parametrize("text", ["asin(tanh(z))", "atanh(tanh(z)/2)", "z**2*asin(tanh(z))"])
+def test_odd_inverse_functions_are_proved_odd_through_the_kernel(text: str) -> None:
+    # asin(−x) = −asin(x), atanh(−x) = −atanh(x): kernel rules asin_odd, atanh_odd
+    result = sc.check_inverse_scaling(text, alpha=-1)
+    assert result.verdict.value == "holds", result.note
+    assert result.kernel is not None and result.kernel.accepted
+
+
+def test_acos_is_not_odd() -> None:
+    assert sc.check_inverse_scaling("acos(tanh(z))", alpha=-1).verdict.value == "broken"

@@ -48,7 +48,7 @@ from symcheck.kernel.verdict import Reject
 
 __all__ = ["Leaf", "NeedAlternatives", "NeedChange", "NeedSplit", "Stuck", "canonical", "zero_numerator"]
 
-ODD = ("sin", "tan", "sinh", "tanh", "asinh", "atan", "erf")
+ODD = ("sin", "tan", "sinh", "tanh", "asinh", "atan", "erf", "asin", "atanh")
 EVEN = ("cos", "cosh", "abs")
 #: the arguments tried, in order, when the emitter decides a sign (the cheap ones first)
 CHEAP = ("structure", "roots", "point")

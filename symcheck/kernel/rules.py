@@ -76,7 +76,7 @@ RULES: dict[str, Rule] = {r.name: r for r in (
     Rule("sin_zero", ("sin", I(0)), I(0)),
     Rule("cos_zero", ("cos", I(0)), I(1)),
     Rule("tan_sin_cos", ("tan", "x"), _quotient(("sin", "x"), ("cos", "x"))),
-    *(Rule(f"{f}_odd", (f, NEG("x")), NEG((f, "x"))) for f in ("sin", "tan", "sinh", "tanh", "asinh", "atan", "erf")),
+    *(Rule(f"{f}_odd", (f, NEG("x")), NEG((f, "x"))) for f in ("sin", "tan", "sinh", "tanh", "asinh", "atan", "erf", "asin", "atanh")),
     *(Rule(f"{f}_even", (f, NEG("x")), (f, "x")) for f in ("cos", "cosh", "abs")),
 )}
 
