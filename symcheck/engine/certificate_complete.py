@@ -52,7 +52,7 @@ _T = sympy.Symbol("t", real=True)
 _TV = ("var", "t")
 #: the radii tried for the germs' analyticity around 0, and the highest Taylor order read
 _RADII = (Fraction(1, 2), Fraction(1, 8), Fraction(1, 64))
-_ORDERS, _POLYNOMIAL_ORDERS = 12, 40
+_POLYNOMIAL_ORDERS = 40
 
 
 class _Gap(Exception):
@@ -253,7 +253,8 @@ def _germ(s: Node, sigma: Any, pieces: Any, needed: list[int], budget: Any) -> d
 def _orders(plus: Node, minus: Node | None, needed: list[int], polynomial: bool) -> list[int]:
     """The fewest orders whose rows bound each needed half (the kernel's own rows and rule)."""
     rows = []
-    for j in range(_POLYNOMIAL_ORDERS + 1 if polynomial else _ORDERS + 1):
+    from symcheck.engine.group_facts import TAYLOR_CAP
+    for j in range(_POLYNOMIAL_ORDERS + 1 if polynomial else TAYLOR_CAP + 1):
         rows.append(coefficient_row(plus, minus, j))
         chosen = _chosen(rows, needed)
         if chosen is not None:

@@ -24,11 +24,26 @@ from symcheck.language.activations import Activation
 from symcheck.language.parsing import parse_expression
 from symcheck.language.symbols import A, Z, sigma_at
 
-__all__ = ["Law", "Bound", "certified_sign", "nonzero_point", "analytic", "coefficients", "G", "C", "member_condition",
-           "ORDER", "exact_form"]
+__all__ = [
+    "ORDER",
+    "TAYLOR_CAP",
+    "Bound",
+    "C",
+    "G",
+    "Law",
+    "analytic",
+    "certified_sign",
+    "coefficients",
+    "exact_form",
+    "member_condition",
+    "nonzero_point",
+]
 
-#: the highest Taylor coefficient computed at 0
+#: the Taylor order computed at 0 first; more orders are read, up to TAYLOR_CAP, until two
+#: coefficients are certified non-zero (a coefficient beyond the cap is never looked at: the
+#: group is then partial, and the note names the cap)
 ORDER = 6
+TAYLOR_CAP = 16
 _SMOOTH = (sympy.exp, sympy.sin, sympy.cos, sympy.tanh, sympy.sinh, sympy.cosh, sympy.atan,
            sympy.asinh, sympy.erf, sympy.erfc, sympy.Add, sympy.Mul)
 

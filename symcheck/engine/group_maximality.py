@@ -24,16 +24,38 @@ from sympy import S
 
 from symcheck.core.budget import Budget, BudgetExceeded
 from symcheck.core.errors import Undecided
+from symcheck.core.formula import (
+    Abbreviated,
+    Abs,
+    Formula,
+    Indexed,
+    Intersection,
+    Lines,
+    PlusMinus,
+    Power,
+    Rel,
+    Relation,
+    SetBuilder,
+)
 from symcheck.core.printing import text
 from symcheck.core.results import Status, Step
 from symcheck.engine.group_breaks import break_points, log_periodic
-from symcheck.engine.group_facts import ORDER, G, C, Bound, Law, analytic, certified_sign, coefficients, exact_form
+from symcheck.engine.group_facts import (
+    ORDER,
+    TAYLOR_CAP,
+    Bound,
+    C,
+    G,
+    Law,
+    analytic,
+    certified_sign,
+    coefficients,
+    exact_form,
+)
 from symcheck.engine.zero import prove_identically_zero
 from symcheck.exact.regions import Region, split
 from symcheck.exact.signs import at_point
 from symcheck.language.activations import Activation
-from symcheck.core.formula import (Abbreviated, Abs, Formula, Indexed, Intersection, Lines, PlusMinus, Power,
-                                   Rel, Relation, SetBuilder)
 from symcheck.language.symbols import A, Z, sigma_at
 
 __all__ = ["Arguments", "bounds"]
@@ -130,15 +152,23 @@ def _at_zero(sigma: Activation, pieces, budget: Budget, relations: dict[int, lis
     order = min(ORDER * q, 2 * ORDER)
     if plus.is_polynomial(Z) and minus.is_polynomial(Z):  # every coefficient, up to the degree
         order = max(order, min(POLYNOMIAL_DEGREE, max(sympy.degree(plus, Z), sympy.degree(minus, Z))))
-    p = coefficients(plus, S.Zero, budget, order)
-    if one_sided or q != 1:
-        m = coefficients(minus, S.Zero, budget, order)
-    else:  # σ(−s) = Σ (−1)^k·s_k·s^k
-        m = [(j, (-1) ** j * v, None if sign is None else (-1) ** j * sign) for j, v, sign in p]
+    while True:  # orders as far as needed: two with a non-zero coefficient, up to TAYLOR_CAP
+        p = coefficients(plus, S.Zero, budget, order)
+        if one_sided or q != 1:
+            m = coefficients(minus, S.Zero, budget, order)
+        else:  # σ(−s) = Σ (−1)^k·s_k·s^k
+            m = [(j, (-1) ** j * v, None if sign is None else (-1) ** j * sign) for j, v, sign in p]
+        found = {j for (j, _, ps), (_, _, ms) in zip(p, m) if ps or ms}
+        if len(found) >= 2 or order >= TAYLOR_CAP:
+            break
+        order = min(TAYLOR_CAP, 2 * order)
     if not one_sided:  # σ analytic: m_k = (−1)^k·s_k, shown as the s_k
         shown = [("s", k, v) for k, v, sign in p if sign]
     else:
         shown = [("p", k, v) for k, v, sign in p if sign] + [("m", k, v) for k, v, sign in m if sign]
+    if len(found) < 2 and not (plus.is_polynomial(Z) and minus.is_polynomial(Z)):
+        missing.append(f"fewer than two Taylor coefficients at 0 are certified non-zero up to order {order} "
+                       f"(the cap is {TAYLOR_CAP})")
     if not shown:
         missing.append(f"no Taylor coefficient at 0 up to order {order} is certified non-zero")
         return
