@@ -90,7 +90,7 @@ CORE: dict[str, tuple[str, ...]] = {
 # group assembly, the proof kernel and its certificate emitter and gate, the exact zero
 # argument, the parser, the numeric checks and the command line. The old family is not run
 # on them (its exclusion tables were written for the core only): see FAMILY_MODULES.
-_GROUP_TESTS = ("test_slips_groups.py", "test_group.py", "test_group_cli.py", "test_group_consistency.py",
+_GROUP_TESTS = ("test_slips_groups.py", "test_slips_group_degree.py", "test_group.py", "test_group_cli.py", "test_group_consistency.py",
                 "test_group_fuzz.py", "test_tiny_constant_groups.py")
 _KERNEL_TESTS = ("test_kernel_units.py", "test_kernel_rules.py", "test_kernel_certificates.py",
                  "test_kernel_cli.py", "test_certificate_emitter.py")
@@ -109,7 +109,7 @@ DECIDING: dict[str, tuple[str, ...]] = {
     "parsing": ("test_slips_parsing.py", "test_parsing.py", "test_domain.py", "test_mutants_domain.py",
                 "test_parse_unevaluated.py", "test_tiny_constant_signs.py"),
     "numeric_checks": ("test_slips_numeric.py", "test_numeric_checks.py", "test_numeric_empty.py",
-                       "test_numeric_nonfinite.py", "test_numeric.py"),
+                       "test_numeric_nonfinite.py", "test_numeric.py", "test_memory_estimate.py"),
     "cli": ("test_slips_cli.py", "test_cli.py", "test_cli_errors.py", "test_expect_and_json_names.py",
             "test_group_cli.py", "test_kernel_cli.py"),
 }
@@ -414,6 +414,11 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         "the skip then never fires (σ(z₁) ≠ 0), so the cross σ(2z)·σ(z₁) − σ(2z₁)·σ(z) is also tried at z = z₁ and where σ(z) = σ(2z) = 0 exactly: there it is exactly 0, which certify_nonzero never certifies, so _conflict returns None as the skip did",
     ("symmetries", '`found.witness is not None and found.certificate is not None`: and → or, in `certified = found.witness is not None and found.certificate is not None`'):
         "numeric_witness sets witness and certificate together (the witness is the candidate whose certificate was found; both stay None otherwise), so both are None or neither is",
+    # the realistic family (issue 23)
+    ("kernel_check", "`_RELATION_SIGNS` gets the extra entry `pos`, in `_RELATION_SIGNS = {\"gt\": (\"pos\", \"nonpos\"), \"ge\": (\"nonneg\", \"neg\"), \"lt\": (\"neg\", \"nonne…`"):
+        "truth() reads only condition nodes made by tree.parse_cond, which refuses every head outside RELATIONS | {and, or, not, true, false}, and substitute/replace/canon never change a condition's head: a head 'pos' never reaches the lookup",
+    ("kernel_check", "`region[1:2]` → `region[1:3]`, in `ends = region[1:] if region[0] == \"open\" else region[1:2]`"):
+        "every point region the kernel builds (region_from, the witness point, complete.py) is the 2-tuple ('point', p), so region[1:3] and region[1:2] are the same 1-tuple",
 }
 
 # Mutants proved to keep every result sound, though not always the same: an enclosure that
@@ -659,11 +664,18 @@ def _name_like(node: ast.AST) -> str | None:
     return None
 
 
+def _constant_key(node: ast.AST) -> bool:
+    """A key written out in the code (``TABLE["d"]``, ``PAIR[1]``): it reads one known entry."""
+    return isinstance(node, ast.Constant) or _int_value(node) is not None
+
+
 def _allow_lists(tree: ast.Module) -> dict[str, list[str]]:
     """The module-level (or class-level) literals of names used as an allow-list — a name tested
-    with ``in``/``not in``, looked up (``[...]``, ``.get``), or handed to ``isinstance`` — each
-    with the pool its extra entry is drawn from: the entries of the module's other such
-    literals, of the same kind (strings, or dotted names)."""
+    with ``in``/``not in``, looked up by a computed key (``[name]``, ``.get(name)``), or handed to
+    ``isinstance`` — each with the pool its extra entry is drawn from: the entries of the
+    module's other such literals, of the same kind (strings, or dotted names). A literal read
+    only by keys written out in the code (``_DEFAULTS["d"]``, a table of sizes) is no allow-list:
+    no input decides which entry is read, so an extra entry is never asked for."""
     literals: dict[str, list[str]] = {}
     for stmt in [*tree.body, *(s for c in tree.body if isinstance(c, ast.ClassDef) for s in c.body)]:
         target = stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else \
@@ -679,10 +691,11 @@ def _allow_lists(tree: ast.Module) -> dict[str, list[str]]:
         if isinstance(node, ast.Compare):
             used.update(c.id for op, c in zip(node.ops, node.comparators)
                         if isinstance(op, (ast.In, ast.NotIn)) and isinstance(c, ast.Name))
-        elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+        elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) \
+                and not _constant_key(node.slice):
             used.add(node.value.id)
         elif isinstance(node, ast.Call) and _call_name(node) == "get" and isinstance(node.func, ast.Attribute) \
-                and isinstance(node.func.value, ast.Name):
+                and isinstance(node.func.value, ast.Name) and node.args and not _constant_key(node.args[0]):
             used.add(node.func.value.id)
         elif isinstance(node, ast.Call) and _call_name(node) == "isinstance" and len(node.args) == 2 \
                 and isinstance(node.args[1], ast.Name):
@@ -1678,19 +1691,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         timeouts: dict[str, float] = {}
 
-        def clean_run(name: str) -> tuple[str, str, float, str]:
+        # modules sharing their test files (the kernel's, the group's, the emitter's) get one clean
+        # run of those files with all their doctests: if it passes, each module's own run passes
+        shared: dict[tuple[str, ...], list[str]] = {}
+        for name in dict.fromkeys(m.module for m in mutants):
+            shared.setdefault(tuple(test_files(name, args.tests, sandbox.first)[:-1]), []).append(name)
+
+        def clean_run(item: tuple[tuple[str, ...], list[str]]) -> tuple[list[str], str, float, str]:
+            files, names = item
             root = sandbox.free.get()
             try:
-                return (name, *_pytest(root, test_files(name, args.tests, root), 1800))
+                return (names, *_pytest(root, [*files, *(f"symcheck/{PATHS[n]}" for n in names)], 1800))
             finally:
                 sandbox.free.put(root)
 
         # a clean run of each module's tests first: one that fails unmutated cannot be measured
-        for name, status, seconds, tail in pool.map(clean_run, dict.fromkeys(m.module for m in mutants)):
-            _progress(f"clean run of {name}: {status} in {seconds:.0f}s")
-            if status != "passed":
-                broken_baseline[name] = tail
-            timeouts[name] = args.timeout or max(120.0, 4 * seconds)
+        for names, status, seconds, tail in pool.map(clean_run, shared.items()):
+            _progress(f"clean run of {', '.join(names)}: {status} in {seconds:.0f}s")
+            for name in names:
+                if status != "passed":
+                    broken_baseline[name] = tail
+                timeouts[name] = args.timeout or max(120.0, 4 * seconds)
         outcomes += [Outcome(m, "equivalent", 0.0, EQUIVALENT[(m.module, m.change)])
                      for m in mutants if (m.module, m.change) in EQUIVALENT]
         outcomes += [Outcome(m, "sound", 0.0, SOUND_EITHER_WAY[(m.module, m.change)])

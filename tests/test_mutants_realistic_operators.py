@@ -45,7 +45,7 @@ def cached(expr, var):
     return expr
 def h(q):
     memo = {}
-    return memo.get(q, ODD[1])
+    return memo.get(q, ODD[1]) if q in ODD else None
 '''
 
 
@@ -64,6 +64,24 @@ def test_each_realistic_operator_generates_its_slip(check) -> None:
     assert "`ALLOWED` gets the extra entry `asin`" in found["allow-list"]   # a list of functions
     assert "`ODD` gets the extra entry `asin`" in found["allow-list"]
     assert any(c.startswith("`lower` → ") for c in found["wrong-var"])
+
+
+def test_a_table_read_only_by_written_out_keys_is_no_allow_list(check) -> None:
+    """numeric/checks.py's ``_DEFAULTS`` (sizes by name, read as ``_DEFAULTS["d"]``) got an
+    extra key in the seed-101 sample: no input picks which entry is read, so no extra entry is
+    ever asked for. A lookup by a computed key or an ``in`` test still makes an allow-list."""
+    table = 'DEFAULTS = {"d": 256, "m": 1024}\nNAMES = ("exp", "log")\n'
+    by_constant = table + 'def f(d):\n    return DEFAULTS["d"] if d is None else DEFAULTS.get("m")\n'
+    assert "allow-list" not in _new(check, by_constant)
+    by_name = table + 'def f(name):\n    return DEFAULTS[name]\n'
+    assert any(c.startswith("`DEFAULTS` gets") for c in _new(check, by_name)["allow-list"])
+    by_get = table + 'def f(name):\n    return DEFAULTS.get(name, 0)\n'
+    assert any(c.startswith("`DEFAULTS` gets") for c in _new(check, by_get)["allow-list"])
+    tested = table + 'def f(name):\n    return name in NAMES\n'
+    assert "`NAMES` gets the extra entry `asin`" in _new(check, tested)["allow-list"]
+    real = (ROOT / "symcheck" / "numeric" / "checks.py").read_text()
+    assert not any(m.operator == "allow-list" and "_DEFAULTS" in m.change
+                   for m in check.mutants_of("numeric_checks", real))
 
 
 def test_the_new_family_keeps_the_old_rules(check) -> None:
