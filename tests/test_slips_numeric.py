@@ -48,14 +48,15 @@ def test_the_same_layer_at_a_normal_scale_is_evidence(tmp_path: Path) -> None:
     assert report.outcome == "agree", report.summary
 
 
-def _cancelling_layer(path: Path, m: int, cancel: float) -> None:
-    """d = 1, e = 4: each output column is a sum of m terms relu(q_j)·k_j·v_j (at x = 1) whose
-    exact value is ``cancel`` times the size of their random walk √m·mean|term| (one v_j per
-    column set by exact rational arithmetic), so the sum's rounding is large relative to it."""
+def _cancelling_layer(path: Path, m: int, cancel: float, check: str) -> None:
+    """d = 1, e = 4: each output column is a sum of m terms t_j·v_j (at x = 1; t_j = relu(q_j)·k_j
+    for the gated form, relu(q_j·k_j) for the rank-1 one) whose exact value is ``cancel`` times
+    the size of their random walk √m·mean|t_j·v_j| (one v_j per column set by exact rational
+    arithmetic), so the sum's rounding is large relative to it."""
     from fractions import Fraction
     rng = np.random.default_rng(2023)
     q, k, v = rng.standard_normal((m, 1)), rng.standard_normal((m, 1)), rng.standard_normal((m, 4))
-    t = np.maximum(q, 0.0)[:, 0] * k[:, 0]
+    t = np.maximum(q[:, 0] * k[:, 0], 0.0) if check == "rank1" else np.maximum(q, 0.0)[:, 0] * k[:, 0]
     last = int(np.flatnonzero(t)[-1])
     for col in range(v.shape[1]):
         rest = sum(Fraction(float(t[i])) * Fraction(float(v[i, col])) for i in range(m) if i != last)
@@ -64,15 +65,17 @@ def _cancelling_layer(path: Path, m: int, cancel: float) -> None:
     np.savez(path, Q=q, K=k, V=v)
 
 
-def test_the_rounding_of_the_sum_over_m_is_inside_the_tolerance(tmp_path: Path) -> None:
-    """relu(3a)·(b/3) = relu(a)·b exactly, so the scaling check must not say "differ". The two
-    sides round each of the m = 4096 terms differently, and the outputs cancel to 1/128 of
-    their terms' random walk: their relative difference is hundreds of ε, beyond a tolerance
-    that counts only the d = 1 terms of x·q (64·ε·√1) but within the one that counts the sum
-    over m as well (64·ε·√(d + m)). A tolerance narrowed to d alone reads rounding as a change."""
-    _cancelling_layer(tmp_path / "w.npz", m=4096, cancel=1 / 128)
+@pytest.mark.parametrize("check, options", [("scaling", {"alpha": "3"}), ("rank1", {})])
+def test_the_rounding_of_the_sum_over_m_is_inside_the_tolerance(tmp_path: Path, check: str, options: dict) -> None:
+    """relu(3a)·(b/3) = relu(a)·b and relu(x·(q_j k_j)·x) = relu((x q_j)(x k_j)) exactly, so the
+    scaling and rank-1 checks must not say "differ". The two sides round each of the m = 4096
+    terms differently, and the outputs cancel to 1/128 of their terms' random walk: their
+    relative difference is hundreds of ε, beyond a tolerance that counts only the terms of the
+    d = 1 (or d·d = 1) products (64·ε·√1) but within the one that counts the sum over m as well
+    (64·ε·√(1 + m)). A tolerance narrowed to the d terms alone reads rounding as a change."""
+    _cancelling_layer(tmp_path / "w.npz", m=4096, cancel=1 / 128, check=check)
     np.save(tmp_path / "x.npy", (1 + np.arange(16) / 16).reshape(16, 1))
-    report = measure("scaling", act="relu", alpha="3", weights=[str(tmp_path / "w.npz")],
-                     inputs=str(tmp_path / "x.npy"))
+    report = measure(check, act="relu", weights=[str(tmp_path / "w.npz")], inputs=str(tmp_path / "x.npy"),
+                     **options)
     assert report.relative is not None and report.relative > tolerance("float64", 1)  # the premise
     assert report.outcome == "agree", report.summary
