@@ -63,3 +63,20 @@ def test_a_real_inconclusive_result_does_not_meet_expect_holds(monkeypatch) -> N
         pytest.fail(f"a budget that is always over still gave {result.verdict.value}")
     code, _, err = invoke_cli("scaling", "--act", "relu", "--expect", "holds")
     assert code == 1 and "got inconclusive" in err
+
+
+# `symcheck latex TARGET --options`: only these targets read options (each by its own command's
+# parser); any other word with options is refused, never run as some check under a wrong name
+_TARGETS_WITH_OPTIONS = {"exchange", "scaling", "audit", "group", "catalog", "catalogue"}
+
+
+def _other_words() -> list[str]:
+    from symcheck.cli import cli
+    return sorted((set(cli.commands) | set(VERDICTS) | {"derive", "all", "rank1"}) - _TARGETS_WITH_OPTIONS)
+
+
+@pytest.mark.parametrize("word", _other_words())
+def test_a_latex_target_that_takes_no_options_refuses_them(word: str) -> None:
+    code, out, err = invoke_cli("latex", word, "--act", "silu")
+    assert (code, out) == (2, ""), (word, out[:200])
+    assert err.startswith("Error: ") and ("unknown target" in err or "takes no options" in err), err
