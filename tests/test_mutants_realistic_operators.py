@@ -137,3 +137,20 @@ def test_every_deciding_module_has_a_path_and_tests(check) -> None:
     assert {"group", "group_maximality", "parsing", "numeric_checks", "cli", "kernel_check",
             "kernel_gate", "certificate_emit", "zero_proof"} <= set(check.FAMILY_MODULES["new"])
     assert not set(check.DECIDING) & set(check.FAMILY_MODULES["old"])
+
+
+def test_a_commit_is_mutated_and_tested_as_committed(check, monkeypatch) -> None:
+    """--commit: the sources mutated and the copies tested are the commit's (git archive), so an
+    unfinished edit in the shared checkout is neither mutated nor tested."""
+    import subprocess
+    committed = subprocess.run(["git", "show", "HEAD:symcheck/cli.py"], cwd=ROOT, check=True,
+                               capture_output=True, text=True).stdout
+    monkeypatch.setattr(check, "COMMIT", "HEAD")
+    assert check.package_source("cli.py") == committed
+    sandbox = check.Sandbox(1)
+    try:
+        root = sandbox.free.get()
+        assert (root / "symcheck" / "cli.py").read_text() == committed
+        assert (root / "tests" / "conftest.py").exists() and (root / f"{check._PROBE}.py").exists()
+    finally:
+        sandbox.close()
