@@ -24,6 +24,14 @@ a listed member (docs/certificates.md, "Completeness"). What every argument rest
   around p, differs (certified). So the set N of points where σ is not analytic is finite
   off 0 with a point p ≠ 0; σ(a·z) = c·σ(z), c ≠ 0, gives a·N = N, so |a| = 1.
 
+* ``log-periodic`` (a > 0) — σ(±e^t) = e^(mt)·Σ (α cos(ωt + φ) + β sin(ωt + φ)) with one harmonic
+  apart from the others: a = e^(jπ/ω), and the j in G are nZ (lower powers refuted).
+* ``log-derivative`` (a > 0) — σ = F ≠ 0 analytic on a half-line with H = z·F′/F strictly
+  monotone: H(a·z) = H(z) leaves a = 1.
+* ``reflection``, ``frequencies``, ``signs`` (a < 0) — a member (−1, u); the other half-line's
+  form has no exponential of the chosen harmonic; or σ has one strict sign (or is 0) on one
+  half-line and changes sign (or is not 0) on the other.
+
 ``taylor`` and ``breaks`` leave the candidate a = ±1; each candidate must be a listed pair or
 ``refuted`` for every c: σ(a₀z₁)·σ(z₂) − σ(a₀z₂)·σ(z₁) ≠ 0 at rationals z₁, z₂ (a member
 would make both products c·σ(z₁)·σ(z₂)).
@@ -147,7 +155,10 @@ class Completeness:
         self.refuted.append(a0)
 
     def settled(self, a0: int) -> None:
-        """The candidate a = a0 is a listed pair or refuted for every c."""
+        """The candidate a = a0 is a listed pair or refuted for every c; a = 1 is the identity
+        (1, 1), in every G (and c is unique)."""
+        if a0 == 1:
+            return
         for a, _ in self.members + [(r, {}) for r in self.refuted]:
             if not free_vars(a) and exact(a, {}) == a0:
                 return
@@ -168,17 +179,29 @@ class Completeness:
             with self.at(".breaks"):
                 self.breaks(_obj(cert.get("breaks"), "the break points"))
             candidates = [s]
+        elif by == "log-derivative" and s == 1:
+            with self.at(".log_derivative"):
+                self.log_derivative(_obj(cert.get("log_derivative"), "the log-derivative"))
+            candidates = [1]
         elif by == "log-periodic" and s == 1:
             with self.at(".log_periodic"):
                 self.log_periodic(_obj(cert.get("log_periodic"), "the log-periodic form"))
+            return
+        elif by == "frequencies" and s == -1:
+            with self.at(".frequencies"):
+                self.frequencies(_obj(cert.get("frequencies"), "the other half-line's form"))
+            return
+        elif by == "signs" and s == -1:
+            with self.at(".signs"):
+                self.signs(_obj(cert.get("signs"), "the signs on the half-lines"))
             return
         elif by == "reflection" and s == -1:
             if not any(not free_vars(a) and exact(a, {}) == -1 for a, _ in self.members):
                 raise Reject("a reflection needs the listed member a = -1")
             return  # (a, c) ∈ G, a < 0: (−a, c/u) ∈ G by (−1, u) ∈ G, and a > 0 was shown above
         else:
-            raise Reject("a half's argument is 'family', 'taylor', 'breaks', 'log-periodic' (a > 0) or "
-                         f"'reflection' (a < 0), got {show(by, 30)}")
+            raise Reject("a half's argument is 'family', 'taylor', 'breaks', 'log-periodic' or 'log-derivative' (a > 0), "
+                         f"'reflection', 'frequencies' or 'signs' (a < 0), got {show(by, 30)}")
         for a0 in candidates:
             self.settled(a0)
 
@@ -229,27 +252,158 @@ class Completeness:
     # ------------------------------------------------------------ the log-periodic form
 
     def log_periodic(self, obj: dict) -> None:
-        """σ(e^t) = e^(mt)·(α cos ωt + β sin ωt) for every real t, ω ≠ 0, α² + β² > 0: a = e^s in G
-        makes the translation by s a multiple of the rotation by ωs on (α, β), so sin ωs = 0 and
-        a = e^(jπ/ω) = B^(±j) with ω·log B = ±π; B is a listed member, so a is in what it generates."""
+        """σ(side·e^t) = e^(mt)·(Σ over the harmonics of α cos(ωt + φ) + β sin(ωt + φ)) for every
+        real t; the chosen harmonic has ω ≠ 0, α² + β² > 0, and |ω| differs from every other
+        harmonic's |ω|. For a = e^s in G (a > 0 maps each half-line onto itself) the translation
+        by s maps the chosen harmonic's span {cos(ωt + φ), sin(ωt + φ)} onto itself by the rotation
+        by ωs, and the other harmonics' spans (other frequencies, linearly independent) onto
+        themselves; so it is a multiple of (α, β): sin ωs = 0, a = e^(jπ/ω), j ∈ Z. Those j form a
+        subgroup nZ of Z (G is a group, c unique); e^(kπ/ω) refuted for 0 < k < n and ω·log B = ±nπ
+        for B a listed member's a leave exactly a = B^(±j), what B generates."""
         m, w, al, be = (parse_expr(obj.get(k)) for k in ("m", "omega", "alpha", "beta"))
-        if free_vars(m) | free_vars(w) | free_vars(al) | free_vars(be):
-            raise Reject("m, omega, alpha and beta are constants")
-        wave = ("add", ("mul", al, ("cos", ("mul", w, T))), ("mul", be, ("sin", ("mul", w, T))))
-        claimed = ("mul", ("exp", ("mul", m, T)), wave)
-        self.zero_on(("add", self.at_point(("exp", T)), ("mul", MINUS, claimed)), "t", None, obj.get("proof"),
-                     "σ(e^t) is not the claimed form")
+        phase = parse_expr(obj["phase"]) if "phase" in obj else ZERO
+        harmonics = [(w, phase, al, be)]
+        others = obj.get("others", [])
+        if not isinstance(others, list) or len(others) > 8:
+            raise Reject("others: a list of at most 8 harmonics")
+        for h in others:
+            h = _obj(h, "a harmonic")
+            harmonics.append(tuple(parse_expr(h[k]) if k in h else ZERO for k in ("omega", "phase", "alpha", "beta")))
+        if any(free_vars(x) for h in harmonics for x in h) or free_vars(m):
+            raise Reject("m and every omega, phase, alpha and beta are constants")
+        side = obj.get("side", 1)
+        if side not in (1, -1):
+            raise Reject("side is 1 (z = e^t) or -1 (z = -e^t)")
+        claimed = ("mul", ("exp", ("mul", m, T)), ("add", *_waves(harmonics)))
+        at = ("exp", T) if side == 1 else ("mul", MINUS, ("exp", T))
+        self.zero_on(("add", self.at_point(at), ("mul", MINUS, claimed)), "t", None, obj.get("proof"),
+                     "σ(side·e^t) is not the claimed form")
         prove_sign(w, "nonzero", {}, by="point")
         prove_sign(("add", ("pow", al, ("int", 2)), ("pow", be, ("int", 2))), "pos", {}, by="point")
+        for wi, *_ in harmonics[1:]:  # another frequency: |ω_i| ≠ |ω|
+            _apart(wi, w)
+        self.chosen = (side, m, w)
         base = parse_expr(obj.get("base"))
-        sign = obj.get("sign")
+        sign, n = obj.get("sign"), obj.get("power", 1)
         if free_vars(base) or sign not in (1, -1):
             raise Reject("the base is a constant and sign is 1 or -1")
+        if type(n) is not int or not 1 <= n <= 16:
+            raise Reject("power is an integer from 1 to 16")
         if not any(a == base for a, _ in self.members):
             raise Reject("the base is not a listed member's a")
         prove_sign(base, "pos", {}, by="point")
-        self.zero_on(("add", ("mul", w, ("log", base)), ("mul", ("int", -sign), ("const", "pi"))), "", None,
-                     obj.get("base_proof"), "ω·log B is not ±π")
+        self.zero_on(("add", ("mul", w, ("log", base)), ("mul", ("int", -sign * n), ("const", "pi"))), "", None,
+                     obj.get("base_proof"), "ω·log B is not ±n·π")
+        refuted = obj.get("powers_refuted", [])
+        if not isinstance(refuted, list) or len(refuted) != n - 1:
+            raise Reject("powers_refuted: one refutation for each power e^(kπ/ω), 0 < k < power")
+        for k, entry in enumerate(refuted, start=1):
+            with self.at(f".powers_refuted[{k - 1}]"):
+                entry = _obj(entry, "a refutation")
+                a_k = ("exp", ("mul", ("int", k), ("const", "pi"), ("pow", w, MINUS)))
+                self.refute({"a": to_json(a_k), "at": entry.get("at"), "sign": entry.get("sign")})
+
+    def frequencies(self, obj: dict) -> None:
+        """The other half-line: σ(−side·e^t) = e^(m′t)·Σ (α′ cos(ω′t + φ′) + β′ sin(ω′t + φ′)) for
+        every real t, with m′ ≠ m or every |ω′| ≠ |ω| (the log-periodic argument's chosen harmonic).
+        An a = −e^s in G would give σ(−side·e^(t+s)) = c·σ(side·e^t): the left side is a combination
+        of the exponentials e^((m′ ± iω′)t) (a translation keeps each), the right one has
+        e^((m + iω)t) with the coefficient c·(α − iβ)·e^(iφ)/2 ≠ 0 and no other term of that
+        exponent; exponentials of distinct exponents are linearly independent: no a < 0 is in G."""
+        if not hasattr(self, "chosen"):
+            raise Reject("the frequencies argument needs the log-periodic argument for a > 0")
+        side, m, w = self.chosen
+        m2 = parse_expr(obj.get("m"))
+        harmonics = obj.get("harmonics")
+        if not isinstance(harmonics, list) or not 1 <= len(harmonics) <= 9:
+            raise Reject("harmonics: a list of one to 9 harmonics")
+        parsed = []
+        for h in harmonics:
+            h = _obj(h, "a harmonic")
+            parsed.append(tuple(parse_expr(h[k]) if k in h else ZERO for k in ("omega", "phase", "alpha", "beta")))
+        if free_vars(m2) or any(free_vars(x) for h in parsed for x in h):
+            raise Reject("m and every omega, phase, alpha and beta are constants")
+        claimed = ("mul", ("exp", ("mul", m2, T)), ("add", *_waves(parsed)))
+        at = ("exp", T) if side == -1 else ("mul", MINUS, ("exp", T))
+        self.zero_on(("add", self.at_point(at), ("mul", MINUS, claimed)), "t", None, obj.get("proof"),
+                     "σ on the other half-line is not the claimed form")
+        try:
+            prove_sign(("add", m2, ("mul", MINUS, m)), "nonzero", {}, by="point")
+        except Reject:
+            for wi, *_ in parsed:
+                _apart(wi, w)
+
+    # ------------------------------------------------------------ the log-derivative on a half-line
+
+    def log_derivative(self, obj: dict) -> None:
+        """σ = F on the open half-line of ``side``, F analytic and of one strict sign there, and
+        z·F′(z) = H(z)·F(z) there (F′ the kernel's derivative) with H analytic and H′ of one strict
+        sign. An a > 0 in G maps the half-line onto itself: σ(a·z) = c·σ(z) there, differentiated,
+        a·σ′(a·z) = c·σ′(z); divided by it, H(a·z) = H(z) for every z of the half-line. H is strictly
+        monotone, so a·z = z: a = 1 is the only candidate."""
+        side = obj.get("side")
+        if side not in (1, -1):
+            raise Reject("side is 1 or -1")
+        raw, box = _half_line(side)
+        with self.at(".piece"):
+            f = self.piece_on(_obj(obj.get("piece"), "the piece"), raw)
+            analytic_on(f, box)
+            if obj.get("sign") not in ("pos", "neg"):
+                raise Reject("the sign of the piece is 'pos' or 'neg'")
+            prove_sign(f, obj["sign"], box)
+        with self.at(".h"):
+            h_obj = _obj(obj.get("h"), "H")
+            h = parse_expr(h_obj.get("expr"))
+            if free_vars(h) - {"z"}:
+                raise Reject("H is in the variable z alone")
+            self.zero_on(("add", ("mul", Z, nth_derivative(f, 1, "z")), ("mul", MINUS, h, f)), "z", raw,
+                         h_obj.get("proof"), "z·F′ is not H·F on the half-line")
+            analytic_on(h, box)
+            if obj.get("slope") not in ("pos", "neg"):
+                raise Reject("the slope of H is 'pos' or 'neg'")
+            prove_sign(nth_derivative(h, 1, "z"), obj["slope"], box)
+
+    def piece_on(self, piece: dict, raw: list) -> Node:
+        f = parse_expr(piece.get("expr"))
+        if free_vars(f) - {"z"}:
+            raise Reject("the piece is in the variable z alone")
+        self.zero_on(("add", self.sigma, ("mul", MINUS, f)), "z", raw, piece.get("proof"),
+                     "σ is not the piece on the half-line")
+        return f
+
+    # ------------------------------------------------------------ one strict sign on a half-line
+
+    def signs(self, obj: dict) -> None:
+        """σ = F on the half-line of ``side`` with F of one strict sign there (proved on the open
+        half-line), and σ(z₁) > 0 > σ(z₂) at rationals z₁, z₂ on the other half-line. An a < 0 with
+        c ≠ 0 would give σ(a·z₁) = c·σ(z₁) and σ(a·z₂) = c·σ(z₂) of opposite signs, both on the
+        half-line of ``side``: no a < 0 is in G. With the sign 'zero', F is 0 (σ ≡ 0 on the
+        half-line) and σ(z₁) ≠ 0 at one rational z₁ on the other: σ(a·z₁) = 0 = c·σ(z₁) would
+        make c = 0."""
+        side = obj.get("side")
+        if side not in (1, -1):
+            raise Reject("side is 1 or -1")
+        raw, box = _half_line(side)
+        sign = obj.get("sign")
+        if sign not in ("pos", "neg", "zero"):
+            raise Reject("the sign on the half-line is 'pos', 'neg' or 'zero'")
+        with self.at(".piece"):
+            f = self.piece_on(_obj(obj.get("piece"), "the piece"), raw)
+            if sign == "zero":
+                if f != ZERO:
+                    raise Reject("with the sign 'zero' the piece is 0")
+            else:
+                prove_sign(f, sign, box)
+        at = obj.get("change")
+        wanted = ("nonzero",) if sign == "zero" else ("pos", "neg")
+        if not isinstance(at, list) or len(at) != len(wanted):
+            raise Reject("change: two rational points, σ > 0 at the first and σ < 0 at the second "
+                         "(one point where σ ≠ 0 with the sign 'zero')")
+        for x, want in zip(at, wanted):
+            zi = _rational(x, "a point of the change")
+            if zi == 0 or (zi > 0) == (side == 1):
+                raise Reject("the points must be on the other half-line")
+            prove_sign(self.at_point(_number(zi)), want, {}, by="point")
 
     # ------------------------------------------------------------ break points
 
@@ -297,6 +451,28 @@ class Completeness:
 
 
 # ------------------------------------------------------------ helpers
+
+
+def _half_line(side: int) -> tuple[list, dict]:
+    """The open half-line of ``side`` as region JSON and as a kernel box."""
+    if side == -1:
+        return ["open", "-inf", ["int", 0]], {"z": ("open", NEG_INF, ORIGIN)}
+    return ["open", ["int", 0], "inf"], {"z": ("open", ORIGIN, INF)}
+
+
+def _waves(harmonics: list) -> list:
+    """α cos(ωt + φ) and β sin(ωt + φ) of each harmonic (ω, φ, α, β), the argument ω·t when φ is 0."""
+    out = []
+    for w, ph, al, be in harmonics:
+        arg = ("add", ("mul", w, T), ph) if ph != ZERO else ("mul", w, T)
+        out += [("mul", al, ("cos", arg)), ("mul", be, ("sin", arg))]
+    return out
+
+
+def _apart(w1: Node, w: Node) -> None:
+    """|ω₁| ≠ |ω|: ω₁ − ω and ω₁ + ω certified non-zero."""
+    prove_sign(("add", w1, ("mul", MINUS, w)), "nonzero", {}, by="point")
+    prove_sign(("add", w1, w), "nonzero", {}, by="point")
 
 
 def _number(x: Fraction) -> Node:
