@@ -6,7 +6,9 @@ as a ``complete`` claim the kernel re-proves (:mod:`symcheck.kernel.complete`, d
 a family covering the half-line, the Taylor coefficients of σ's germs at 0, or the break points
 of σ — with every candidate it leaves a listed member or refuted for every c. The emitter may
 use SymPy and the engine freely (the pieces of σ, the germs in t^(1/q)); the kernel re-checks
-all of it. The log-periodic argument is not stated (a Rejection at stage "emit").
+all of it. Also stated: the log-periodic form (with phases, other frequencies, one side, a
+power of the base), the log-derivative on a half-line, and for a < 0 the reflection, the other
+half-line's frequencies, or the signs on the half-lines.
 """
 from __future__ import annotations
 
@@ -73,10 +75,18 @@ def certify_complete(sigma: Any, point: tuple, arguments: Any, members: list[tup
                 "members": [{"what": what, "certificate": data} for what, data in members],
                 "refuted": [r for r in (_refuted(s, e, point[0]) for e in excluded) if r is not None],
                 "halves": {name: {"by": halves[sign]} for name, sign in (("pos", 1), ("neg", -1))}}
-        if any(kind not in ("family", "taylor", "breaks", "log-periodic", "reflection") for kind in halves.values()):
+        if any(kind not in ("family", "taylor", "breaks", "log-periodic", "reflection", "signs", "frequencies",
+                                 "log-derivative")
+               for kind in halves.values()):
             raise _Gap(f"no completeness certificate for the arguments {sorted(set(halves.values()))}")
         if halves[1] == "log-periodic":
             cert["log_periodic"] = _log_periodic(s, arguments.bounds[1], budget)
+        if halves[1] == "log-derivative":
+            cert["log_derivative"] = _log_derivative(s, arguments.bounds[1], budget)
+        if halves[-1] == "frequencies":
+            cert["frequencies"] = _frequencies(s, arguments.bounds[-1], budget)
+        if halves[-1] == "signs":
+            cert["signs"] = _signs(s, arguments.bounds[-1], budget)
         needed = [sign for sign, kind in halves.items() if kind == "taylor"]
         if needed:
             cert["germ"] = _germ(s, sigma, arguments.pieces, needed, budget)
@@ -280,19 +290,98 @@ def _chosen(rows: list[tuple], needed: list[int]) -> list[int] | None:
 
 
 def _log_periodic(s: Node, bound: Any, budget: Any) -> dict:
-    """σ(e^t) = e^(mt)·(α cos ωt + β sin ωt) and ω·log B = ±π, B the generator's a."""
-    m, omega, alpha, beta = (tree(x) for x in bound.form)
-    wave = ("add", ("mul", alpha, ("cos", ("mul", omega, _TV))), ("mul", beta, ("sin", ("mul", omega, _TV))))
-    expr = ("add", substitute(s, "z", ("exp", _TV)), ("mul", MINUS_ONE, ("mul", ("exp", ("mul", m, _TV)), wave)))
-    base = tree(bound.base)
-    sign = 1 if bool(bound.form[1] > 0) else -1
-    claim = ("add", ("mul", omega, ("log", base)), ("mul", ("int", -sign), ("const", "pi")))
+    """σ(side·e^t) = e^(mt)·Σ (α cos(ωt + φ) + β sin(ωt + φ)), ω·log B = ±n·π for the generator
+    B, and each lower power e^(kπ/ω), 0 < k < n, refuted at two rationals."""
+    side, (m, harmonics), chosen = bound.form
+    ordered = [harmonics[chosen]] + [h for i, h in enumerate(harmonics) if i != chosen]  # as the kernel builds it
+    expr = _form(s, side, m, ordered)
+    omega = harmonics[chosen][0]
+    base, n = tree(bound.base), bound.power
+    sign = 1 if bool(omega > 0) else -1
+    claim = ("add", ("mul", tree(omega), ("log", base)), ("mul", ("int", -sign * n), ("const", "pi")))
     outcome = certify_zero(claim, {}, check_it=False)
     if not isinstance(outcome, Certificate):
-        raise _Gap(f"ω·log B = ±π: {outcome}")
-    return {"m": to_json(m), "omega": to_json(omega), "alpha": to_json(alpha), "beta": to_json(beta),
-            "proof": _zero_proof(expr, "t", None, budget), "base": to_json(base), "sign": sign,
-            "base_proof": outcome.data["proof"]}
+        raise _Gap(f"ω·log B = ±n·π: {outcome}")
+    out = {"m": to_json(tree(m)), **_harmonic(harmonics[chosen]),
+           "proof": _zero_proof(expr, "t", None, budget), "base": to_json(base), "sign": sign,
+           "base_proof": outcome.data["proof"]}
+    others = [_harmonic(h) for h in ordered[1:]]
+    if others:
+        out["others"] = others
+    if side != 1:
+        out["side"] = side
+    if n != 1:
+        w = tree(omega)
+        out["power"] = n
+        out["powers_refuted"] = [_determinant(s, ("exp", ("mul", ("int", k), ("const", "pi"), ("pow", w, MINUS_ONE))))
+                                 for k in range(1, n)]
+    return out
+
+
+def _harmonic(h: tuple) -> dict:
+    omega, phase, alpha, beta = h
+    out = {"omega": to_json(tree(omega)), "alpha": to_json(tree(alpha)), "beta": to_json(tree(beta))}
+    if phase != 0:
+        out["phase"] = to_json(tree(phase))
+    return out
+
+
+def _form(s: Node, side: int, m: Any, harmonics: list) -> Node:
+    """σ(side·e^t) − e^(mt)·Σ (α cos(ωt + φ) + β sin(ωt + φ)), the harmonics in the order given."""
+    waves = []
+    for omega, phase, alpha, beta in harmonics:
+        arg = ("mul", tree(omega), _TV) if phase == 0 else ("add", ("mul", tree(omega), _TV), tree(phase))
+        waves += [("mul", tree(alpha), ("cos", arg)), ("mul", tree(beta), ("sin", arg))]
+    at = ("exp", _TV) if side == 1 else ("mul", MINUS_ONE, ("exp", _TV))
+    return ("add", substitute(s, "z", at), ("mul", MINUS_ONE, ("mul", ("exp", ("mul", tree(m), _TV)), ("add", *waves))))
+
+
+def _frequencies(s: Node, bound: Any, budget: Any) -> dict:
+    """The other half-line's form (no harmonic of the chosen frequency, or another growth)."""
+    side, (m, harmonics) = bound.form
+    return {"m": to_json(tree(m)), "harmonics": [_harmonic(h) for h in harmonics],
+            "proof": _zero_proof(_form(s, side, m, list(harmonics)), "t", None, budget)}
+
+
+def _determinant(s: Node, a: Node) -> dict:
+    """Two rationals where σ(a·z₁)·σ(z₂) − σ(a·z₂)·σ(z₁) has a certified sign (a in no pair of G)."""
+    from symcheck.engine.group_members import WITNESS_GRID
+    at = lambda x: substitute(s, "z", x)
+    for z1 in WITNESS_GRID:
+        for z2 in WITNESS_GRID:
+            if z1 == z2:
+                continue
+            n1, n2 = _number(z1), _number(z2)
+            det = ("add", ("mul", at(("mul", a, n1)), at(n2)), ("mul", MINUS_ONE, at(("mul", a, n2)), at(n1)))
+            try:
+                return {"at": [to_json(n1), to_json(n2)], "sign": _sign_of(det)}
+            except (_Gap, Unknown):
+                continue
+    raise _Gap(f"no refutation of a = {to_json(a)!s:.60} at the grid's points")
+
+
+def _half_region(side: int) -> list:
+    return ["open", "-inf", ["int", 0]] if side == -1 else ["open", ["int", 0], "inf"]
+
+
+def _log_derivative(s: Node, bound: Any, budget: Any) -> dict:
+    """σ = F on a half-line, F of one sign, and z·F′ = H·F there with H strictly monotone."""
+    side, f, h, sign, slope = bound.form
+    ft, ht, region = tree(f), tree(h), _half_region(side)
+    zero = ("add", ("mul", ("var", "z"), nth_derivative(ft, 1, "z")), ("mul", MINUS_ONE, ht, ft))
+    return {"side": side, "sign": sign, "slope": slope,
+            "piece": {"expr": to_json(ft), "proof": _zero_proof(("add", s, ("mul", MINUS_ONE, ft)), "z", region, budget)},
+            "h": {"expr": to_json(ht), "proof": _zero_proof(zero, "z", region, budget)}}
+
+
+def _signs(s: Node, bound: Any, budget: Any) -> dict:
+    """σ = F of one strict sign on a half-line, and a sign change of σ on the other."""
+    side, piece, sign, change = bound.form
+    f = tree(piece)
+    region = _half_region(side)
+    proof = _zero_proof(("add", s, ("mul", MINUS_ONE, f)), "z", region, budget)
+    return {"side": side, "piece": {"expr": to_json(f), "proof": proof}, "sign": sign,
+            "change": [to_json(_number(x)) for x in change]}
 
 
 def _breaks(s: Node, pieces: Any) -> dict:

@@ -23,6 +23,7 @@ note that names the missing argument. Knows no activation names.
 """
 from __future__ import annotations
 
+import dataclasses
 import time
 from typing import Any
 
@@ -37,7 +38,9 @@ from symcheck.core.formula import (
     Cartesian,
     FiniteSet,
     ForAll,
+    Neg,
     Paren,
+    Power,
     Ratio,
     Rel,
     Relation,
@@ -165,6 +168,7 @@ def _build(sigma: Activation, budget: Budget, steps: list[Step], started: float)
     excluded: list[Exclusion] = []
     certificates: list[tuple[str, dict]] = []  # every member's certificate, as the kernel accepted it
     settled = {1: False, -1: False}
+    used = dict(arguments.bounds)  # the bounds as settled (a discrete base raised to its power, a reflection)
     for sign in (1, -1):
         bound = arguments.bounds[sign]
         if bound.kind == "empty":
@@ -176,6 +180,8 @@ def _build(sigma: Activation, budget: Budget, steps: list[Step], started: float)
                 proof = prove_pair(sigma, a0, c0, budget)
                 if _kept(certificates, f"(a, c) = ({text(a0)}, {text(c0)})", proof):
                     finite.append((a0, c0, proof))
+                elif _sign_of(a0 - 1) == 0 and _sign_of(c0 - 1) == 0:
+                    pass  # the identity: always a member, added below (the kernel needs no certificate of it)
                 elif proof.verdict is Verdict.BROKEN:
                     excluded.append(Exclusion(a0, c0, proof.witness, proof.steps))
                 else:
@@ -192,18 +198,54 @@ def _build(sigma: Activation, budget: Budget, steps: list[Step], started: float)
                     excluded.append(Exclusion(a0, bound.law.c(sign).xreplace({A: a0}), proof.witness, proof.steps))
                 notes.append(f"c = {text(bound.law.c(sign))} is forced for {_HALF[sign]} a, but not every such a "
                              "is a member and no argument says which are")
-        elif bound.kind == "discrete":
-            # every generator of the component: (base, base_c), and (−1, unit_c) for negative a
-            generators = [(bound.base, bound.base_c)] + ([(-S.One, bound.unit_c)] if sign == -1 else [])
-            proofs = [(f"generator (a, c) = ({text(a0)}, {text(c0)})", prove_pair(sigma, a0, c0, budget))
-                      for a0, c0 in generators]
-            if all(_certified(proof) for _, proof in proofs):
-                discrete[sign] = (bound, Proof(Verdict.HOLDS, tuple(s for _, p in proofs for s in p.steps)))
-                settled[sign] = True
-                for what, proof in proofs:
-                    _kept(certificates, what, proof)
+        elif bound.kind == "discrete" and sign == 1:
+            found = _generator(sigma, bound, point, budget, excluded)
+            if isinstance(found, str):
+                notes.append(found)
+                continue
+            bound, proof = found
+            used[1] = bound
+            discrete[1] = (bound, proof)
+            settled[1] = True
+            _kept(certificates, f"generator (a, c) = ({text(bound.base)}, {text(bound.base_c)})", proof)
+        elif sign == -1 and bound.kind == "open" and used[1].by == "log-derivative" and settled[1]:
+            # a > 0 is a = 1 alone: a < 0 is a = −1 alone, by a member (−1, u) (reflection)
+            unit_c = _c_from_value(sigma, -S.One, point)
+            proof = prove_pair(sigma, -S.One, unit_c, budget)
+            if _kept(certificates, f"(a, c) = (-1, {text(unit_c)})", proof):
+                finite.append((-S.One, unit_c, proof))
+                used[-1] = Bound(-1, "points", points=((-S.One, unit_c),), reason="reflection", by="reflection")
+                settled[-1] = True
+                steps.append(Step("Reflection (a < 0)", f"a < 0: (a, c) = (−1, {text(unit_c)})·(−a, c/{text(unit_c)}), "
+                                  "so a = −1", Relation(Rel.EQ, A, -S.One),
+                                  f"(−1, {text(unit_c)}) is a proved member and the only a > 0 is 1", Status.THEOREM))
             else:
-                notes.append(f"a generator of the discrete set for {_HALF[sign]} a was not proved a member")
+                if proof.verdict is Verdict.BROKEN:
+                    excluded.append(Exclusion(-S.One, unit_c, proof.witness, proof.steps))
+                notes.append(f"{bound.reason}: (−1, {text(unit_c)}) is not a member"
+                             + (" (refuted)" if proof.verdict is Verdict.BROKEN else f" or undecided: {proof.note}")
+                             + ", and no other argument places the a < 0")
+        elif sign == -1 and bound.kind == "open" and 1 in discrete:
+            # a member (−1, u) reflects the a > 0 found above onto a < 0
+            unit_c = _c_from_value(sigma, -S.One, point)
+            proof = prove_pair(sigma, -S.One, unit_c, budget)
+            if _kept(certificates, f"generator (a, c) = (-1, {text(unit_c)})", proof):
+                base = discrete[1][0]
+                used[-1] = Bound(-1, "discrete", base=base.base, base_c=base.base_c, unit_c=unit_c,
+                                 reason=f"a = −{text(base.base)}^j", by="reflection")
+                discrete[-1] = (used[-1], proof)
+                settled[-1] = True
+                steps.append(Step("Reflection (a < 0)", f"a < 0: (a, c) = (−1, {text(unit_c)})·(−a, c/{text(unit_c)}), "
+                                  f"so a = −{text(base.base)}^j",
+                                  Relation(Rel.EQ, A, Neg(Power(base.base, J, bare_exponent=True))),
+                                  f"(−1, {text(unit_c)}) is a proved member (below) and G is a group; the a > 0 in G "
+                                  "are the powers above", Status.THEOREM))
+            else:
+                if proof.verdict is Verdict.BROKEN:
+                    excluded.append(Exclusion(-S.One, unit_c, proof.witness, proof.steps))
+                notes.append(f"{bound.reason}: (−1, {text(unit_c)}) is not a member"
+                             + (" (refuted)" if proof.verdict is Verdict.BROKEN else f" or undecided: {proof.note}")
+                             + ", and no other argument places the a < 0")
         else:
             notes.append(bound.reason)
     if 1 not in discrete and 1 not in laws and not any(_sign_of(a0 - 1) == 0 for a0, _, _ in finite):
@@ -211,8 +253,8 @@ def _build(sigma: Activation, budget: Budget, steps: list[Step], started: float)
     components = _components(sigma, finite, laws, discrete, budget)
     complete = settled[1] and settled[-1]
     if complete:  # the maximality argument passes the kernel too, or the group is partial
-        admission = admit(certify_complete(sigma, point, arguments, certificates, excluded,
-                                           {s: _argument(arguments.bounds[s]) for s in (1, -1)}, budget=budget))
+        admission = admit(certify_complete(sigma, point, dataclasses.replace(arguments, bounds=used), certificates,
+                                           excluded, {s: _argument(used[s]) for s in (1, -1)}, budget=budget))
         if admission.accepted:
             certificates.append(("complete", admission.certificate.data))
         else:
@@ -230,6 +272,8 @@ def _build(sigma: Activation, budget: Budget, steps: list[Step], started: float)
 
 def _argument(bound: Bound) -> str:
     """The completeness certificate's argument for one sign: what the maximality bound rests on."""
+    if bound.by:
+        return bound.by
     if bound.kind == "law":
         return "family"
     if bound.kind == "points" and bound.reason.startswith("|a| = 1"):
@@ -237,6 +281,32 @@ def _argument(bound: Bound) -> str:
     if bound.kind == "discrete":
         return "log-periodic" if bound.sign == 1 else "reflection"
     return "taylor" if bound.kind in ("points", "empty") else bound.kind
+
+
+#: the highest power B^n of a log-periodic base B tried as the generator of the a > 0
+POWER_CAP = 8
+
+
+def _generator(sigma: Activation, bound: Bound, point: tuple, budget: Budget,
+               excluded: list[Exclusion]) -> tuple[Bound, Proof] | str:
+    """The a > 0 in G are the powers of one B^n (a subgroup of {B^j : j ∈ Z}, G being a group with
+    c unique): the least n ≤ POWER_CAP whose B^n is a proved member, every lower power refuted;
+    otherwise why not (a note)."""
+    m = bound.form[1][0]  # the growth e^(mt)
+    for n in range(1, POWER_CAP + 1):
+        a_n = exact_form(bound.base**n)
+        # the only c possible: the chosen harmonic is rotated by nπ, so c = (−1)^n·e^(m·nπ/ω)
+        c_n = exact_form((-1) ** n * a_n**m)
+        proof = prove_pair(sigma, a_n, c_n, budget)
+        if _certified(proof):
+            reason = f"a = {text(a_n)}^j with c = ({text(c_n)})^j" + (
+                f" ({text(bound.base)}^k refuted for 0 < k < {n})" if n > 1 else "")
+            return Bound(1, "discrete", base=a_n, base_c=c_n, reason=reason, form=bound.form, power=n), proof
+        if proof.verdict is not Verdict.BROKEN:
+            return f"{bound.reason}: (a, c) = ({text(a_n)}, {text(c_n)}) was neither proved nor refuted: {proof.note}"
+        excluded.append(Exclusion(a_n, c_n, proof.witness, proof.steps))
+    return (f"{bound.reason}, but {text(bound.base)}^k is refuted for every k from 1 to {POWER_CAP} (the cap): "
+            "the a > 0 in G are 1 alone or the powers of a higher power, and no argument says which")
 
 
 def _certified(proof: Proof) -> bool:

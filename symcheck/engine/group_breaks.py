@@ -12,15 +12,25 @@ import sympy
 from sympy import S
 
 from symcheck.core.budget import Budget
+from symcheck.core.formula import (
+    Abs,
+    FiniteSet,
+    Neg,
+    Operator,
+    Paren,
+    Plus,
+    Power,
+    Product,
+    Rel,
+    Relation,
+    SetMinus,
+)
 from symcheck.core.printing import text
 from symcheck.core.results import Status, Step
 from symcheck.engine.group_facts import Bound, analytic, certified_sign, exact_form
 from symcheck.engine.zero import prove_identically_zero
 from symcheck.exact.regions import Region
 from symcheck.exact.zero_proof import generator_identity_safe
-from symcheck.core.formula import (And, Abs, FiniteSet, Neg, Operator, Paren, Plus, Power, Product, Rel,
-                                   Relation, SetMinus)
-from symcheck.engine.group_facts import C
 from symcheck.language.symbols import A, Z, sigma_at
 
 __all__ = ["break_points", "log_periodic"]
@@ -96,10 +106,26 @@ def _jump(left: sympy.Expr, right: sympy.Expr, value: sympy.Expr | None, b: symp
     return None
 
 
-def _trig_form(f: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr, sympy.Expr, sympy.Expr] | None:
-    """(m, ω, α, β) with f(t) = e^{m t}·(α cos ωt + β sin ωt), read off the terms, or None."""
-    m = omega = None
-    alpha, beta = S.Zero, S.Zero
+def _harmonic(trig: sympy.Expr, rest: sympy.Expr) -> tuple | None:
+    """(ω, φ, α, β) with rest·trig = α cos(ωt + φ) + β sin(ωt + φ), ω not negative as written."""
+    arg = trig.args[0]
+    phase = arg.xreplace({_T: S.Zero})
+    frequency = sympy.expand((arg - phase) / _T)
+    if _T in frequency.free_symbols or _T in phase.free_symbols:
+        return None
+    if frequency.could_extract_minus_sign():  # cos(−x) = cos x, sin(−x) = −sin x
+        frequency, phase = -frequency, -phase
+        if isinstance(trig, sympy.sin):
+            rest = -rest
+    return (frequency, phase, rest, S.Zero) if isinstance(trig, sympy.cos) else (frequency, phase, S.Zero, rest)
+
+
+def _trig_form(f: sympy.Expr) -> tuple[sympy.Expr, tuple] | None:
+    """(m, harmonics) with f(t) = e^{mt}·Σ (α cos(ωt + φ) + β sin(ωt + φ)) over the harmonics
+    (ω, φ, α, β), read off the terms (a term without cos or sin is the harmonic ω = 0), or None.
+    Terms of one frequency must share the phase; only a proposal: the form is proved after."""
+    m = None
+    harmonics: list[list] = []
     for term in sympy.Add.make_args(sympy.expand(sympy.powsimp(f))):
         growth, trig, rest = S.Zero, [], S.One
         for factor in sympy.Mul.make_args(term):
@@ -112,84 +138,133 @@ def _trig_form(f: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr, sympy.Expr, sympy
             else:
                 rest *= factor
         rate = sympy.expand(growth / _T) if growth != 0 else S.Zero
-        if _T in rate.free_symbols or len(trig) != 1:
+        if _T in rate.free_symbols or len(trig) > 1:
             return None
-        frequency = sympy.expand(trig[0].args[0] / _T)
-        if _T in frequency.free_symbols:
-            return None
-        if isinstance(trig[0], sympy.sin) and frequency.could_extract_minus_sign():
-            frequency, rest = -frequency, -rest
-        elif frequency.could_extract_minus_sign():
-            frequency = -frequency
         if m is None:
-            m, omega = rate, frequency
-        elif sympy.expand(rate - m) != 0 or sympy.expand(frequency - omega) != 0:
+            m = rate
+        elif sympy.expand(rate - m) != 0:
             return None
-        if isinstance(trig[0], sympy.cos):
-            alpha += rest
+        h = _harmonic(trig[0], rest) if trig else (S.Zero, S.Zero, rest, S.Zero)
+        if h is None:
+            return None
+        same = next((g for g in harmonics if sympy.expand(g[0] - h[0]) == 0), None)
+        if same is None:
+            harmonics.append(list(h))
+        elif sympy.expand(same[1] - h[1]) != 0:
+            return None
         else:
-            beta += rest
-    return None if m is None else (m, omega, alpha, beta)
+            same[2] += h[2]
+            same[3] += h[3]
+    return None if m is None else (m, tuple(tuple(h) for h in harmonics))
+
+
+def _claimed(form: tuple) -> sympy.Expr:
+    m, harmonics = form
+    return sympy.exp(m * _T) * sympy.Add(*(alpha * sympy.cos(omega * _T + phase) + beta * sympy.sin(omega * _T + phase)
+                                          for omega, phase, alpha, beta in harmonics))
 
 
 def _proved_form(branch: sympy.Expr, side: int, form: tuple, budget: Budget) -> bool:
-    """σ(side·e^t) = e^{mt}·(α cos ωt + β sin ωt) for every real t, proved by the one-variable
-    zero prover (exact identities, or SymPy's rewrites with every constant opaque)."""
-    m, omega, alpha, beta = form
-    claimed = sympy.exp(m * _T) * (alpha * sympy.cos(omega * _T) + beta * sympy.sin(omega * _T))
-    difference = branch.xreplace({Z: side * sympy.exp(_T)}) - claimed
+    """σ(side·e^t) = the claimed form for every real t, proved by the one-variable zero prover
+    (exact identities, or SymPy's rewrites with every constant opaque)."""
+    difference = branch.xreplace({Z: side * sympy.exp(_T)}) - _claimed(form)
     return prove_identically_zero(difference, _T, Region(-S.Infinity, S.Infinity), budget) is not None
 
 
+def _chosen(harmonics: tuple) -> int | None:
+    """The harmonic the rotation argument uses: ω certified non-zero, α² + β² certified positive,
+    |ω| certified apart from every other |ω|; the lowest such frequency (the largest base)."""
+    usable = []
+    for i, (omega, _, alpha, beta) in enumerate(harmonics):
+        if certified_sign(omega) != 1 or certified_sign(alpha**2 + beta**2) != 1:
+            continue
+        if all(certified_sign(o - omega) in (1, -1) and certified_sign(o + omega) in (1, -1)
+               for j, (o, *_) in enumerate(harmonics) if j != i):
+            usable.append(i)
+    if not usable:
+        return None
+    return min(usable, key=lambda i: float(harmonics[i][0].evalf(30)))
+
+
 def log_periodic(pieces, budget: Budget, steps: list[Step]) -> dict[int, Bound]:
-    """The discrete set of a for σ(±e^t) = e^{mt}·(α cos ωt + β sin ωt) on the two half-lines."""
-    right = next((p.expr for p in pieces if p.region.lower == 0 and p.region.upper == S.Infinity), None)
-    left = next((p.expr for p in pieces if p.region.upper == 0 and p.region.lower == -S.Infinity), None)
-    if right is None or left is None:
-        return {}
+    """a > 0: the discrete set a = B^j, B = e^(π/ω), left by one half-line where
+    σ(±e^t) = e^{mt}·Σ (α cos(ωt + φ) + β sin(ωt + φ)) with a harmonic of frequency ω apart from
+    the others. a > 0 maps each half-line onto itself, so one side is enough; which powers of B
+    are members is decided by :mod:`symcheck.engine.group` (the a > 0 in G are the powers of one
+    B^n). The a < 0 are left to a member (−1, u) (reflection) or to the signs argument."""
+    sides = {1: next((p.expr for p in pieces if p.region.lower == 0 and p.region.upper == S.Infinity), None),
+             -1: next((p.expr for p in pieces if p.region.upper == 0 and p.region.lower == -S.Infinity), None)}
+    for side, branch in sides.items():
+        if branch is None:
+            continue
+        with budget.step():
+            # SymPy's simplify only proposes the form; it is proved below, or not used
+            form = _trig_form(sympy.simplify(branch.xreplace({Z: side * sympy.exp(_T)})))
+        if form is None:
+            continue
+        chosen = _chosen(form[1])
+        if chosen is None or not _proved_form(branch, side, form, budget):
+            continue
+        m, harmonics = form
+        omega, phase, alpha, beta = harmonics[chosen]
+        base = exact_form(sympy.exp(sympy.pi / omega))
+        at = "e^t" if side == 1 else "−e^t"
+        shown = " + ".join(f"{text(al)}·cos({text(o * _T + ph)}) + {text(be)}·sin({text(o * _T + ph)})"
+                           for o, ph, al, be in harmonics)
+        steps.append(Step("Log-periodic form", f"σ({at}) = e^({text(m * _T)})·({shown}) for every real t",
+                          Relation(Rel.EQ, sigma_at(Power(S.Exp1, _T, bare_exponent=True) if side == 1 else
+                                                    Neg(Power(S.Exp1, _T, bare_exponent=True))),
+                                   Product((Power(S.Exp1, m * _T), Paren(Plus((
+                                       Product((alpha, Operator("cos", omega * _T + phase))),
+                                       Product((beta, Operator("sin", omega * _T + phase))))), large=True)))),
+                          f"σ on {'z > 0' if side == 1 else 'z < 0'} with z = {at}"
+                          + (f"; {len(harmonics) - 1} other frequency(ies) apart from ω = {text(omega)}"
+                             if len(harmonics) > 1 else ""), Status.VERIFIED))
+        steps.append(Step("Rotation argument (a > 0)",
+                          f"a = e^s: the translation by s rotates the harmonic of frequency ω = {text(omega)} by ωs "
+                          f"and must make it a multiple of itself, so sin(ωs) = 0: a = {text(base)}^j",
+                          Relation(Rel.IMPLIES,
+                                   Relation(Rel.EQ, Operator("sin", Paren(Product((_OMEGA, Operator("log", A))))),
+                                            S.Zero),
+                                   Relation(Rel.EQ, A, Power(base, _J))),
+                          "a > 0 maps each half-line onto itself; cos(ωt + φ) and sin(ωt + φ) are linearly independent "
+                          "of the other frequencies; a rotation by ωs is a multiple of the identity only when sin ωs = 0",
+                          Status.THEOREM))
+        return {1: Bound(1, "discrete", base=base, reason=f"a = {text(base)}^j", form=(side, form, chosen))}
+    return {}
+
+
+def other_side(pieces, bound: Bound, budget: Budget, steps: list[Step]) -> Bound | None:
+    """No a < 0 when the other half-line's form has another growth, or none of the chosen frequency:
+    an a < 0 maps the half-lines onto each other, and a translation in t keeps each exponential
+    e^((m ± iω)t) of a form (exponentials of distinct exponents are linearly independent)."""
+    side, (m, harmonics), chosen = bound.form
+    omega = harmonics[chosen][0]
+    other = -side
+    branch = next((p.expr for p in pieces if not p.region.is_point and p.branch_free and
+                   (p.region.lower, p.region.upper) == ((S.Zero, S.Infinity) if other == 1 else
+                                                        (-S.Infinity, S.Zero))), None)
+    if branch is None:
+        return None
     with budget.step():
-        # SymPy's simplify only proposes the form; each is proved below, or not used
-        plus = _trig_form(sympy.simplify(right.xreplace({Z: sympy.exp(_T)})))
-        minus = _trig_form(sympy.simplify(left.xreplace({Z: -sympy.exp(_T)})))
-    if plus is None or minus is None or certified_sign(plus[0] - minus[0]) != 0 or \
-            certified_sign(plus[1] - minus[1]) != 0:
-        return {}
-    m, omega, a1, b1 = plus
-    _, _, a2, b2 = minus
-    if certified_sign(omega) not in (1, -1) or certified_sign(a1**2 + b1**2) != 1:
-        return {}
-    if not (_proved_form(right, 1, plus, budget) and _proved_form(left, -1, minus, budget)):
-        return {}
-    base = exact_form(sympy.exp(sympy.pi / omega))
-    base_c = exact_form(-base**m)
-    steps.append(Step("Log-periodic form", f"σ(e^t) = e^({text(m * _T)})·({text(a1)}·cos({text(omega * _T)}) + "
-                      f"{text(b1)}·sin({text(omega * _T)})), σ(−e^t) = e^({text(m * _T)})·({text(a2)}·cos(…) + "
-                      f"{text(b2)}·sin(…))",
-                      Relation(Rel.EQ, sigma_at(Power(S.Exp1, _T, bare_exponent=True)),
-                               Product((Power(S.Exp1, m * _T), Paren(Plus((
-                                   Product((a1, Operator("cos", omega * _T))),
-                                   Product((b1, Operator("sin", omega * _T))))), large=True)))),
-                      "σ on z > 0 and z < 0 with z = ±e^t", Status.VERIFIED))
-    steps.append(Step("Rotation argument (a > 0)",
-                      f"a = e^s: g(t + s) = c·e^(−m s)·g(t) for g = α cos ωt + β sin ωt forces (α² + β²)·sin(ωs) = 0, "
-                      f"so |a| = {text(base)}^j, c = (−1)^j·|a|^{text(m)}",
-                      Relation(Rel.IMPLIES,
-                               Relation(Rel.EQ, Operator("sin", Paren(Product((_OMEGA, Operator("log", A))))), S.Zero),
-                               And((Relation(Rel.EQ, A, Power(base, _J)), Relation(Rel.EQ, C, Power(Paren(base_c), _J))))),
-                      "cos ωt and sin ωt are linearly independent; a translation acts on their span as a rotation "
-                      "by ωs, which is a multiple of the identity only when sin ωs = 0", Status.THEOREM))
-    result = {1: Bound(1, "discrete", base=base, base_c=base_c,
-                       reason=f"a = {text(base)}^j with c = ({text(base_c)})^j", form=plus)}
-    det = certified_sign(a1 * b2 - b1 * a2)
-    dot = a1 * a2 + b1 * b2
-    if det == 0 and certified_sign(dot) in (1, -1):
-        unit_c = exact_form(dot / (a1**2 + b1**2))
-        steps.append(Step("Rotation argument (a < 0)",
-                          f"the two half-lines' vectors are parallel (ratio {text(unit_c)}), so a = −{text(base)}^j "
-                          f"with c = {text(unit_c)}·({text(base_c)})^j",
-                          And((Relation(Rel.EQ, A, Neg(Power(base, _J))),
-                               Relation(Rel.EQ, C, Product((unit_c, Power(Paren(base_c), _J)))))),
-                          "the same argument between σ(−e^(t+s)) and σ(e^t)", Status.THEOREM))
-        result[-1] = Bound(-1, "discrete", base=base, base_c=base_c, unit_c=unit_c,
-                           reason=f"a = −{text(base)}^j with c = {text(unit_c)}·({text(base_c)})^j")
-    return result
+        form = _trig_form(sympy.simplify(branch.xreplace({Z: other * sympy.exp(_T)})))
+    if form is None:
+        return None
+    growth_apart = certified_sign(form[0] - m) in (1, -1)
+    if not growth_apart and not all(certified_sign(o - omega) in (1, -1) and certified_sign(o + omega) in (1, -1)
+                                    for o, *_ in form[1]):
+        return None
+    if not _proved_form(branch, other, form, budget):
+        return None
+    at = "e^t" if other == 1 else "−e^t"
+    why = (f"its growth e^({text(form[0] * _T)}) is not e^({text(m * _T)})" if growth_apart else
+           f"it has no harmonic of frequency ±{text(omega)}")
+    reason = f"σ({at}) = e^({text(form[0] * _T)})·(…) for every real t: {why}"
+    steps.append(Step("Conclusion, a < 0", "no a < 0 is in the group",
+                      Relation(Rel.EQ, sigma_at(Power(S.Exp1, _T, bare_exponent=True) if other == 1 else
+                                                Neg(Power(S.Exp1, _T, bare_exponent=True))),
+                               _claimed(form)),
+                      f"{reason}; an a < 0 maps one half-line onto the other, and a translation in t keeps each "
+                      "exponential of the form, while σ on the first half-line has the exponential "
+                      f"e^(({text(m)} + i·{text(omega)})·t)", Status.THEOREM))
+    return Bound(-1, "empty", reason=reason, form=(other, form), by="frequencies")

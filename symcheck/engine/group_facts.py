@@ -78,8 +78,14 @@ class Bound:
     base_c: sympy.Expr | None = None
     unit_c: sympy.Expr | None = None
     reason: str = ""
-    #: a discrete bound's (m, ω, α, β): σ(e^t) = e^(mt)·(α cos ωt + β sin ωt), for its certificate
+    #: a discrete bound's (side, (m, harmonics), chosen): σ(side·e^t) = e^(mt)·Σ (α cos(ωt + φ) +
+    #: β sin(ωt + φ)) over the harmonics (ω, φ, α, β), the rotation argument on the chosen one;
+    #: the signs argument's data (:func:`symcheck.engine.group_maximality.opposite_signs`)
     form: tuple | None = None
+    #: a discrete bound's base is B^power, B = e^(π/ω): the lower powers of B are refuted
+    power: int = 1
+    #: the completeness certificate's argument when it is not read off ``kind``
+    by: str = ""
 
 
 def certified_sign(value: sympy.Expr) -> int | None:

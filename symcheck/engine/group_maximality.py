@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 import sympy
 from sympy import S
@@ -39,7 +40,7 @@ from symcheck.core.formula import (
 )
 from symcheck.core.printing import text
 from symcheck.core.results import Status, Step
-from symcheck.engine.group_breaks import break_points, log_periodic
+from symcheck.engine.group_breaks import break_points, log_periodic, other_side
 from symcheck.engine.group_facts import (
     ORDER,
     TAYLOR_CAP,
@@ -118,6 +119,13 @@ def bounds(sigma: Activation, value_point: tuple[sympy.Rational, sympy.Expr] | N
         except BudgetExceeded:
             missing.append("the time budget ran out in the break-point argument")
     result = {s: _resolve(s, relations[s], unit, discrete.get(s), steps) for s in (1, -1)}
+    if result[1].kind == "open":
+        with budget.step():
+            result[1] = log_derivative(sigma, pieces, steps) or result[1]
+    if result[-1].kind == "open" and pieces is not None:
+        with budget.step():
+            result[-1] = ((other_side(pieces, result[1], budget, steps) if result[1].kind == "discrete" else None)
+                          or opposite_signs(sigma, pieces, steps) or result[-1])
     return Arguments(tuple(steps), result, tuple(missing), None if pieces is None else tuple(pieces))
 
 
@@ -288,3 +296,130 @@ def _resolve(sign: int, relations: list[_Relation], unit: bool, discrete: Bound 
                         f"every (a, c) with {where} in the group has c = {text(law.c(sign))}",
                         Relation(Rel.EQ, C, law.c(sign)), first.why)
     return Bound(sign, "open", reason=f"no argument bounds the a with {where}")
+
+
+# ---- one strict sign on a half-line -----------------------------------------------------------
+
+#: the rationals tried for a sign change of σ on a half-line (times ±1)
+_CHANGE_GRID = tuple(sorted({sympy.Rational(j, 8) for j in range(1, 81)} | {sympy.Rational(1, j) for j in range(2, 17)}))
+
+
+def opposite_signs(sigma: Activation, pieces, steps: list[Step]) -> Bound | None:
+    """No a < 0 when σ has one strict sign on a whole half-line and changes sign on the other:
+    σ(a·z₁) = c·σ(z₁) and σ(a·z₂) = c·σ(z₂) would have opposite signs on the first half-line.
+    The sign on the half-line is the proof kernel's (its sign arguments on the open half-line)."""
+    from symcheck.engine.certificate_tree import Unsupported, tree
+    from symcheck.kernel.evaluate import Unknown
+    from symcheck.kernel.points import INF, NEG_INF, rational_point
+    from symcheck.kernel.signs import prove_sign
+    from symcheck.kernel.verdict import Reject
+    for side in (-1, 1):
+        piece = next((p for p in pieces if not p.region.is_point and p.branch_free
+                      and (p.region.lower, p.region.upper) == ((-S.Infinity, S.Zero) if side == -1
+                                                               else (S.Zero, S.Infinity))), None)
+        if piece is None:
+            continue
+        zero = rational_point(Fraction(0))
+        box = {"z": ("open", NEG_INF, zero) if side == -1 else ("open", zero, INF)}
+        strict = "zero" if piece.expr == 0 else None
+        for claim in ("pos", "neg") if strict is None else ():
+            try:
+                prove_sign(tree(piece.expr), claim, box)
+                strict = claim
+                break
+            except (Reject, Unknown, Unsupported):
+                continue
+        if strict is None:
+            continue
+        found: dict[int, sympy.Rational] = {}
+        for x in _CHANGE_GRID:
+            sign = certified_sign(at_point(sigma.expr, Z, -side * x))
+            if sign in (1, -1) and sign not in found:
+                found[sign] = -side * x
+            if len(found) == 2 or (found and strict == "zero"):
+                break
+        where = "z < 0" if side == -1 else "z > 0"
+        if strict == "zero" and found:
+            change = (next(iter(found.values())),)
+            reason = f"σ = 0 on {where}, and σ({text(change[0])}) ≠ 0"
+        elif strict != "zero" and len(found) == 2:
+            change = (found[1], found[-1])
+            reason = (f"σ = {text(piece.expr)} is {'positive' if strict == 'pos' else 'negative'} on {where}, and "
+                      f"σ({text(change[0])}) > 0 > σ({text(change[1])})")
+        else:
+            continue
+        steps.append(Step("Conclusion, a < 0", "no a < 0 is in the group",
+                          Relation(Rel.EQ, Intersection(SetBuilder(A, Relation(Rel.LT, None, S.Zero)), G), S.EmptySet),
+                          f"{reason}: an a < 0 maps these points into {where}, where σ(a·z₁) = c·σ(z₁) " +
+                          ("would make c = 0" if strict == "zero" else
+                           "and σ(a·z₂) = c·σ(z₂) would have opposite signs"), Status.THEOREM))
+        return Bound(-1, "empty", reason=reason, form=(side, piece.expr, strict, change), by="signs")
+    return None
+
+
+# ---- the log-derivative on a half-line --------------------------------------------------------
+
+def _half_piece(sigma: Activation, pieces, side: int):
+    """The branch-free expression σ is on the whole open half-line of ``side``, or None."""
+    if pieces is None:
+        return None if sigma.expr.has(*_BRANCHING) else sigma.expr
+    return next((p.expr for p in pieces if not p.region.is_point and p.branch_free
+                 and (p.region.lower, p.region.upper) == ((-S.Infinity, S.Zero) if side == -1 else
+                                                          (S.Zero, S.Infinity))), None)
+
+
+def log_derivative(sigma: Activation, pieces, steps: list[Step]) -> Bound | None:
+    """At most a = 1 for a > 0 when, on a half-line, σ = F is analytic of one strict sign and
+    H = z·F′/F is strictly monotone: σ(a·z) = c·σ(z) there gives H(a·z) = H(z). Every fact is the
+    proof kernel's (its sign arguments on the open half-line, its derivative, a zero proof of
+    z·F′ = H·F); SymPy only proposes H."""
+    from symcheck.engine.certificate_emit import Certificate, certify_zero
+    from symcheck.engine.certificate_tree import Unsupported, tree
+    from symcheck.kernel.complete import _half_line, analytic_on, nth_derivative
+    from symcheck.kernel.evaluate import Unknown
+    from symcheck.kernel.signs import prove_sign
+    from symcheck.kernel.verdict import Reject
+
+    def sign_of(g, box) -> str | None:
+        for claim in ("pos", "neg"):
+            try:
+                prove_sign(g, claim, box)
+                return claim
+            except (Reject, Unknown):
+                continue
+        return None
+
+    for side in (1, -1):
+        f = _half_piece(sigma, pieces, side)
+        if f is None or Z not in f.free_symbols:
+            continue
+        raw, box = _half_line(side)
+        try:
+            ft = tree(f)
+            analytic_on(ft, box)
+            sign = sign_of(ft, box)
+            if sign is None:
+                continue
+            h = sympy.simplify(Z * sympy.diff(f, Z) / f)
+            ht = tree(h)
+            analytic_on(ht, box)
+            slope = sign_of(nth_derivative(ht, 1, "z"), box)
+            if slope is None:
+                continue
+            zero = ("add", ("mul", ("var", "z"), nth_derivative(ft, 1, "z")), ("mul", ("int", -1), ht, ft))
+            proof = certify_zero(zero, {Z: [raw]})
+        except (Reject, Unknown, Unsupported):
+            continue
+        if not isinstance(proof, Certificate):
+            continue
+        where = "z > 0" if side == 1 else "z < 0"
+        reason = (f"on {where}, σ = {text(f)} ≠ 0 and z·σ′/σ = {text(h)} is strictly "
+                  f"{'increasing' if slope == 'pos' else 'decreasing'}")
+        steps.append(Step("Log-derivative", f"z·σ′(z)/σ(z) = {text(h)} on {where}, strictly "
+                          f"{'increasing' if slope == 'pos' else 'decreasing'}",
+                          Relation(Rel.EQ, A, S.One),
+                          f"{reason}; a > 0 maps {where} onto itself, and σ(a·z) = c·σ(z) differentiated and divided by "
+                          "itself gives H(a·z) = H(z), so a·z = z: a = 1", Status.THEOREM))
+        return Bound(1, "points", points=((S.One, S.One),), reason=reason, form=(side, f, h, sign, slope),
+                     by="log-derivative")
+    return None
