@@ -92,7 +92,8 @@ CORE: dict[str, tuple[str, ...]] = {
 # on them (its exclusion tables were written for the core only): see FAMILY_MODULES.
 _GROUP_TESTS = ("test_slips_groups.py", "test_slips_group_degree.py", "test_group.py", "test_group_cli.py", "test_group_consistency.py",
                 "test_group_fuzz.py", "test_tiny_constant_groups.py")
-_KERNEL_TESTS = ("test_kernel_units.py", "test_kernel_rules.py", "test_kernel_certificates.py",
+_KERNEL_TESTS = ("test_mutants_kernel_bundle.py", "test_certificate_gaps.py", "test_functions_table.py",
+                 "test_kernel_units.py", "test_kernel_rules.py", "test_kernel_certificates.py",
                  "test_kernel_cli.py", "test_certificate_emitter.py")
 _EMIT_TESTS = ("test_certificate_emitter.py", "test_kernel_certificates.py",
                "test_kernel_cli.py", "test_kernel_units.py", "test_group.py")
@@ -270,6 +271,7 @@ def _call_name(call: ast.Call) -> str:
 # identity rules SymPy applies itself (see EQUIVALENT)
 _DEAD_COSH = "SymPy's cosh.eval itself rewrites cosh(asinh u) to sqrt(u**2 + 1) whenever apply_identities rebuilds the node, before any rule is tried: the rule never fires"
 _DEAD_TANH = "SymPy's tanh.eval itself rewrites tanh(asinh u) to u/sqrt(u**2 + 1) whenever apply_identities rebuilds the node, before any rule is tried: the rule never fires"
+_DEAD_FRAC = "kernel/points.frac is called nowhere (not in the package, not in the tests: dead code, reported for removal), so no behaviour depends on its body"
 _DEAD_EXP = "SymPy's exp.eval itself rewrites exp(log u) to u for every u whenever apply_identities rebuilds the node, before any rule is tried: the rule never fires"
 
 # Provably equivalent mutants: (module, the exact change text) → the one-line proof. They
@@ -431,6 +433,12 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         "truth() reads only condition nodes made by tree.parse_cond, which refuses every head outside RELATIONS | {and, or, not, true, false}, and substitute/replace/canon never change a condition's head: a head 'pos' never reaches the lookup",
     ("certificate_rewrite", "`_RELATION_SIGNS` gets the extra entry `Leaf`, in `_RELATION_SIGNS = {\"gt\": (\"pos\", \"nonpos\"), \"ge\": (\"nonneg\", \"neg\"), \"lt\": (\"neg\", \"nonne…`"):
         "the emitter's conditions are made by certificate_tree.condition, whose relation heads are the six values of its _RELATIONS (gt ge lt le eq ne), and no rewrite changes a condition's head: the key 'Leaf' is never looked up",
+    ("kernel_points", '`Fraction(int(x.p), int(x.q))` → `(int(x.p)) / (int(x.q))`, in `return Fraction(int(x.p), int(x.q))`'):
+        _DEAD_FRAC,
+    ("kernel_points", '`Fraction(int(x.p), int(x.q))`: arguments 1 and 2 swapped, in `return Fraction(int(x.p), int(x.q))`'):
+        _DEAD_FRAC,
+    ("kernel_points", '`Fraction(int(x))` → `float(int(x))`, in `return Fraction(int(x))`'):
+        _DEAD_FRAC,
     ("kernel_check", "`region[1:2]` → `region[1:3]`, in `ends = region[1:] if region[0] == \"open\" else region[1:2]`"):
         "every point region the kernel builds (region_from, the witness point, complete.py) is the 2-tuple ('point', p), so region[1:3] and region[1:2] are the same 1-tuple",
 }
