@@ -18,23 +18,29 @@ from sympy import S
 
 from symcheck.core.budget import Budget, BudgetExceeded
 from symcheck.core.errors import EvaluationError, Undecided
+from symcheck.core.formula import Difference, ForAll, Product, Rel, Relation, Text
 from symcheck.core.printing import text
 from symcheck.core.results import Status, Step
 from symcheck.core.verdict import Verdict
 from symcheck.engine.certificate_emit import certify_member, certify_nonmember
+from symcheck.engine.group_facts import C, member_condition
 from symcheck.engine.guard import counterexample
 from symcheck.engine.kernel_gate import Admission, admit
 from symcheck.engine.plane import decide_plane, scale_regions, whole_line
-from symcheck.engine.symmetries import _case_steps, _fallback, _piece_steps, failed_outside, point_formula
+from symcheck.engine.symmetries import (
+    _case_steps,
+    _fallback,
+    _piece_steps,
+    failed_outside,
+    point_formula,
+)
 from symcheck.engine.zero import decide_zero
 from symcheck.exact.evaluate import certify_nonzero, recheck_sign
 from symcheck.exact.signs import EXACT_SIGN_BITS, at_point
 from symcheck.language.activations import Activation
 from symcheck.language.symbols import A, Z, sigma_at
-from symcheck.core.formula import Difference, ForAll, Product, Rel, Relation, Text
-from symcheck.engine.group_facts import C, member_condition
 
-__all__ = ["Proof", "prove_pair", "prove_family", "pair_witness", "WITNESS_GRID"]
+__all__ = ["WITNESS_GRID", "Proof", "pair_witness", "prove_family", "prove_pair"]
 
 #: the points z tried, simplest first, when a pair is refuted by a witness
 WITNESS_GRID: tuple[sympy.Rational, ...] = tuple(sympy.Rational(v) for v in (
@@ -60,8 +66,10 @@ def residual(sigma: Activation, a: sympy.Expr, c: sympy.Expr) -> sympy.Expr:
 
 def pair_witness(sigma: Activation, a: sympy.Expr, c: sympy.Expr,
                  grid: tuple[sympy.Rational, ...] = WITNESS_GRID) -> tuple[sympy.Rational, str] | None:
-    """A rational z where σ(a·z) − c·σ(z) is certified non-zero and re-checked, with the enclosure."""
-    for z0 in grid:
+    """A rational z where σ(a·z) − c·σ(z) is certified non-zero and re-checked, with the enclosure.
+    z = 0 is tried first (σ(0) ≠ 0 refutes every c ≠ 1 there), then the grid, then the rational
+    break points of σ written in its conditions (z > 6, …) and their images under a."""
+    for z0 in dict.fromkeys((S.Zero, *grid, *_break_points(sigma, a))):
         try:
             value = at_point(sigma.expr, Z, a * z0) - c * at_point(sigma.expr, Z, z0)
             certificate = certify_nonzero(value, {}, max_prec=EXACT_SIGN_BITS)
@@ -73,6 +81,19 @@ def pair_witness(sigma: Activation, a: sympy.Expr, c: sympy.Expr,
                  f"in [{certificate.lower}, {certificate.upper}] (Arb, {certificate.prec} bits)")
         return z0, shown
     return None
+
+
+def _break_points(sigma: Activation, a: sympy.Expr) -> list[sympy.Rational]:
+    """The rationals b of the conditions z ⋚ b in σ, and b/a when that is rational."""
+    out = []
+    for node in sympy.preorder_traversal(sigma.expr):
+        if isinstance(node, sympy.core.relational.Relational):
+            for lhs, rhs in ((node.lhs, node.rhs), (node.rhs, node.lhs)):
+                if lhs == Z and rhs.is_Rational:
+                    out.append(rhs)
+                    if (rhs / a).is_Rational:
+                        out.append(rhs / a)
+    return out
 
 
 def _decided(statement: Step, decide: Callable[[], Any]) -> Any:
