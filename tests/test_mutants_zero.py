@@ -11,12 +11,12 @@ import pytest
 import sympy
 from sympy import S
 
-from symcheck.engine import zero
 from symcheck.core.budget import Budget, BudgetExceeded
+from symcheck.core.verdict import Verdict
+from symcheck.engine import zero
+from symcheck.engine.zero import decide_zero, prove_identically_zero
 from symcheck.exact.regions import Region
 from symcheck.language.symbols import Z
-from symcheck.core.verdict import Verdict
-from symcheck.engine.zero import decide_zero, prove_identically_zero
 
 #: negative, but no enclosure up to the certifier's precision separates it from 0
 UNCERTIFIABLE = sympy.cos(sympy.exp(-5000)) - 1
@@ -114,13 +114,16 @@ def test_a_condition_with_an_uncertifiable_sign_is_not_decided() -> None:
 
 
 def test_a_piece_whose_every_alternative_is_proved_zero_is_proved() -> None:
-    """sin(e^z) > 0 has infinitely many roots on each half-line: no finite cut, so both branches
-    are kept and each must be proved 0 — here both are (sin² + cos² − 1 and 0)."""
+    """sin(e^z) > 0 has infinitely many roots on z > 0: no finite cut, so both branches are kept
+    there and each must be proved 0 — here both are (sin² + cos² − 1 and 0). (On z < 0 the
+    condition is true throughout, e^z lying in (0, 1), and is decided by a sign over the interval.)"""
     r = sympy.Piecewise((sympy.sin(Z)**2 + sympy.cos(Z)**2 - 1, sympy.sin(sympy.exp(Z)) > 0), (0, True))
     decision = decide_zero(r, Z, Budget(60))
     assert decision.verdict is Verdict.HOLDS
     assert [p.status for p in decision.pieces] == ["proved"] * 3
-    assert decision.pieces[0].method.startswith("0 on every branch the uncut condition may choose (2: ")
+    positive = [p for p in decision.pieces if p.region.lower == 0 and p.region.upper == S.Infinity]
+    assert len(positive) == 1
+    assert positive[0].method.startswith("0 on every branch the uncut condition may choose (2: ")
 
 
 def test_a_piece_with_an_alternative_not_proved_zero_is_not_proved() -> None:
