@@ -89,7 +89,7 @@ def certify_complete(sigma: Any, point: tuple, arguments: Any, members: list[tup
             cert["signs"] = _signs(s, arguments.bounds[-1], budget)
         needed = [sign for sign, kind in halves.items() if kind == "taylor"]
         if needed:
-            cert["germ"] = _germ(s, sigma, arguments.pieces, needed, budget)
+            cert["germ"] = _germ(s, sigma, arguments.pieces, needed, budget, getattr(arguments, "orders", ()))
         if "breaks" in halves.values():
             cert["breaks"] = _breaks(s, arguments.pieces)
     except (_Gap, Unsupported, Reject, Unknown) as why:
@@ -214,7 +214,7 @@ def _zero_proof(expr: Node, var: str, region: list | None, budget: Any) -> dict:
     return outcome.data["proof"]
 
 
-def _germ(s: Node, sigma: Any, pieces: Any, needed: list[int], budget: Any) -> dict:
+def _germ(s: Node, sigma: Any, pieces: Any, needed: list[int], budget: Any, proposed: tuple = ()) -> dict:
     from symcheck.engine.group_maximality import _root_order
     q, two_sided = 1, False
     if pieces is None:
@@ -256,12 +256,21 @@ def _germ(s: Node, sigma: Any, pieces: Any, needed: list[int], budget: Any) -> d
         break
     else:
         raise _Gap("a germ of σ at 0 is not analytic on any radius tried")
-    germ["orders"] = _orders(trees["plus"], trees.get("minus"), needed, polynomial)
+    germ["orders"] = _orders(trees["plus"], trees.get("minus"), needed, polynomial, proposed if q == 1 else ())
     return germ
 
 
-def _orders(plus: Node, minus: Node | None, needed: list[int], polynomial: bool) -> list[int]:
-    """The fewest orders whose rows bound each needed half (the kernel's own rows and rule)."""
+def _orders(plus: Node, minus: Node | None, needed: list[int], polynomial: bool,
+            proposed: tuple = ()) -> list[int]:
+    """The fewest orders whose rows bound each needed half (the kernel's own rows and rule); the
+    engine's non-zero orders are tried first (a high derivative is costly: each row is computed
+    from the germ, so a scan of every order up to it repeats the work)."""
+    rows = []
+    for j in sorted(proposed)[:8]:  # the fewest, lowest first
+        rows.append(coefficient_row(plus, minus, j))
+        chosen = _chosen(rows, needed)
+        if chosen is not None:
+            return chosen
     rows = []
     from symcheck.engine.group_facts import TAYLOR_CAP
     for j in range(_POLYNOMIAL_ORDERS + 1 if polynomial else TAYLOR_CAP + 1):

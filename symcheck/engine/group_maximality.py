@@ -81,6 +81,8 @@ class Arguments:
     #: σ split into branch-free pieces (None when σ has no branches or could not be split), for
     #: the completeness certificate (:mod:`symcheck.engine.certificate_complete`)
     pieces: tuple | None = None
+    #: the Taylor orders whose coefficient the engine certified non-zero (the emitter tries them first)
+    orders: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -99,6 +101,7 @@ def bounds(sigma: Activation, value_point: tuple[sympy.Rational, sympy.Expr] | N
     relations: dict[int, list[_Relation]] = {1: [], -1: []}
     missing: list[str] = []
     pieces = None
+    orders: set[int] = set()
     try:
         if sigma.expr.has(*_BRANCHING):
             with budget.step():
@@ -106,7 +109,7 @@ def bounds(sigma: Activation, value_point: tuple[sympy.Rational, sympy.Expr] | N
     except (Undecided, BudgetExceeded) as why:
         missing.append(f"the branches of σ could not be split into pieces ({why or 'time budget'})")
     try:
-        _at_zero(sigma, pieces, budget, relations, steps, missing)
+        _at_zero(sigma, pieces, budget, relations, steps, missing, orders)
     except BudgetExceeded:
         missing.append("the time budget ran out while computing Taylor coefficients")
     unit = False
@@ -126,12 +129,14 @@ def bounds(sigma: Activation, value_point: tuple[sympy.Rational, sympy.Expr] | N
         with budget.step():
             result[-1] = ((other_side(pieces, result[1], budget, steps) if result[1].kind == "discrete" else None)
                           or opposite_signs(sigma, pieces, steps) or result[-1])
-    return Arguments(tuple(steps), result, tuple(missing), None if pieces is None else tuple(pieces))
+    return Arguments(tuple(steps), result, tuple(missing), None if pieces is None else tuple(pieces),
+                     tuple(sorted(orders)))
 
 
 def _at_zero(sigma: Activation, pieces, budget: Budget, relations: dict[int, list[_Relation]],
-             steps: list[Step], missing: list[str]) -> None:
-    """Relations c = K·|a|^k from σ(0) and from the Taylor coefficients at 0 (one-sided if need be)."""
+             steps: list[Step], missing: list[str], orders: set[int]) -> None:
+    """Relations c = K·|a|^k from σ(0) and from the Taylor coefficients at 0 (one-sided if need be);
+    ``orders`` receives the orders with a coefficient certified non-zero."""
     zero_sign = certified_sign(at_point(sigma.expr, Z, S.Zero))
     if zero_sign in (1, -1):
         for s in (1, -1):
@@ -167,6 +172,7 @@ def _at_zero(sigma: Activation, pieces, budget: Budget, relations: dict[int, lis
         else:  # σ(−s) = Σ (−1)^k·s_k·s^k
             m = [(j, (-1) ** j * v, None if sign is None else (-1) ** j * sign) for j, v, sign in p]
         found = {j for (j, _, ps), (_, _, ms) in zip(p, m) if ps or ms}
+        orders |= found
         if len(found) >= 2 or order >= TAYLOR_CAP:
             break
         order = min(TAYLOR_CAP, 2 * order)
