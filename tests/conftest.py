@@ -66,6 +66,25 @@ def no_certificate_is_rejected(request: pytest.FixtureRequest):
         assert not fresh, f"the proof kernel rejected a certificate: {[str(r) for r in fresh]}"
 
 
+@pytest.fixture(autouse=True)
+def no_alarm_is_left_armed():
+    """A time budget's SIGALRM still armed after a test would fire in whatever runs next (pytest
+    itself: an INTERNALERROR that ends the run). Disarm it and fail the test that left it."""
+    import signal
+    import threading
+    yield
+    if threading.current_thread() is not threading.main_thread():
+        return
+    left, _ = signal.getitimer(signal.ITIMER_REAL)
+    handler = signal.getsignal(signal.SIGALRM)
+    if left:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+    if handler not in (signal.SIG_DFL, signal.SIG_IGN, None):
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    assert not left, f"a SIGALRM timer was left armed ({left:.3f} s) with handler {handler!r}"
+    assert handler in (signal.SIG_DFL, signal.SIG_IGN, None), f"a SIGALRM handler was left installed: {handler!r}"
+
+
 @pytest.fixture
 def without_z3(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make ``import z3`` fail, as on a machine without the solver."""

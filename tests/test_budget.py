@@ -111,3 +111,17 @@ def test_no_alarm_survives_a_finished_step() -> None:
             spin()
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
     time.sleep(0.15)  # a stray retry would raise here
+
+
+def test_an_interrupted_evaluate_false_does_not_outlive_the_budget() -> None:
+    # an alarm landing in the finally of SymPy's evaluate(False) skips its restore; the budget
+    # puts SymPy's switches back, or the rest of the process builds everything unevaluated
+    from sympy.core.parameters import global_parameters
+
+    from symcheck.core.budget import alarm
+    with pytest.raises(BudgetExceeded):
+        with alarm(5.0):
+            global_parameters.evaluate = False  # what the skipped restore leaves behind
+            global_parameters.distribute = False
+            raise BudgetExceeded
+    assert global_parameters.evaluate is True and global_parameters.distribute is True

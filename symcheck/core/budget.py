@@ -57,11 +57,33 @@ class Budget:
 
 @contextmanager
 def alarm(seconds: float, exception: type[BaseException] = BudgetExceeded) -> Iterator[None]:
-    """Raise ``exception`` in the block after ``seconds`` (main thread only).
+    """Raise ``exception`` in the block after ``seconds``, and leave SymPy's global switches as
+    they were at its start (see :func:`_sympy_switches_kept`).
 
     Nested alarms keep the outer timer: when the outer one is due first it fires as
     BudgetExceeded, and it is re-armed with what is left of it afterwards.
     """
+    with _sympy_switches_kept(), _alarm(seconds, exception):
+        yield
+
+
+@contextmanager
+def _sympy_switches_kept() -> Iterator[None]:
+    """An exception raised between bytecodes can land in the ``finally`` of SymPy's
+    ``evaluate(False)`` before it restores the switch: SymPy would then build everything
+    unevaluated for the rest of the thread (``1*98 > 1000`` cannot be decided, nothing
+    simplifies). The switches (thread-local in SymPy) are put back as they were here."""
+    from sympy.core.parameters import global_parameters
+    evaluate, distribute = global_parameters.evaluate, global_parameters.distribute
+    try:
+        yield
+    finally:
+        global_parameters.evaluate, global_parameters.distribute = evaluate, distribute
+
+
+@contextmanager
+def _alarm(seconds: float, exception: type[BaseException]) -> Iterator[None]:
+    """The timer itself (main thread: SIGALRM; any other thread: the watchdog)."""
     if threading.current_thread() is not threading.main_thread():
         with _watched(seconds, exception):
             yield

@@ -13,6 +13,8 @@ and chooses each branch by those certified signs, where SymPy's substitution wou
 """
 from __future__ import annotations
 
+import functools
+
 from collections.abc import Mapping
 
 import sympy
@@ -107,6 +109,7 @@ def _order_roots(x: sympy.Expr, y: sympy.Expr) -> int:
 
 
 
+@functools.lru_cache(maxsize=512)  # keyed by the whole expression: each point of one σ reuses it
 def nonsmooth_to_piecewise(expr: sympy.Expr) -> sympy.Expr:
     """Abs, Max, Min, sign and Heaviside as Piecewise, also inside conditions.
 
@@ -115,18 +118,38 @@ def nonsmooth_to_piecewise(expr: sympy.Expr) -> sympy.Expr:
     low-precision guess (``Max(z, z + P)`` became ``z + P`` and ``Abs(P)`` became ``P`` for
     P ≈ −2.7e-40). The conditions are left for certified signs to decide.
     """
-    for _ in range(20):
-        new = expr.replace(lambda e: isinstance(e, _NONSMOOTH), _as_piecewise)
-        if new == expr:
-            return new
-        expr = new
-    raise Undecided("nonsmooth functions nested too deeply to rewrite")
+    def walk(node: sympy.Basic) -> sympy.Basic:
+        if not node.args or not node.has(*_NONSMOOTH):
+            return node
+        if isinstance(node, sympy.Piecewise):  # conditions lifted, never SymPy's ITE rewrite
+            return sympy.Piecewise(*((walk(value), _lifted(walk(cond))) for value, cond in node.args),
+                                   evaluate=False)
+        args = [walk(arg) for arg in node.args]
+        if isinstance(node, _NONSMOOTH):
+            # built from the rewritten arguments unevaluated: SymPy's Max(C, Piecewise(…))
+            # would compare C with the Piecewise (by evalf, or fail: "not comparable")
+            return _as_piecewise(node.func(*args, evaluate=False))
+        if args == list(node.args):
+            return node
+        if isinstance(node, (sympy.core.relational.Relational, sympy.logic.boolalg.BooleanFunction)):
+            with sympy.evaluate(False):  # a condition: decided later by certified signs only
+                return node.func(*args)
+        return node.func(*args)
+
+    try:
+        return walk(expr)
+    except RecursionError:
+        raise Undecided("nonsmooth functions nested too deeply to rewrite") from None
 
 
 def _as_piecewise(e: sympy.Expr) -> sympy.Expr:
     """One nonsmooth node as a Piecewise whose conditions are not evaluated."""
     def pw(*pairs):
-        return sympy.Piecewise(*pairs, evaluate=False)
+        # a condition holding a Piecewise (Min(6, Max(0, z + 3)) compares with Max's Piecewise)
+        # is lifted here: SymPy's ExprCondPair would rewrite it as an ITE through as_set and
+        # solve_univariate_inequality, deciding signs of numbers by evalf (Min(P, Max(0, z))
+        # came out 0 for z ≤ 0 with P ≈ −2.7e-40)
+        return sympy.Piecewise(*((value, _lifted(cond)) for value, cond in pairs), evaluate=False)
 
     def rel(kind, x, y):
         return kind(x, y, evaluate=False)
@@ -147,6 +170,62 @@ def _as_piecewise(e: sympy.Expr) -> sympy.Expr:
     pairs = [(a, sympy.And(*(rel(kind, a, b) for b in args[i + 1:]), evaluate=False))
              for i, a in enumerate(args[:-1])]
     return pw(*pairs, (args[-1], True))
+
+
+def _lifted(cond: sympy.Basic) -> sympy.Basic:
+    """``cond`` with every Piecewise inside a relation taken out by cases, exactly:
+    R(…P…) with P = Piecewise((e₁, c₁), (e₂, c₂), …) is Or over i of (¬c₁ ∧ … ∧ ¬c_{i−1} ∧ c_i ∧ R(…e_i…)).
+    Everything is built unevaluated, so no relation is decided on the way."""
+    if not isinstance(cond, sympy.Basic) or not cond.has(sympy.Piecewise):
+        return cond
+    with sympy.evaluate(False):
+        if isinstance(cond, (sympy.And, sympy.Or)):
+            return cond.func(*(_lifted(arg) for arg in cond.args), evaluate=False)
+        if isinstance(cond, sympy.Not):
+            return sympy.Not(_lifted(cond.args[0]), evaluate=False)
+        if isinstance(cond, sympy.ITE):
+            return sympy.ITE(*(_lifted(arg) for arg in cond.args), evaluate=False)
+        inner = next((node for node in sympy.preorder_traversal(cond) if isinstance(node, sympy.Piecewise)), None)
+        if inner is None or not isinstance(cond, sympy.core.relational.Relational):
+            return cond
+        cases, earlier = [], []
+        for value, condition in inner.args:
+            condition = _lifted(condition)
+            here = [*(_negated(c) for c in earlier), condition, _lifted(_decided(cond.xreplace({inner: value})))]
+            cases.append(_conjunction(here))
+            earlier.append(condition)
+        return _disjunction(cases)
+
+
+def _decided(relation: sympy.Basic) -> sympy.Basic:
+    """A relation between numbers as True or False by a certified sign (kept when undecided)."""
+    if type(relation) in _RELATIONS and not relation.free_symbols:
+        try:
+            return sympy.true if _RELATIONS[type(relation)](exact_sign(relation.lhs - relation.rhs)) else sympy.false
+        except Undecided:
+            return relation
+    return relation
+
+
+def _negated(cond: sympy.Basic) -> sympy.Basic:
+    if cond is S.true or cond is S.false:
+        return sympy.false if cond is S.true else sympy.true
+    return sympy.Not(cond, evaluate=False)
+
+
+def _conjunction(parts: list[sympy.Basic]) -> sympy.Basic:
+    """And by pure logic only (True dropped, False absorbing), the rest unevaluated."""
+    if any(p is S.false for p in parts):
+        return sympy.false
+    kept = [p for p in parts if p is not S.true]
+    return kept[0] if len(kept) == 1 else sympy.And(*kept, evaluate=False) if kept else sympy.true
+
+
+def _disjunction(parts: list[sympy.Basic]) -> sympy.Basic:
+    if any(p is S.true for p in parts):
+        return sympy.true
+    kept = [p for p in parts if p is not S.false]
+    return kept[0] if len(kept) == 1 else sympy.Or(*kept, evaluate=False) if kept else sympy.false
 
 
 #: functions whose automatic evaluation at a number only applies identities (exact values at
