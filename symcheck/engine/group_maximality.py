@@ -24,7 +24,7 @@ import sympy
 from sympy import S
 
 from symcheck.core.budget import Budget, BudgetExceeded
-from symcheck.core.errors import Undecided
+from symcheck.core.errors import EvaluationError, Undecided
 from symcheck.core.formula import (
     Abbreviated,
     Abs,
@@ -339,7 +339,10 @@ def opposite_signs(sigma: Activation, pieces, steps: list[Step]) -> Bound | None
             continue
         found: dict[int, sympy.Rational] = {}
         for x in _CHANGE_GRID:
-            sign = certified_sign(at_point(sigma.expr, Z, -side * x))
+            try:
+                sign = certified_sign(at_point(sigma.expr, Z, -side * x))
+            except (EvaluationError, Undecided, TypeError, ValueError):
+                continue
             if sign in (1, -1) and sign not in found:
                 found[sign] = -side * x
             if len(found) == 2 or (found and strict == "zero"):
