@@ -305,3 +305,14 @@ def test_a_number_sympy_calls_zero_is_not_dropped(template: str, truth) -> None:
         for z in POINTS:
             want = truth(m, z)
             assert abs(_mp(expr, z) - want) <= mpmath.mpf(10) ** -60, (text, sympy.sstr(expr))
+
+
+def test_each_comparison_of_max_arguments_is_its_own_proof() -> None:
+    # z dominates z + P·z² (P < 0) but not 1 − z²: the value is no single argument, and the
+    # parser must not reuse one pair's proof for another (a cache keyed by one argument would
+    # return z, which is 0 at z = 0 where the true maximum is 1)
+    expr = parse_activation(f"Max(z, z + {P}*z**2, 1 - z**2)")
+    with mpmath.workdps(60):
+        for z, true in ((0, 1), (2, 2), (-2, -2), (sympy.Rational(1, 2), sympy.Rational(3, 4))):
+            got = _mp(expr, mpmath.mpf(z.p) / z.q if isinstance(z, sympy.Rational) else mpmath.mpf(z))
+            assert abs(got - mpmath.mpf(sympy.Rational(true).p) / sympy.Rational(true).q) < mpmath.mpf(10) ** -30, (z, expr)

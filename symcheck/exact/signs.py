@@ -118,9 +118,11 @@ def nonsmooth_to_piecewise(expr: sympy.Expr) -> sympy.Expr:
     low-precision guess (``Max(z, z + P)`` became ``z + P`` and ``Abs(P)`` became ``P`` for
     P ≈ −2.7e-40). The conditions are left for certified signs to decide.
     """
-    def walk(node: sympy.Basic) -> sympy.Basic:
+    def walk(node: sympy.Basic, depth: int = 0) -> sympy.Basic:
         if not node.args or not node.has(*_NONSMOOTH):
             return node
+        if depth > 20:  # a subclass whose own Piecewise rewrite brings back a nonsmooth node
+            raise Undecided("nonsmooth functions nested too deeply to rewrite")
         if isinstance(node, sympy.Piecewise):  # conditions lifted, never SymPy's ITE rewrite
             return sympy.Piecewise(*((walk(value), _lifted(walk(cond))) for value, cond in node.args),
                                    evaluate=False)
@@ -128,7 +130,8 @@ def nonsmooth_to_piecewise(expr: sympy.Expr) -> sympy.Expr:
         if isinstance(node, _NONSMOOTH):
             # built from the rewritten arguments unevaluated: SymPy's Max(C, Piecewise(…))
             # would compare C with the Piecewise (by evalf, or fail: "not comparable")
-            return _as_piecewise(node.func(*args, evaluate=False))
+            rewritten = _as_piecewise(node.func(*args, evaluate=False))
+            return walk(rewritten, depth + 1) if rewritten.has(*_NONSMOOTH) else rewritten
         if args == list(node.args):
             return node
         if isinstance(node, (sympy.core.relational.Relational, sympy.logic.boolalg.BooleanFunction)):
