@@ -85,6 +85,18 @@ def no_alarm_is_left_armed():
     assert handler in (signal.SIG_DFL, signal.SIG_IGN, None), f"a SIGALRM handler was left installed: {handler!r}"
 
 
+@pytest.fixture(scope="session")
+def mutation_check():
+    """scripts/mutation_check.py loaded as a module (the mutation tests test the mutator)."""
+    import importlib.util
+    import sys
+    spec = importlib.util.spec_from_file_location("mutation_check", ROOT / "scripts" / "mutation_check.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["mutation_check"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
 @pytest.fixture
 def without_z3(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make ``import z3`` fail, as on a machine without the solver."""

@@ -4,7 +4,6 @@ family's mutants exactly as they were."""
 from __future__ import annotations
 
 import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
@@ -13,12 +12,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
-def check():
-    spec = importlib.util.spec_from_file_location("mutation_check", ROOT / "scripts" / "mutation_check.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["mutation_check"] = module
-    spec.loader.exec_module(module)
-    return module
+def check(mutation_check):
+    return mutation_check
 
 
 def _new(check, source: str) -> dict[str, list[str]]:

@@ -220,11 +220,7 @@ def _build(sigma: Activation, budget: Budget, steps: list[Step], started: float)
                                   "so a = −1", Relation(Rel.EQ, A, -S.One),
                                   f"(−1, {text(unit_c)}) is a proved member and the only a > 0 is 1", Status.THEOREM))
             else:
-                if proof.verdict is Verdict.BROKEN:
-                    excluded.append(Exclusion(-S.One, unit_c, proof.witness, proof.steps))
-                notes.append(f"{bound.reason}: (−1, {text(unit_c)}) is not a member"
-                             + (" (refuted)" if proof.verdict is Verdict.BROKEN else f" or undecided: {proof.note}")
-                             + ", and no other argument places the a < 0")
+                _reflection_refused(proof, unit_c, bound.reason, excluded, notes)
         elif sign == -1 and bound.kind == "open" and 1 in discrete:
             # a member (−1, u) reflects the a > 0 found above onto a < 0
             unit_c = _c_from_value(sigma, -S.One, point)
@@ -241,11 +237,7 @@ def _build(sigma: Activation, budget: Budget, steps: list[Step], started: float)
                                   f"(−1, {text(unit_c)}) is a proved member (below) and G is a group; the a > 0 in G "
                                   "are the powers above", Status.THEOREM))
             else:
-                if proof.verdict is Verdict.BROKEN:
-                    excluded.append(Exclusion(-S.One, unit_c, proof.witness, proof.steps))
-                notes.append(f"{bound.reason}: (−1, {text(unit_c)}) is not a member"
-                             + (" (refuted)" if proof.verdict is Verdict.BROKEN else f" or undecided: {proof.note}")
-                             + ", and no other argument places the a < 0")
+                _reflection_refused(proof, unit_c, bound.reason, excluded, notes)
         else:
             notes.append(bound.reason)
     if 1 not in discrete and 1 not in laws and not any(_sign_of(a0 - 1) == 0 for a0, _, _ in finite):
@@ -307,6 +299,16 @@ def _generator(sigma: Activation, bound: Bound, point: tuple, budget: Budget,
         excluded.append(Exclusion(a_n, c_n, proof.witness, proof.steps))
     return (f"{bound.reason}, but {text(bound.base)}^k is refuted for every k from 1 to {POWER_CAP} (the cap): "
             "the a > 0 in G are 1 alone or the powers of a higher power, and no argument says which")
+
+
+def _reflection_refused(proof: Proof, unit_c: sympy.Expr, reason: str, excluded: list[Exclusion],
+                        notes: list[str]) -> None:
+    """(−1, unit_c) is not a proved member: its refutation kept, and why a < 0 stays open."""
+    if proof.verdict is Verdict.BROKEN:
+        excluded.append(Exclusion(-S.One, unit_c, proof.witness, proof.steps))
+    notes.append(f"{reason}: (−1, {text(unit_c)}) is not a member"
+                 + (" (refuted)" if proof.verdict is Verdict.BROKEN else f" or undecided: {proof.note}")
+                 + ", and no other argument places the a < 0")
 
 
 def _certified(proof: Proof) -> bool:
