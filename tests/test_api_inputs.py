@@ -41,5 +41,7 @@ def test_a_sympy_activation_meets_the_same_checks_as_text() -> None:
         sc.activation(sympy.log(x))
     with pytest.raises(UnknownNameError, match="2 variables"):
         sc.activation(x * sympy.Symbol("y"))
-    with pytest.raises(ParseError):
-        sc.activation(sympy.gamma(x))  # not on the allow-list
+    with pytest.raises(ParseError, match="zeta"):
+        sc.activation(sympy.zeta(x))  # not on the allow-list
+    with pytest.raises(sc.DomainError, match="pole"):
+        sc.activation(sympy.gamma(x))  # on the allow-list, with its domain
