@@ -76,6 +76,11 @@ def proved_zero(value: sympy.Expr) -> bool:
 # --------------------------------------------------------------------------- generators
 
 
+#: the largest integer power of a generator expanded (exp(p/q) over a common base exp(1/d)
+#: raises it to the power p·d/q; beyond this the identity is "not proved", never expanded)
+MAX_GENERATOR_POWER = 512
+
+
 def generator_identity_safe(value: sympy.Expr) -> bool:
     """:func:`generator_identity`, with a failure of SymPy's algebra read as "not proved"."""
     try:
@@ -88,6 +93,9 @@ def generator_identity(value: sympy.Expr) -> bool:
     """The numerator of ``value`` as a rational function of independent atoms is 0."""
     atoms: dict[sympy.Expr, sympy.Dummy] = {}
     polynomial_form = _over_generators(value, atoms)
+    if any(abs(node.exp) > MAX_GENERATOR_POWER for node in sympy.preorder_traversal(polynomial_form)
+           if isinstance(node, sympy.Pow) and node.exp.is_Integer):
+        return False  # exp(10^-99) and exp(10^-100) share the generator exp(10^-100): a power far too big to expand
     numerator, _ = sympy.fraction(sympy.together(polynomial_form))
     return sympy.expand(numerator) == 0
 
