@@ -225,7 +225,7 @@ def test_the_kernel_encloses_mpmath(x, name):
     with kernel_evaluate.precision(256):
         reference = arb(mpmath.nstr(value, 55)) + arb(0, "1e-50")  # mpmath's value, to 1e-50
         assert ball.lower() <= reference.upper() and reference.lower() <= ball.upper()
-        assert ball.rad() < arb("1e-30")
+        assert ball.rad() < arb("1e-30") * (1 + abs(ball.mid()))  # relative: gamma(2 + z²) reaches 10⁷ on the range
 
 
 #: each function of z itself, points inside its domain (float64 arguments, so the comparison
