@@ -56,7 +56,12 @@ def exact_sign(value: sympy.Expr) -> int:
         return int(bool(value > 0)) - int(bool(value < 0))
     if not value.is_number:
         raise Undecided(f"{text(value)} is not a number")
-    if generator_identity_safe(value):  # cheap, exact: most zeros are structural
+    # a quick enclosure first: the generator identity expands polynomials in the atoms, which
+    # can blow up (several exp(10^-k) over one base) where 256 bits settle the sign at once
+    certificate = certify_nonzero(value, {}, max_prec=256)
+    if certificate is not None:
+        return certificate.sign
+    if generator_identity_safe(value):  # exact: most zeros are structural
         return 0
     certificate = certify_nonzero(value, {}, max_prec=EXACT_SIGN_BITS)
     if certificate is not None:
@@ -201,12 +206,19 @@ def _lifted(cond: sympy.Basic) -> sympy.Basic:
 
 
 def _decided(relation: sympy.Basic) -> sympy.Basic:
-    """A relation between numbers as True or False by a certified sign (kept when undecided)."""
+    """A relation between numbers as True or False when an Arb enclosure of the difference
+    excludes 0 (or it is rational); kept as written otherwise, for the case split. Only the
+    enclosure: an exact zero proof here could expand without bound, outside any budget."""
     if type(relation) in _RELATIONS and not relation.free_symbols:
-        try:
-            return sympy.true if _RELATIONS[type(relation)](exact_sign(relation.lhs - relation.rhs)) else sympy.false
-        except Undecided:
-            return relation
+        difference = relation.lhs - relation.rhs
+        if difference.is_Rational:
+            sign = int(sympy.sign(difference))
+        else:
+            certificate = certify_nonzero(difference, {})
+            if certificate is None:
+                return relation
+            sign = certificate.sign
+        return sympy.true if _RELATIONS[type(relation)](sign) else sympy.false
     return relation
 
 
