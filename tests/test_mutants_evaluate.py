@@ -320,6 +320,10 @@ def _piecewise(first: tuple, second: tuple) -> sympy.Expr:
 
 def _exact(expr: sympy.Expr, z: sympy.Rational) -> Fraction:
     value = expr.xreplace({Z: z})
+    # the generator builds Not(And(Eq(z, 0), Ne(z, 0))) unevaluated: SymPy leaves Not(False)
+    # standing after the substitution; evaluated here, the Piecewise collapses to its value
+    value = value.replace(lambda e: isinstance(e, sympy.Not) and isinstance(e.args[0], sympy.logic.boolalg.BooleanAtom),
+                          lambda e: sympy.Not(e.args[0]))
     assert value.is_Rational, value
     return Fraction(int(value.p), int(value.q))
 

@@ -139,6 +139,10 @@ def nonsmooth_to_piecewise(expr: sympy.Expr) -> sympy.Expr:
             return walk(rewritten, depth + 1) if rewritten.has(*_NONSMOOTH) else rewritten
         if args == list(node.args):
             return node
+        if isinstance(node, (sympy.And, sympy.Or)):  # pure logic on decided parts, nothing else
+            return (_conjunction if isinstance(node, sympy.And) else _disjunction)(args)
+        if isinstance(node, sympy.Not):
+            return _negated(args[0])
         if isinstance(node, (sympy.core.relational.Relational, sympy.logic.boolalg.BooleanFunction)):
             with sympy.evaluate(False):  # a condition: decided later by certified signs only
                 return node.func(*args)
@@ -188,9 +192,10 @@ def _lifted(cond: sympy.Basic) -> sympy.Basic:
         return cond
     with sympy.evaluate(False):
         if isinstance(cond, (sympy.And, sympy.Or)):
-            return cond.func(*(_lifted(arg) for arg in cond.args), evaluate=False)
+            combine = _conjunction if isinstance(cond, sympy.And) else _disjunction
+            return combine([_lifted(arg) for arg in cond.args])
         if isinstance(cond, sympy.Not):
-            return sympy.Not(_lifted(cond.args[0]), evaluate=False)
+            return _negated(_lifted(cond.args[0]))
         if isinstance(cond, sympy.ITE):
             return sympy.ITE(*(_lifted(arg) for arg in cond.args), evaluate=False)
         inner = next((node for node in sympy.preorder_traversal(cond) if isinstance(node, sympy.Piecewise)), None)
