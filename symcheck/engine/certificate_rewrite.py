@@ -98,17 +98,27 @@ class Stuck(Exception):
 # --------------------------------------------------------------------------- polynomials
 
 
-def canonical(node: Node) -> Node | None:
-    """``node`` as the canonical tree of its polynomial over its generators (terms in the
-    normal form's order, coefficients first), or None when it is not one. A negative power of a
-    generator is kept (a Laurent polynomial) when the node itself inverts that generator: the
-    kernel's ``ring`` step accepts exactly those."""
+def _polynomial_over_generators(node: Node):
+    """(generators, normal form, numerator, denominator) of ``node``, or None when the kernel's
+    normal form refuses it."""
     gens = generators(node)
     form = Form(node)
     try:
         n, d = form.of(node)
     except Reject:
         return None
+    return gens, form, n, d
+
+
+def canonical(node: Node) -> Node | None:
+    """``node`` as the canonical tree of its polynomial over its generators (terms in the
+    normal form's order, coefficients first), or None when it is not one. A negative power of a
+    generator is kept (a Laurent polynomial) when the node itself inverts that generator: the
+    kernel's ``ring`` step accepts exactly those."""
+    found = _polynomial_over_generators(node)
+    if found is None:
+        return None
+    gens, form, n, d = found
     if len(d) != 1:
         return None
     keys = sorted(form.index, key=form.index.get)
@@ -722,12 +732,10 @@ def _relation_paths(cond: Node, path: tuple = ()):
 def _constant_factor(l: Node) -> Node | None:
     """K·P when l is a polynomial whose coefficients in the variables (and the atoms holding
     them) are rational multiples of one polynomial K in variable-free atoms; None otherwise."""
-    gens = generators(l)
-    form = Form(l)
-    try:
-        n, d = form.of(l)
-    except Reject:
+    found = _polynomial_over_generators(l)
+    if found is None:
         return None
+    gens, form, n, d = found
     if not d.is_constant() or n.is_zero():
         return None
     keys = sorted(form.index, key=form.index.get)

@@ -295,11 +295,7 @@ class BallArithmetic:
     def log(self, x: BallValue) -> BallValue:
         if isinstance(x, fmpq) and x == 1:
             return fmpq(0)
-        lo, hi = self.sign_bounds(x)
-        if hi <= 0:
-            raise EvaluationError("logarithm of a non-positive number")
-        if lo <= 0:
-            raise Imprecise("undecided sign under a logarithm")
+        self._positive_argument(x, "logarithm", "a logarithm")
         return self._monotone(arb.log, self.ball(x), "log")
 
     def log1p(self, x: BallValue) -> BallValue:
@@ -447,12 +443,16 @@ class BallArithmetic:
         """log Γ(x) for x > 0 (the real log-gamma function; not real below 0)."""
         if isinstance(x, fmpq) and x in (1, 2):
             return fmpq(0)
+        self._positive_argument(x, "loggamma", "loggamma")
+        return self._finite(self.ball(x).lgamma(), "loggamma")
+
+    def _positive_argument(self, x: BallValue, name: str, under: str) -> None:
+        """x > 0, certified: not defined at or below 0, undecided while the ball touches 0."""
         lo, hi = self.sign_bounds(x)
         if hi <= 0:
-            raise EvaluationError("loggamma of a non-positive number")
+            raise EvaluationError(f"{name} of a non-positive number")
         if lo <= 0:
-            raise Imprecise("undecided sign under loggamma")
-        return self._finite(self.ball(x).lgamma(), "loggamma")
+            raise Imprecise(f"undecided sign under {under}")
 
     def lambertw(self, x: BallValue) -> BallValue:
         """The principal branch W₀, real for x ≥ −1/e and increasing there; W(0) = 0."""
