@@ -65,6 +65,36 @@ def test_an_outer_deadline_due_when_the_inner_step_ends_is_not_a_livelock() -> N
     assert run.returncode == 0 and run.stdout.strip() == "done", run.stderr
 
 
+def test_a_step_that_expires_while_it_is_being_set_up_leaves_nothing_armed() -> None:
+    """A step of a few microseconds expires during its own set-up or clean-up. With the timer a
+    ``@contextmanager`` the expiry landed in contextlib's ``__enter__`` after the timer was
+    armed, the clean-up never ran, and the retry fired in whatever came next (in CI: inside
+    pytest, an INTERNALERROR). Thousands of rounds with tiny and nested deadlines, in a child
+    process so that a leaked timer cannot hit this one; every round must leave SIGALRM as it
+    found it."""
+    program = textwrap.dedent("""
+        import random, signal
+        from symcheck.core.budget import Budget, BudgetExceeded, alarm
+        random.seed(7)
+        leaks = 0
+        for _ in range(4000):
+            try:
+                with Budget(60).step(random.choice([1e-6, 1e-5, 3e-5, 1e-4, 3e-4])):
+                    with alarm(random.choice([1e-6, 1e-5, 1e-4, 5.0])):
+                        sum(range(random.randrange(300)))
+            except BudgetExceeded:
+                pass
+            if signal.getitimer(signal.ITIMER_REAL)[0] or signal.getsignal(signal.SIGALRM) is not signal.SIG_DFL:
+                leaks += 1
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        print("leaks", leaks)
+    """)
+    run = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["leaks", "0"], run.stdout
+
+
 def test_budget_exceeded_is_not_an_exception_sympy_could_swallow() -> None:
     assert not issubclass(BudgetExceeded, Exception)
 

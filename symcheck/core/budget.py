@@ -15,15 +15,31 @@ from __future__ import annotations
 import ctypes
 import os
 import signal
+import sys
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import CodeType, FrameType
+from typing import TypeVar
 
 DEFAULT_TIMEOUT = 20.0
 #: after a budget expires, the alarm repeats at this interval until the step has ended
 RETRY_SECONDS = 0.05
+
+
+#: code objects in which an expiry is never raised (see :func:`uninterruptible`)
+_PROTECTED: set[CodeType] = set()
+_F = TypeVar("_F", bound=Callable[..., object])
+
+
+def uninterruptible(function: _F) -> _F:
+    """Mark a short set-up or clean-up function in which no expiry may land (taking a lock and
+    saving a global, restoring them). An expiry due there re-arms a short retry instead, which
+    lands once other code runs. Only the function's own frame is covered, so it should call
+    nothing but C functions or other uninterruptible ones."""
+    _PROTECTED.add(function.__code__)  # type: ignore[attr-defined]
+    return function
 
 
 class BudgetExceeded(BaseException):
@@ -45,81 +61,112 @@ class Budget:
     def expired(self) -> bool:
         return self.remaining() <= 0
 
-    @contextmanager
-    def step(self, limit: float | None = None) -> Iterator[None]:
+    def step(self, limit: float | None = None) -> _Alarm:
         """Run the body under ``min(limit, remaining)`` seconds; raise BudgetExceeded after."""
         seconds = self.remaining() if limit is None else min(limit, self.remaining())
         if seconds <= 0:
             raise BudgetExceeded
-        with alarm(seconds):
-            yield
+        return alarm(seconds)
 
 
-@contextmanager
-def alarm(seconds: float, exception: type[BaseException] = BudgetExceeded) -> Iterator[None]:
+def alarm(seconds: float, exception: type[BaseException] = BudgetExceeded) -> _Alarm:
     """Raise ``exception`` in the block after ``seconds``, and leave SymPy's global switches as
-    they were at its start (see :func:`_sympy_switches_kept`).
+    they were at its start (see :class:`_Alarm`).
 
     Nested alarms keep the outer timer: when the outer one is due first it fires as
     BudgetExceeded, and it is re-armed with what is left of it afterwards.
     """
-    with _sympy_switches_kept(), _alarm(seconds, exception):
-        yield
+    return _Alarm(seconds, exception)
 
 
-@contextmanager
-def _sympy_switches_kept() -> Iterator[None]:
-    """An exception raised between bytecodes can land in the ``finally`` of SymPy's
-    ``evaluate(False)`` before it restores the switch: SymPy would then build everything
-    unevaluated for the rest of the thread (``1*98 > 1000`` cannot be decided, nothing
-    simplifies). The switches (thread-local in SymPy) are put back as they were here."""
-    from sympy.core.parameters import global_parameters
-    evaluate, distribute = global_parameters.evaluate, global_parameters.distribute
-    try:
-        yield
-    finally:
-        global_parameters.evaluate, global_parameters.distribute = evaluate, distribute
+class _Alarm:
+    """The timer of one block (main thread: SIGALRM; any other thread: the watchdog).
 
+    A class, not a ``@contextmanager``: contextlib's ``__enter__`` runs bytecode after the
+    generator has armed the timer and before the ``with`` block protects it, and an expiry
+    landing there skipped the clean-up (a timer left armed fired in whatever ran next, seen as
+    an INTERNALERROR of pytest). Here the handler never raises inside this class's own
+    ``__enter__``/``__exit__`` (it re-arms a short retry instead), and ``__enter__`` undoes
+    what it did when anything else interrupts it.
 
-@contextmanager
-def _alarm(seconds: float, exception: type[BaseException]) -> Iterator[None]:
-    """The timer itself (main thread: SIGALRM; any other thread: the watchdog)."""
-    if threading.current_thread() is not threading.main_thread():
-        with _watched(seconds, exception):
-            yield
-        return
-    outer_left, _ = signal.getitimer(signal.ITIMER_REAL)
-    started = time.monotonic()
-    own_first = not outer_left or seconds <= outer_left
-    active = [True]
+    It also puts SymPy's global switches back at the end: an exception raised between bytecodes
+    can land in the ``finally`` of SymPy's ``evaluate(False)`` before it restores the switch,
+    and SymPy would then build everything unevaluated for the rest of the thread (``1*98 >
+    1000`` cannot be decided, nothing simplifies). The switches are thread-local in SymPy.
+    """
 
-    def _expire(signum: int, frame: object) -> None:
-        if not active[0]:
+    def __init__(self, seconds: float, exception: type[BaseException]) -> None:
+        self.seconds = seconds
+        self.exception = exception
+        self.deadline = 0.0
+        self.active = False
+        self.previous: object = None  # the handler found on entry (None: not replaced yet)
+        self.outer: _Alarm | None = None
+        self.foreign_left = 0.0  # a timer armed by someone else's handler, re-armed at exit
+        self.watched: _Timer | None = None
+        self.switches: tuple[object, object] | None = None
+
+    def __enter__(self) -> None:
+        from sympy.core.parameters import global_parameters
+        self.switches = (global_parameters.evaluate, global_parameters.distribute)
+        self.deadline = time.monotonic() + self.seconds
+        if threading.current_thread() is not threading.main_thread():
+            self.watched = _watch(self.seconds, self.exception)
+            return
+        try:
+            previous = signal.getsignal(signal.SIGALRM)
+            self.previous = previous
+            outer = getattr(previous, "__self__", None)
+            if isinstance(outer, _Alarm) and outer.active:
+                self.outer = outer
+            else:
+                self.foreign_left = signal.getitimer(signal.ITIMER_REAL)[0]
+            self.active = True
+            signal.signal(signal.SIGALRM, self._expire)
+            signal.setitimer(signal.ITIMER_REAL, max(self._due() - time.monotonic(), 1e-6))
+        except BaseException:
+            self._disarm()
+            raise
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self.watched is not None:
+            _unwatch(self.watched)
+        else:
+            self._disarm()
+        from sympy.core.parameters import global_parameters
+        if self.switches is not None:
+            global_parameters.evaluate, global_parameters.distribute = self.switches
+
+    def _due(self) -> float:
+        """When the timer must fire: this block's deadline or an outer one, whichever is first."""
+        return self.deadline if self.outer is None else min(self.deadline, self.outer.deadline)
+
+    def _expire(self, signum: int, frame: FrameType | None) -> None:
+        if not self.active:
             return
         # An exception raised while Python runs a gc callback or __del__ is printed and
         # dropped; firing again shortly means a lost one cannot turn into a hang.
         signal.setitimer(signal.ITIMER_REAL, RETRY_SECONDS)
-        raise exception if own_first else BudgetExceeded
+        if frame is not None and frame.f_code in _PROTECTED:
+            return  # never inside our own set-up or clean-up: the retry fires after it
+        if self.outer is not None and self.outer.deadline < self.deadline:
+            raise BudgetExceeded  # the outer step's deadline
+        raise self.exception
 
-    previous_handler = signal.signal(signal.SIGALRM, _expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds if own_first else outer_left)
-    try:
-        yield
-    finally:
-        # A retry may land before the first line here: repeat the clean-up until it completes.
-        while True:
-            try:
-                active[0] = False
-                signal.setitimer(signal.ITIMER_REAL, 0)
-                signal.signal(signal.SIGALRM, previous_handler)
-                break
-            except BaseException:  # only our own alarm can interrupt these few lines
-                continue
-        # Outside the loop: when the outer deadline has passed, the outer handler fires at once
-        # and its BudgetExceeded must leave this block (inside the loop it was caught and the
-        # timer re-armed, over and over: a livelock).
-        if outer_left:
-            left = outer_left - (time.monotonic() - started)
+    def _disarm(self) -> None:
+        """Stop this timer and give the signal back to whoever had it, with its time left."""
+        if not self.active:
+            if self.previous is not None and signal.getsignal(signal.SIGALRM) == self._expire:
+                signal.signal(signal.SIGALRM, self.previous)  # type: ignore[arg-type]
+            return
+        self.active = False  # from here the handler does nothing
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, self.previous)  # type: ignore[arg-type]
+        if self.outer is not None:
+            # when the outer deadline has passed, the outer handler fires at once, after this
+            signal.setitimer(signal.ITIMER_REAL, max(self.outer.deadline - time.monotonic(), 1e-6))
+        elif self.foreign_left:
+            left = self.foreign_left - (time.monotonic() - (self.deadline - self.seconds))
             signal.setitimer(signal.ITIMER_REAL, max(left, 1e-6))
 
 
@@ -179,6 +226,10 @@ class _Watchdog:
                     if timer.done:
                         self.timers.discard(timer)
                     elif timer.due <= now:
+                        frame = sys._current_frames().get(timer.thread)
+                        if frame is not None and frame.f_code in _PROTECTED:
+                            timer.due = now + RETRY_SECONDS  # never inside a set-up or clean-up
+                            continue
                         if not _raise_in(timer.thread, timer.exception):
                             self.timers.discard(timer)  # the thread has ended
                             continue
@@ -209,28 +260,26 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_after_fork)
 
 
-@contextmanager
-def _watched(seconds: float, exception: type[BaseException]) -> Iterator[None]:
-    """Raise ``exception`` in the calling (non-main) thread after ``seconds``."""
-    if _SET_ASYNC_EXC is None:  # not CPython: the budget is checked between steps only
-        yield
-        return
-    watchdog = _WATCHDOG
+def _watch(seconds: float, exception: type[BaseException]) -> _Timer:
+    """Arm a timer that raises ``exception`` in the calling (non-main) thread after ``seconds``
+    (not CPython: nothing is armed, the budget is checked between steps only)."""
     timer = _Timer(threading.get_ident(), time.monotonic() + seconds, exception)
-    try:
-        watchdog.arm(timer)
-        yield
-    finally:
-        # The first statement calls nothing, so nothing can be raised before it: from here on
-        # the watchdog fires this timer no more. Holding its lock once then means an expiry
-        # in flight has been raised; one not yet delivered is cancelled. An exception landing
-        # in this clean-up (ours, or an outer step's, which fires again) only repeats it.
-        timer.done = True
-        while True:
-            try:
-                with watchdog.lock:
-                    if timer.fired:
-                        _raise_in(timer.thread, None)
-                break
-            except BaseException:
-                continue
+    if _SET_ASYNC_EXC is not None:
+        _WATCHDOG.arm(timer)
+    return timer
+
+
+def _unwatch(timer: _Timer) -> None:
+    """The block of ``timer`` has ended: the watchdog fires it no more. Holding its lock once
+    then means an expiry in flight has been raised; one not yet delivered is cancelled."""
+    timer.done = True
+    if _SET_ASYNC_EXC is None:
+        return
+    with _WATCHDOG.lock:
+        if timer.fired:
+            _raise_in(timer.thread, None)
+
+
+for _own in (_Alarm.__enter__, _Alarm.__exit__, _Alarm._disarm, _Alarm._due, _watch, _unwatch,
+             _Watchdog.arm):
+    uninterruptible(_own)

@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
 
 import flint
 from flint import arb, fmpq
 
+from symcheck.core.budget import uninterruptible
 from symcheck.core.errors import EvaluationError
 from symcheck.exact.intervals import EXP_MAX_ARGUMENT, TRIG_MAX_BITS, Imprecise
 
@@ -46,19 +46,28 @@ _TRIG_LIMIT = arb(2) ** TRIG_MAX_BITS
 _PRECISION_LOCK = threading.RLock()
 
 
-@contextmanager
-def arb_precision(prec: int) -> Iterator[None]:
+class arb_precision:
     """Run the body with ``flint.ctx.prec = prec`` (restored afterwards), holding a lock.
 
-    Re-entrant within one thread, so a nested evaluation at another precision is safe.
+    Re-entrant within one thread, so a nested evaluation at another precision is safe. A class
+    whose set-up and clean-up no time budget interrupts: an expiry between taking the lock and
+    the block's protection left it held, and every other thread waited for it for ever.
     """
-    with _PRECISION_LOCK:
-        saved = flint.ctx.prec
-        flint.ctx.prec = prec
-        try:
-            yield
-        finally:
-            flint.ctx.prec = saved
+
+    def __init__(self, prec: int) -> None:
+        self.prec = prec
+        self.saved = prec
+
+    @uninterruptible
+    def __enter__(self) -> None:
+        _PRECISION_LOCK.acquire()
+        self.saved = flint.ctx.prec
+        flint.ctx.prec = self.prec
+
+    @uninterruptible
+    def __exit__(self, *exc_info: object) -> None:
+        flint.ctx.prec = self.saved
+        _PRECISION_LOCK.release()
 
 
 def _endpoint_sign(x: arb) -> int:

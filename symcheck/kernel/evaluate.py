@@ -8,7 +8,6 @@ the box (log of a ball touching 0, a pole) raises :class:`Unknown`: no value, no
 """
 from __future__ import annotations
 
-from contextlib import contextmanager
 from fractions import Fraction
 
 from flint import arb, ctx
@@ -27,14 +26,20 @@ class Unknown(Exception):
     """No certified value or truth (undefined, unbounded, or too imprecise)."""
 
 
-@contextmanager
-def precision(bits: int):
-    old = ctx.prec
-    ctx.prec = bits
-    try:
-        yield
-    finally:
-        ctx.prec = old
+class precision:
+    """Arb's working precision for a block. A class, not a ``@contextmanager``: a time budget
+    expiring in contextlib's ``__enter__`` after the switch would skip the restore."""
+
+    def __init__(self, bits: int) -> None:
+        self.bits = bits
+        self.old = ctx.prec
+
+    def __enter__(self) -> None:
+        self.old = ctx.prec
+        ctx.prec = self.bits
+
+    def __exit__(self, *exc_info: object) -> None:
+        ctx.prec = self.old
 
 
 # ------------------------------------------------------------------ exact rationals
