@@ -13,6 +13,7 @@ missing (not CPython) the budget is only checked between steps.
 from __future__ import annotations
 
 import ctypes
+import gc
 import os
 import signal
 import sys
@@ -40,6 +41,41 @@ def uninterruptible(function: _F) -> _F:
     nothing but C functions or other uninterruptible ones."""
     _PROTECTED.add(function.__code__)  # type: ignore[attr-defined]
     return function
+
+
+#: threads now running a garbage collection (its callbacks and finalisers run inside it)
+_COLLECTING: set[int] = set()
+
+
+def _gc_started(phase: str, info: dict[str, int]) -> None:
+    if phase == "start":
+        _COLLECTING.add(threading.get_ident())
+
+
+def _gc_stopped(phase: str, info: dict[str, int]) -> None:
+    if phase == "stop":
+        _COLLECTING.discard(threading.get_ident())
+
+
+def _bracket_collections() -> None:
+    """Keep our gc callbacks first and last, so every other callback runs between them."""
+    callbacks = gc.callbacks
+    if not callbacks or callbacks[0] is not _gc_started or callbacks[-1] is not _gc_stopped:
+        for callback in (_gc_started, _gc_stopped):
+            while callback in callbacks:
+                callbacks.remove(callback)
+        callbacks.insert(0, _gc_started)
+        callbacks.append(_gc_stopped)
+
+
+def _must_wait(frame: FrameType | None, thread: int) -> bool:
+    """Whether an expiry due now must wait for a short retry: inside a timer's own set-up or
+    clean-up (see :func:`uninterruptible`), or where Python would print the exception and drop
+    it (a finaliser, a garbage collection and its callbacks): the user would see the noise and
+    the step would run on."""
+    if thread in _COLLECTING:
+        return True
+    return frame is not None and (frame.f_code in _PROTECTED or frame.f_code.co_name == "__del__")
 
 
 class BudgetExceeded(BaseException):
@@ -109,6 +145,7 @@ class _Alarm:
     def __enter__(self) -> None:
         from sympy.core.parameters import global_parameters
         self.switches = (global_parameters.evaluate, global_parameters.distribute)
+        _bracket_collections()
         self.deadline = time.monotonic() + self.seconds
         if threading.current_thread() is not threading.main_thread():
             self.watched = _watch(self.seconds, self.exception)
@@ -147,8 +184,8 @@ class _Alarm:
         # An exception raised while Python runs a gc callback or __del__ is printed and
         # dropped; firing again shortly means a lost one cannot turn into a hang.
         signal.setitimer(signal.ITIMER_REAL, RETRY_SECONDS)
-        if frame is not None and frame.f_code in _PROTECTED:
-            return  # never inside our own set-up or clean-up: the retry fires after it
+        if _must_wait(frame, threading.get_ident()):
+            return  # the retry fires after it
         if self.outer is not None and self.outer.deadline < self.deadline:
             raise BudgetExceeded  # the outer step's deadline
         raise self.exception
@@ -227,8 +264,8 @@ class _Watchdog:
                         self.timers.discard(timer)
                     elif timer.due <= now:
                         frame = sys._current_frames().get(timer.thread)
-                        if frame is not None and frame.f_code in _PROTECTED:
-                            timer.due = now + RETRY_SECONDS  # never inside a set-up or clean-up
+                        if _must_wait(frame, timer.thread):
+                            timer.due = now + RETRY_SECONDS
                             continue
                         if not _raise_in(timer.thread, timer.exception):
                             self.timers.discard(timer)  # the thread has ended
@@ -280,6 +317,6 @@ def _unwatch(timer: _Timer) -> None:
             _raise_in(timer.thread, None)
 
 
-for _own in (_Alarm.__enter__, _Alarm.__exit__, _Alarm._disarm, _Alarm._due, _watch, _unwatch,
+for _own in (_bracket_collections, _gc_started, _gc_stopped, _must_wait, _Alarm.__enter__, _Alarm.__exit__, _Alarm._disarm, _Alarm._due, _watch, _unwatch,
              _Watchdog.arm):
     uninterruptible(_own)
