@@ -1,6 +1,8 @@
-"""HTML for Jupyter: a result, derivation, audit or table, with formulas typeset by MathJax.
+"""HTML for Jupyter and for reports: a result, derivation, audit or table, its formulas in MathML.
 
-One renderer per result type, registered for the "html" format (:mod:`symcheck.core.rendering`).
+Browsers lay MathML out natively, so the HTML needs no script and no network (MathJax is not
+involved): computed formulas are printed by :mod:`symcheck.output.mathml`. One renderer per
+result type, registered for the "html" format (:mod:`symcheck.core.rendering`).
 """
 from __future__ import annotations
 
@@ -8,24 +10,28 @@ import html as _html
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from symcheck.core import formula as f
 from symcheck.core.rendering import render, renderer
 from symcheck.core.results import Step
 from symcheck.engine.check_result import CheckResult
-from symcheck.output.latex import (_KIND, _activation_definition, _domain, _scale, _sigma_is,
-                                   _symmetry_name, _unit, math)
+from symcheck.engine.group import FormulationSymmetries, SymmetryGroup
+from symcheck.language.activations import Activation
+from symcheck.language.symbols import ALPHA, BETA, SIGMA_NAME, A, B, Z
+from symcheck.language.transformations import Domain
+from symcheck.language.unit_forms import Form
+from symcheck.numeric.model_report import VERDICTS as _MODEL_VERDICTS
+from symcheck.numeric.model_report import ModelReport
+from symcheck.output.latex import _KIND, _symmetry_name
+from symcheck.output.mathml import element, expression, from_latex, operator_name
 from symcheck.paper.auditing import Audit
 from symcheck.paper.derivations import Derivation
 from symcheck.paper.targets import Catalogue, PaperResult
 
-__all__ = ["html"]
+__all__ = ["activation_definition", "html"]
 
 
 def _cell(text: str) -> str:
     return f"<td style='text-align:left'>{text}</td>"
-
-
-def _math_html(latex: str) -> str:
-    return rf"\({_html.escape(latex, quote=False)}\)" if latex else ""
 
 
 def _table(head: Sequence[str], rows: Iterable[Sequence[str]], caption: str = "") -> str:
@@ -38,33 +44,71 @@ def _table(head: Sequence[str], rows: Iterable[Sequence[str]], caption: str = ""
     return "\n".join(out)
 
 
-def _steps_html(steps: Sequence["Step"]) -> list[list[str]]:
-    return [[f"<b>{_html.escape(s.title)}</b>", _math_html(s.latex), _html.escape(s.status),
+def _steps_html(steps: Sequence[Step]) -> list[list[str]]:
+    return [[f"<b>{_html.escape(s.title)}</b>", element(s.formula), _html.escape(s.status),
              f"<i>{_html.escape(s.justification)}</i>"] for s in steps]
 
 
-def _title_html(result: "CheckResult") -> str:
+def _activation_symbol(act: Activation) -> str:
+    """σ's name in formulas: the catalogue name upright, σ for the user's own."""
+    return operator_name(act.name) if act.builtin else expression(SIGMA_NAME)
+
+
+def activation_definition(act: Activation) -> str:
+    """``silu(z) = z/(1 + e^(−z))`` as one ``<math>`` element."""
+    return (f"<math><mrow>{_activation_symbol(act)}<mo>(</mo>{expression(Z)}<mo>)</mo>"
+            f"<mo>=</mo>{expression(act.expr)}</mrow></math>")
+
+
+def _sigma_is(act: Activation) -> str:
+    """``σ = silu``, or ``σ(z) = …`` for the user's own σ."""
+    if not act.builtin:
+        return activation_definition(act)
+    return f"<math><mrow>{expression(SIGMA_NAME)}<mo>=</mo>{_activation_symbol(act)}</mrow></math>"
+
+
+def _unit(form: Form) -> str:
+    """The unit u(a, b): a built-in form by its formula, a custom form as it parsed."""
+    if form.name == "gated":
+        return element(f.Product((f.Apply(SIGMA_NAME, (A,)), B)))
+    if form.name == "rank1":
+        return element(f.Apply(SIGMA_NAME, (f.Product((A, B)),)))
+    return element(form.expr) if form.expr is not None else element(f.Apply("u", (A, B)))
+
+
+def _domain(kind: str, domain: Domain | None) -> str:
+    """``α > 0`` (``β`` for key-value rescaling) for where a scale ranges, or ''."""
+    return "" if domain is None else element(domain.formula(BETA if kind == "key-value-rescaling" else ALPHA))
+
+
+def _title_html(result: CheckResult) -> str:
     """The title with the user's activation and form as the formulas they parse to."""
-    where = _scale(result.transformation)
+    where = _domain(result.transformation.name, result.transformation.domain)
     form = (f"the {result.form.name} form" if result.form.name in ("gated", "rank1")
-            else f"the unit {_math_html('u(a, b) = ' + _unit(result.form))}")
-    return (f"{_symmetry_name(result.symmetry)}{', ' + _math_html(where) if where else ''} on {form}, "
-            f"{_math_html(_sigma_is(result.activation))}")
+            else f"the unit <math><mrow><mi>u</mi><mo>(</mo><mi>a</mi><mo>,</mo><mi>b</mi><mo>)</mo>"
+                 f"<mo>=</mo></mrow></math> {_unit(result.form)}")
+    return (f"{_symmetry_name(result.symmetry)}{', ' + where if where else ''} on {form}, "
+            f"{_sigma_is(result.activation)}")
+
+
+def _hand_written(latex: str, text: str) -> str:
+    """A statement written by hand in LaTeX (a derivation's), as MathML; its text where there is no LaTeX."""
+    return from_latex(latex) if latex else _html.escape(text)
 
 
 @renderer("html", CheckResult)
-def result_html(result: "CheckResult") -> str:
+def result_html(result: CheckResult) -> str:
     caption = (f"<b>{_title_html(result)}: {_html.escape(result.verdict.value)}</b>"
-               f" &nbsp; {_math_html(_activation_definition(result.activation))}")
+               f" &nbsp; {activation_definition(result.activation)}")
     table = _table(("step", "formula", "status", "why"), _steps_html(result.steps), caption)
     return table + (f"<p>note: {_html.escape(result.note)}</p>" if result.note else "")
 
 
 @renderer("html", Derivation)
-def derivation_html(derivation: "Derivation") -> str:
+def derivation_html(derivation: Derivation) -> str:
     caption = (f"<b>{_html.escape(derivation.name)}: {_html.escape(derivation.title)} — "
-               f"{_html.escape(derivation.status)}</b><br>{_math_html(derivation.statement_latex)}")
-    rows = [[str(n) + (" (definition)" if s.kind == "definition" else ""), _math_html(s.latex),
+               f"{_html.escape(derivation.status)}</b><br>{_hand_written(derivation.statement_latex, derivation.statement)}")
+    rows = [[str(n) + (" (definition)" if s.kind == "definition" else ""), _hand_written(s.latex, s.text),
              _html.escape(s.status),
              f"<i>{_html.escape(s.justification)}</i><br><small>{_html.escape(s.checks_run)}</small>"]
             for n, s in enumerate(derivation.steps, 1)]
@@ -72,14 +116,14 @@ def derivation_html(derivation: "Derivation") -> str:
 
 
 @renderer("html", Audit)
-def audit_html(audit: "Audit") -> str:
-    caption = f"<b>Symmetry audit</b> &nbsp; {_math_html(_activation_definition(audit.activation))}"
+def audit_html(audit: Audit) -> str:
+    caption = f"<b>Symmetry audit</b> &nbsp; {activation_definition(audit.activation)}"
     rows = []
     for r in audit.rows:
         kind = _html.escape(_KIND.get(r.transformation, r.transformation))
         where = _domain(r.transformation, r.domain)
-        rows.append([_html.escape(r.form), kind + (", " + _math_html(where) if where else ""),
-                     _html.escape(r.verdict.value), "" if r.degree is None else _math_html(math(r.degree)),
+        rows.append([_html.escape(r.form), kind + (", " + where if where else ""),
+                     _html.escape(r.verdict.value), "" if r.degree is None else element(r.degree),
                      _html.escape(r.basis)])
     return _table(("form", "transformation", "verdict", "p", "basis"), rows, caption)
 
@@ -88,7 +132,7 @@ def audit_html(audit: "Audit") -> str:
 def catalogue_html(catalogue: Any) -> str:
     head = ["activation"] + [_KIND.get(t.name, t.name) + (f" ({t.domain})" if t.domain else "")
                              for t in catalogue.columns]
-    rows = [[_math_html(_activation_definition(results[0].activation))]
+    rows = [[activation_definition(results[0].activation)]
             + [_html.escape(r.verdict.value) for r in results] for _, results in catalogue.rows]
     return _table(head, rows, f"<b>The catalogue on the {_html.escape(catalogue.form)} form</b>")
 
@@ -99,21 +143,18 @@ def paper_html(result: Any) -> str:
 
 
 def html(item: Any) -> str:
-    """A result, derivation, audit or table as HTML for Jupyter (formulas typeset by MathJax)."""
+    """A result, derivation, audit or table as HTML (formulas in MathML)."""
     return render(item, "html")
 
 
 # ---- symmetry groups (symcheck.engine.group) ------------------------------------------------------
 
-from symcheck.engine.group import FormulationSymmetries, SymmetryGroup  # noqa: E402  (kept with its renderers)
-
-
 @renderer("html", SymmetryGroup)
-def group_html(group: "SymmetryGroup") -> str:
+def group_html(group: SymmetryGroup) -> str:
     state = "complete" if group.complete else "partial"
     caption = (f"<b>Symmetry group: {state}</b> &nbsp; "
-               f"{_math_html(_activation_definition(group.activation))}")
-    members = [[_math_html(c.aset.latex()), _math_html("c" if c.c is None else sympy_latex(c.c)),
+               f"{activation_definition(group.activation)}")
+    members = [[element(c.aset.formula()), "every c" if c.c is None else element(c.c),
                 f"{len(c.steps)} steps, " + ("verified" if c.proved else "not verified")]
                for c in group.components]
     out = [_table(("a", "c", "proof"), members, caption),
@@ -127,28 +168,20 @@ def group_html(group: "SymmetryGroup") -> str:
 
 
 @renderer("html", FormulationSymmetries)
-def formulation_symmetries_html(symmetries: "FormulationSymmetries") -> str:
+def formulation_symmetries_html(symmetries: FormulationSymmetries) -> str:
     items = "".join(f"<li>{_html.escape(f)}</li>" for f in symmetries.families())
     return (f"<p><b>{_html.escape(symmetries.form)}</b>: (q, k, v) → (λq, μk, νv) is a symmetry iff "
-            f"{_math_html(symmetries.condition_latex)}</p><ul>{items}</ul>")
-
-
-def sympy_latex(expr: Any) -> str:
-    from symcheck.output.latex import math
-    return math(expr)
+            f"{element(symmetries.condition_formula)}</p><ul>{items}</ul>")
 
 
 # ---- model reports (symcheck model DIR) ---------------------------------------------------------
-
-from symcheck.numeric.model_report import VERDICTS as _MODEL_VERDICTS, ModelReport  # noqa: E402
-
 
 def _model_value(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.2e}"
 
 
 @renderer("html", ModelReport)
-def model_report_html(report: "ModelReport") -> str:
+def model_report_html(report: ModelReport) -> str:
     """The layers as one table: form, σ, sizes, each verdict, then the three measured figures."""
     caption = (f"<b>{_html.escape(report.name)}</b> ({_html.escape(report.architecture.name)}): "
                f"{len(report.layers)} of {report.count} MLP layers; inputs: {_html.escape(report.inputs)}")
@@ -162,3 +195,20 @@ def model_report_html(report: "ModelReport") -> str:
                      f"{r.sizes.d}, {r.sizes.m}", *verdicts, _model_value(r.exchange_defect),
                      _model_value(r.rescaling_residual), _model_value(r.relative_error)])
     return _table(head, rows, caption)
+
+
+# ---- layer groups (symcheck layer-group) --------------------------------------------------------
+
+from symcheck.engine.layer_group import LayerGroup  # noqa: E402  (kept with its renderer)
+
+
+@renderer("html", LayerGroup)
+def layer_group_html(group: "LayerGroup") -> str:
+    state = "complete" if group.complete else "partial"
+    caption = (f"<b>Weight symmetries of the {_html.escape(group.form)} layer: {state}</b> &nbsp; "
+               f"σ(z) = {_html.escape(group.activation.short)}")
+    items = "".join(f"<li>{_html.escape(f)}</li>" for f in group.families())
+    covered = "".join(f"<li>{_html.escape(f)}</li>" for f in group.not_covered)
+    return (f"<p>{caption}</p><p>unit j: {_html.escape(group.unit)}</p><ul>{items}</ul>"
+            + _table(("step", "formula", "status", "why"), _steps_html(group.proof), "<b>Proof</b>")
+            + f"<p><b>Not covered</b></p><ul>{covered}</ul>")
