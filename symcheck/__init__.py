@@ -28,6 +28,7 @@ _LAZY = {
     "Sizes": "symcheck.language.layer_formulations", "formulation": "symcheck.language.layer_formulations",
     "model_report": "symcheck.numeric.model_report", "ModelReport": "symcheck.numeric.model_report",
     "symmetry_group": "symcheck.engine.group", "SymmetryGroup": "symcheck.engine.group",
+    "layer_group": "symcheck.engine.layer_group", "LayerGroup": "symcheck.engine.layer_group",
 }
 
 __all__ = [

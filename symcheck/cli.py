@@ -560,6 +560,34 @@ def model(directory: str, layers: str | None, inputs: str | None, tokens: int | 
     _emit(report, False)
 
 
+# ---- weight symmetries of checkpoints (layer-group, transform, equiv, canonical) -----------------
+
+@cli.command("layer-group")
+@_act()
+@click.option("--form", default="gated", show_default=True, metavar="FORM",
+              help="gated: σ(q_j·x + b_j)·(k_j·x + e_j)·v_j (LLaMA, Gemma, Phi-3); mlp: σ(k_j·x + b_j)·v_j "
+                   "(GPT-2, OPT).")
+@_timeout("Time budget in seconds for G_σ; what is not decided in time leaves the group partial.")
+@_JSON
+@click.option("--certificate", "certificate_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Write the certificates the kernel accepted (G_σ's members and the value path) in one bundle.")
+def layer_group_command(act: str, form: str, timeout: float, as_json: bool, certificate_file: str | None) -> None:
+    """The weight-symmetry group of an MLP layer, derived from G_σ, with its proof.
+
+    \b
+    Permutations of the units; the value path (k_j, e_j)·λ with v_j/λ for every λ ≠ 0 (gated);
+    the gate (q_j, b_j)·a with the value path divided by c for every (a, c) ∈ G_σ. Complete
+    exactly when G_σ is, for per-unit transformations (mixing units is not covered).
+    Example:  symcheck layer-group --act silu --form gated
+              symcheck layer-group --act relu --form mlp --json
+    """
+    from symcheck.engine.layer_group import layer_form, layer_group
+    key = layer_form(form)  # a bad --form fails before the work
+    result = layer_group(act, key, timeout=timeout)
+    _write_certificate(result.certificate_bundle(), certificate_file)
+    _emit(result.to_dict() if as_json else result, as_json)
+
+
 class _progress:
     """A transient rich progress bar on stderr (silent when stderr is not a terminal)."""
 

@@ -735,3 +735,29 @@ def model_report_fragment(report: "ModelReport", notebook: bool = False, level: 
                                                              r.relative_error)) + r" \\")
     lines += [r"\end{tabular}", r"\end{center}"]
     return "\n".join(lines) + "\n"
+
+
+# ---- layer groups (symcheck layer-group) --------------------------------------------------------
+
+from symcheck.engine.layer_group import LayerGroup  # noqa: E402  (kept with its renderer)
+
+
+@renderer("latex", LayerGroup)
+def layer_group_fragment(group: "LayerGroup", notebook: bool = False, level: int = 1) -> str:
+    """The generators, the proof step by step, and what the group does not cover."""
+    state = "complete" if group.complete else "partial"
+    if notebook:
+        rows = [rf"\text{{{_mathjax_text(s.title)}}} & {s.latex} & \text{{{s.status}}}" for s in group.proof]
+        return (rf"$$\begin{{array}}{{lll}} \multicolumn{{3}}{{l}}{{\textbf{{{state}}}:\ \text{{{group.form} layer}},\ "
+                rf"{_sigma_is(group.activation)}}}\\ " + r"\\ ".join(rows) + r"\end{array}$$")
+    lines = [_heading(level, rf"Weight symmetries of the {escape_text(group.form)} layer, ${_sigma_is(group.activation)}$: "
+                      + _verdict(state)), "",
+             rf"\textbf{{Activation.}} ${_activation_definition(group.activation)}$.", "",
+             rf"\textbf{{Unit.}} {prose(group.unit)}.", "", r"\textbf{Members.}", r"\begin{itemize}"]
+    lines += [rf"\item {prose(family)}" for family in group.families()]
+    lines += [r"\end{itemize}", r"\textbf{Proof.}"]
+    lines += _steps(group.proof)
+    lines += [r"\textbf{Not covered.}", r"\begin{itemize}"]
+    lines += [rf"\item {prose(item)}" for item in group.not_covered]
+    lines.append(r"\end{itemize}")
+    return "\n".join(lines) + "\n"

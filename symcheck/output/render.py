@@ -431,3 +431,22 @@ def rich_model_report(report: ModelReport) -> Group:
                 "evaluation against the block computed as the framework writes it. n/a: the form has no "
                 "such factor.", style="dim")
     return Group(head, _model_verdicts(report), _model_layers(report), note)
+
+
+# ---- layer groups (symcheck layer-group) --------------------------------------------------------
+
+@renderer("rich", "symcheck.engine.layer_group.LayerGroup")
+def rich_layer_group(group) -> TitledPanel:
+    """The unit, the group's generators, the proof step by step, then what it does not cover."""
+    parts: list = [Text(f"unit j: {group.unit}"), Text("Members", style="bold underline")]
+    parts += [Padding(Text(f"• {family}"), (0, 0, 0, 1)) for family in group.families()]
+    parts += [Text("Proof", style="bold underline"), _proof(_step_rows(group.proof), "step", "statement", style="bold"),
+              Text("Not covered", style="bold underline")]
+    parts += [Padding(Text(f"• {item}", style="dim"), (0, 0, 0, 1)) for item in group.not_covered]
+    if not group.complete:
+        parts.append(Text(f"note: G_σ is partial: {group.group.note}", style="yellow"))
+    status = Text("complete" if group.complete else "partial",
+                  style="bold green" if group.complete else "bold yellow")
+    name = group.activation.name if group.activation.builtin else "σ"
+    return TitledPanel(parts, Text.assemble(status, f": weight symmetries of the {group.form} layer, σ = {name}"),
+                       status, subtitle=f"σ(z) = {group.activation.short}")
