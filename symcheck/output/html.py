@@ -212,20 +212,3 @@ def layer_group_html(group: "LayerGroup") -> str:
     return (f"<p>{caption}</p><p>unit j: {_html.escape(group.unit)}</p><ul>{items}</ul>"
             + _table(("step", "formula", "status", "why"), _steps_html(group.proof), "<b>Proof</b>")
             + f"<p><b>Not covered</b></p><ul>{covered}</ul>")
-
-
-# ---- layer groups (symcheck layer-group) --------------------------------------------------------
-
-from symcheck.engine.layer_group import LayerGroup  # noqa: E402  (kept with its renderer)
-
-
-@renderer("html", LayerGroup)
-def layer_group_html(group: "LayerGroup") -> str:
-    state = "complete" if group.complete else "partial"
-    caption = (f"<b>Weight symmetries of the {_html.escape(group.form)} layer: {state}</b> &nbsp; "
-               f"σ(z) = {_html.escape(group.activation.short)}")
-    items = "".join(f"<li>{_html.escape(f)}</li>" for f in group.families())
-    covered = "".join(f"<li>{_html.escape(f)}</li>" for f in group.not_covered)
-    return (f"<p>{caption}</p><p>unit j: {_html.escape(group.unit)}</p><ul>{items}</ul>"
-            + _table(("step", "formula", "status", "why"), _steps_html(group.proof), "<b>Proof</b>")
-            + f"<p><b>Not covered</b></p><ul>{covered}</ul>")
