@@ -47,8 +47,9 @@ except PackageNotFoundError:  # running from a source tree that was never instal
 #: (the root may import every layer; deferring keeps JSON-only commands from paying for rich, and
 #: rich text from paying for LaTeX)
 #: a format's modules are tried in order: the formula printer alone fills a JSON ``latex`` key
-_OUTPUT = {"rich": ("symcheck.output.render",), "html": ("symcheck.output.html",),
-           "latex": ("symcheck.output.formula_latex", "symcheck.output.latex")}
+_OUTPUT = {"rich": ("symcheck.output.render", "symcheck.output.families"),
+           "html": ("symcheck.output.html", "symcheck.output.families"),
+           "latex": ("symcheck.output.formula_latex", "symcheck.output.latex", "symcheck.output.families")}
 
 
 def _loader(module: str):

@@ -116,6 +116,13 @@ def _write_certificate(document: dict | None, path: str | None) -> None:
         raise click.ClickException(f"cannot write the certificate {path}: {err.strerror or err}")
 
 
+#: a declared parameter of σ, repeatable (symcheck.language.params)
+_PARAM = click.option("--param", "param", multiple=True, metavar="DECL",
+                      help="Declare a parameter of the activation and its range, e.g. 'beta>0', '0<alpha<1', "
+                           "'p' (all reals) or 'c!=0'; repeatable. The verdict is then for every value in "
+                           "the range, with the regions where it holds or is broken.")
+
+
 def _common(f: Callable) -> Callable:
     options = [
         _act("Catalogue name (see `symcheck activations`) or an expression in one "
@@ -127,6 +134,7 @@ def _common(f: Callable) -> Callable:
         _JSON,
         _expect(),
         _CERTIFICATE,
+        _PARAM,
     ]
     for option in reversed(options):
         f = option(f)
@@ -146,14 +154,14 @@ def cli() -> None:
 @cli.command()
 @_common
 def exchange(act: str, form: str, timeout: float, as_json: bool, expect: str | None,
-             certificate_file: str | None) -> None:
+             certificate_file: str | None, param: tuple[str, ...] = ()) -> None:
     """Is swapping query and key, (q, k) -> (k, q), a symmetry of the unit?
 
     \b
     Example:  symcheck exchange --act silu
               symcheck exchange --act relu --form rank1 --json
     """
-    result = _exchange_result(act=act, form=form, timeout=timeout)
+    result = _exchange_result(act=act, form=form, timeout=timeout, param=param)
     _write_certificate(result.certificate, certificate_file)
     _finish(result, as_json, expect)
 
@@ -163,14 +171,14 @@ def exchange(act: str, form: str, timeout: float, as_json: bool, expect: str | N
 @click.option("--alpha", default="positive", show_default=True, metavar="DOMAIN",
               help="positive (every α>0), negative, any (every α≠0), or one number, e.g. -1 or 1/2.")
 def scaling(act: str, form: str, timeout: float, as_json: bool, expect: str | None,
-            certificate_file: str | None, alpha: str) -> None:
+            certificate_file: str | None, alpha: str, param: tuple[str, ...] = ()) -> None:
     """Is inverse scaling, (q, k) -> (αq, k/α), a symmetry for every α in the domain?
 
     \b
     Example:  symcheck scaling --act relu
               symcheck scaling --act tanh --alpha -1
     """
-    result = _scaling_result(act=act, form=form, timeout=timeout, alpha=alpha)
+    result = _scaling_result(act=act, form=form, timeout=timeout, alpha=alpha, param=param)
     _write_certificate(result.certificate, certificate_file)
     _finish(result, as_json, expect)
 
@@ -356,14 +364,15 @@ def plot(kind: str, act: str, alpha: str, output: str, timeout: float) -> None:
 
 # ---- what the check commands compute, shared with `symcheck latex TARGET` -----------------------
 
-def _exchange_result(*, act: str, form: str, timeout: float, **_: Any) -> Any:
+def _exchange_result(*, act: str, form: str, timeout: float, param: tuple[str, ...] = (), **_: Any) -> Any:
     from symcheck.engine.symmetries import check_exchange
-    return check_exchange(act, form, timeout=timeout)
+    return check_exchange(act, form, timeout=timeout, params=list(param) or None)
 
 
-def _scaling_result(*, act: str, form: str, timeout: float, alpha: str, **_: Any) -> Any:
+def _scaling_result(*, act: str, form: str, timeout: float, alpha: str, param: tuple[str, ...] = (),
+                    **_: Any) -> Any:
     from symcheck.engine.symmetries import check_inverse_scaling
-    return check_inverse_scaling(act, alpha, form, timeout=timeout)
+    return check_inverse_scaling(act, alpha, form, timeout=timeout, params=list(param) or None)
 
 
 def _audit_result(*, act: str, timeout: float, **_: Any) -> Any:

@@ -196,8 +196,10 @@ PINNED = [
     ("Max($)", "syntax error at column 5: invalid syntax"),
     ("(z\n+", "syntax error at column 1: '(' was never closed"),
     ("(z,\n$)", "syntax error at line 2, column 1: invalid syntax"),
-    ("z + y", "expected one variable, found 2: y, z"),
-    ("x - x + y", "expected one variable, found 2: x, y"),  # as written, not as simplified
+    ("z + y", "expected one variable, found 2: y, z; if y is a parameter, declare it with --param "
+              "(e.g. --param \"y>0\", or params={'y': 'y>0'} in Python)"),
+    ("x - x + y", "expected one variable, found 2: x, y; if y is a parameter, declare it with --param "
+                  "(e.g. --param \"y>0\", or params={'y': 'y>0'} in Python)"),  # as written, not as simplified
     ("1j*z", "not real-valued: imaginary number 1j"),
     ("Max(z, sqrt(-1))", "not real-valued: Max(z, sqrt(-1)) compares a number that is not real"),
     ("tanhh(z)", "unknown function 'tanhh'; did you mean 'tanh'?"),

@@ -23,7 +23,7 @@ from sympy import S
 from symcheck.engine import smt
 from symcheck.language.activations import Activation, activation as _lookup
 from symcheck.core.budget import DEFAULT_TIMEOUT, Budget, BudgetExceeded
-from symcheck.core.errors import EvaluationError
+from symcheck.core.errors import EvaluationError, UnknownNameError
 from symcheck.exact.evaluate import Certificate, certify_nonzero, recheck_sign
 from symcheck.language.unit_forms import Form, form as _form
 from symcheck.engine.guard import counterexample
@@ -49,7 +49,7 @@ RECHECK_DIGITS = 50
 
 
 def check_exchange(act: str | Activation, form: str = "gated", *,
-                   timeout: float = DEFAULT_TIMEOUT) -> CheckResult:
+                   timeout: float = DEFAULT_TIMEOUT, params: Params = None) -> CheckResult:
     """Does swapping the query and key factors, (q, k) → (k, q), leave the unit unchanged?
 
     >>> check_exchange("silu").verdict.value
@@ -57,11 +57,12 @@ def check_exchange(act: str | Activation, form: str = "gated", *,
     >>> check_exchange("silu", form="rank1").verdict.value
     'holds'
     """
-    return check(act, Transformation("exchange"), form, timeout=timeout)
+    return check(act, Transformation("exchange"), form, timeout=timeout, params=params)
 
 
 def check_inverse_scaling(act: str | Activation, alpha: str | int | sympy.Rational = "positive",
-                          form: str = "gated", *, timeout: float = DEFAULT_TIMEOUT) -> CheckResult:
+                          form: str = "gated", *, timeout: float = DEFAULT_TIMEOUT,
+                          params: Params = None) -> CheckResult:
     """Is (q, k) → (αq, k/α) a symmetry for every α in the domain (positive|negative|any|number)?
 
     >>> check_inverse_scaling("relu").verdict.value
@@ -69,14 +70,19 @@ def check_inverse_scaling(act: str | Activation, alpha: str | int | sympy.Ration
     >>> check_inverse_scaling("tanh", alpha=-1).verdict.value
     'holds'
     """
-    return check(act, Transformation("inverse-scaling", _domain(alpha)), form, timeout=timeout)
+    return check(act, Transformation("inverse-scaling", _domain(alpha)), form, timeout=timeout, params=params)
 
 
 def check(act: str | Activation, transformation: Transformation, form: str | Form = "gated", *,
-          timeout: float = DEFAULT_TIMEOUT) -> CheckResult:
+          timeout: float = DEFAULT_TIMEOUT, params: Params = None) -> CheckResult:
+    """``params`` (``{"beta": "beta>0"}``, or the CLI's list of ``--param`` texts) makes σ a family:
+    the verdict is then for every parameter value in the declared range, a
+    :class:`~symcheck.engine.family_result.FamilyResult` with its ``regions``."""
+    unit = form if isinstance(form, Form) else _form(form)
+    if params:
+        return _check_family(act, transformation, unit, timeout, params)
     started = time.perf_counter()
     budget = Budget(timeout)
-    unit = form if isinstance(form, Form) else _form(form)
     # Parsing is bounded by its own documented limits; the budget is for the proof work.
     sigma = act if isinstance(act, Activation) else _lookup(act)
     unit.check_defined(sigma)  # a custom form must be defined on all of R² for this σ
@@ -104,6 +110,19 @@ def check(act: str | Activation, transformation: Transformation, form: str | For
         steps=decision.steps, residual=decision.residual, evidence=decision.evidence, note=decision.note,
         elapsed=time.perf_counter() - started, cross_check=cross,
         every_sigma=decision.every_sigma and decision.verdict is Verdict.HOLDS)
+
+
+#: declared parameters as the API takes them: {"beta": "beta>0"}, ["beta>0"], or None
+Params = Mapping[str, str | None] | list[str] | None
+
+
+def _check_family(act: str, transformation: Transformation, unit: Form, timeout: float, params: Params):
+    """σ with declared parameters (imported on use: most checks have none)."""
+    from symcheck.engine.families import check_family
+    from symcheck.language.family import parse_family
+    if not isinstance(act, str):
+        raise UnknownNameError("activation with parameters", repr(act))
+    return check_family(parse_family(act, params), transformation, unit, timeout=timeout)
 
 
 @dataclass(frozen=True)

@@ -196,8 +196,10 @@ class _Checker:
                 member = _dict(claim["member"], "a member claim")
                 sigma = parse_expr(member.get("sigma"))
                 a, c = parse_expr(member.get("a")), parse_expr(member.get("c"))
-                if free_vars(sigma) - {"z"} or "z" in free_vars(a) | free_vars(c):
-                    raise Reject("σ must be in the variable z alone, and a and c free of z")
+                params = set(claim.get("params") or ()) if isinstance(claim.get("params"), dict) else set()
+                if free_vars(sigma) - {"z"} - params or "z" in free_vars(a) | free_vars(c):
+                    raise Reject("σ must be in the variable z (and the declared parameters) alone, "
+                                 "and a and c free of z")
                 built = ("add", substitute(sigma, "z", ("mul", a, ("var", "z"))), ("mul", ("int", -1), c, sigma))
                 if "expr" in claim and parse_expr(claim["expr"]) != built:
                     raise Reject("expr is not σ(a·z) − c·σ(z) built from the member's σ, a and c")
@@ -217,6 +219,20 @@ class _Checker:
             missing = free_vars(expr) - self.domains.keys()
             if missing:
                 raise Reject(f"variables without a declared domain: {sorted(missing)}")
+        if "params" in claim:
+            with self.at(".params"):
+                self.read_params(claim["params"], given)
+
+    def read_params(self, params: Any, given: dict) -> None:
+        """The declared parameters of a family (variable → the user's name): each a variable of
+        ``vars`` with its range written out (not defaulted), never the activation's variable z."""
+        for name, shown in _dict(params, "params").items():
+            if name == "z":
+                raise Reject("z is the activation's variable, not a parameter")
+            if name not in given or not given[name]:
+                raise Reject(f"the parameter {show(name, 40)} needs its declared range in vars")
+            if not isinstance(shown, str):
+                raise Reject(f"the parameter {show(name, 40)} needs its user's name as a string")
 
     def witness(self, witness: dict, expr: Node) -> None:
         point = _dict(witness.get("point"), "the witness point")

@@ -29,12 +29,10 @@ from symcheck.exact.regions import Region
 from symcheck.language.activations import Activation, catalogue_functions
 from symcheck.language.definedness import Obligation, check_defined_on_reals
 from symcheck.language.params import Parameters, parameters
+from symcheck.language.parsing import undeclared_hint
 from symcheck.language.symbols import Z
 
-__all__ = ["FamilyActivation", "parse_family", "undeclared_hint"]
-
-#: names taken as the variable when several are free, in this order (else the error lists them)
-_VARIABLE_NAMES = ("z", "x", "t", "u", "y")
+__all__ = ["FamilyActivation", "parse_family"]
 #: parameter values per open region at which definedness is refuted first
 _REFUTE_SAMPLES = 4
 
@@ -73,15 +71,6 @@ class FamilyActivation:
         return Activation(f"{self.name} at {where}", expr, f"{self.name} at {where}")
 
 
-def undeclared_hint(names: list[str]) -> str:
-    """The end of the error for a symbol that is neither the variable nor declared."""
-    shown = ", ".join(names)
-    example = names[0]
-    return (f"; if {shown} {'is a parameter' if len(names) == 1 else 'are parameters'}, declare "
-            f"{'it' if len(names) == 1 else 'each'} with --param (e.g. --param \"{example}>0\", or "
-            f"params={{'{example}': '{example}>0'}} in Python)")
-
-
 def parse_family(text: str, params: Parameters | Mapping[str, str | None] | list[str] | None) -> FamilyActivation:
     """Parse σ with declared parameters; ParseError for bad text or an undeclared extra symbol,
     DomainError when σ is undefined for some parameter value (named) or not verified defined."""
@@ -92,10 +81,8 @@ def parse_family(text: str, params: Parameters | Mapping[str, str | None] | list
     declared = set(params.names)
     others = sorted(v.name for v in first.variables if v.name not in declared)
     if len(others) > 1:
-        variable = next((n for n in _VARIABLE_NAMES if n in others), None)
-        extra = [n for n in others if n != variable] if variable else others
         raise ParseError(f"expected one variable, found {len(others)}: {', '.join(others)}"
-                         + undeclared_hint(extra), text=text)
+                         + undeclared_hint(others), text=text)
     variable = others[0] if others else ("z" if "z" not in declared else "x")
     symbols = {p.name: p.symbol for p in params}
     symbols[variable] = Z

@@ -29,7 +29,7 @@ from symcheck.core.errors import ParseError
 from symcheck.exact.regions import Region
 from symcheck.exact.signs import Undecided, certified_order
 
-__all__ = ["ParamSpec", "Parameters", "parse_param", "parameters", "internal_symbol"]
+__all__ = ["ParamSpec", "Parameters", "internal_symbol", "parameters", "parse_param"]
 
 _OO = S.Infinity
 #: the comparison operators a declaration may use, as (SymPy relation, text)
@@ -64,6 +64,11 @@ class ParamSpec:
         """The range as a SymPy condition on ``symbol`` (the user's name by default)."""
         v = self.shown if symbol is None else symbol
         return sympy.Or(*(r.condition(v) for r in self.regions))
+
+    @property
+    def phrase(self) -> str:
+        """The declaration after "for every": "beta > 0", "real p"."""
+        return f"real {self.name}" if self.all_reals else self.text
 
     @property
     def all_reals(self) -> bool:
@@ -124,7 +129,7 @@ class Parameters:
 
     def quantifier(self) -> str:
         """'for every beta > 0', 'for every beta > 0 and every 0 < alpha < 1'."""
-        return "for every " + " and every ".join(p.text for p in self.specs) if self.specs else ""
+        return "for every " + " and every ".join(p.phrase for p in self.specs) if self.specs else ""
 
     def values(self, given: Mapping[str, object]) -> dict[sympy.Symbol, sympy.Rational]:
         """User values ``{"beta": "1/2"}`` as internal symbol → exact rational, each inside its range."""

@@ -236,8 +236,9 @@ def parse_activation(
     """
     parsed = parse_expression(text, functions=functions)
     if len(parsed.variables) > 1:
-        names = ", ".join(v.name for v in parsed.variables)
-        raise ParseError(f"expected one variable, found {len(parsed.variables)}: {names}", text=text)
+        names = [v.name for v in parsed.variables]
+        raise ParseError(f"expected one variable, found {len(names)}: {', '.join(names)}"
+                         + undeclared_hint(names), text=text)
     variable = parsed.variables[0] if parsed.variables else Z
     try:
         check_defined_on_reals(parsed.expr, parsed.obligations, variable=variable,
@@ -247,6 +248,20 @@ def parse_activation(
         raise
     # renamed through the safe constructors: a plain xreplace rebuilds every node SymPy's way
     return parsed.expr if variable == Z else substitute(parsed.expr, {variable: Z}, text)
+
+
+#: names taken as the variable when several are free, in this order
+VARIABLE_NAMES = ("z", "x", "t", "u", "y")
+
+
+def undeclared_hint(names: list[str]) -> str:
+    """The end of the error for symbols beside the variable: declare them as parameters."""
+    variable = next((n for n in VARIABLE_NAMES if n in names), None)
+    extra = [n for n in names if n != variable] or names
+    one = len(extra) == 1
+    return (f"; if {', '.join(extra)} {'is a parameter' if one else 'are parameters'}, declare "
+            f"{'it' if one else 'each'} with --param (e.g. --param \"{extra[0]}>0\", or "
+            f"params={{'{extra[0]}': '{extra[0]}>0'}} in Python)")
 
 
 # --- text -> syntax tree ---------------------------------------------------------------------

@@ -1,0 +1,467 @@
+"""Decide a symmetry for a whole activation family: for every parameter value in its range.
+
+The verdict is that of the statement quantified over the declared range:
+
+* ``holds`` — the kernel accepted one certificate of the statement with every parameter a
+  variable over its declared range (:mod:`symcheck.engine.certificate_family`), after the
+  guard found no broken value among sampled rational parameter values;
+* ``broken`` — a certified witness at rational parameter values inside the range (the kernel
+  re-checks that they lie in it), the statement's left − right non-zero there;
+* ``inconclusive`` otherwise.
+
+The **regions** partition the range. A *probe* fixes a, b (and the scale) at rationals: what
+is left, g(θ) = left − right, is a function of the parameter alone. On an open interval, the
+cut points of g (its roots, proved complete by :func:`~symcheck.exact.roots.roots_in`, or its
+exact rational zeros with a certified sign of g proved on every interval between them by
+:func:`~symcheck.exact.definite.prove_nonzero`) leave open pieces where g ≠ 0 at every value:
+**broken** for every value there. A cut point is decided as an ordinary σ (the family at that
+value: holds, broken or inconclusive). An interval no probe cuts is **holds** by a kernel
+certificate over it, or inconclusive. With several parameters the pieces are boxes, one region
+of each parameter's range, decided the same way without cuts.
+"""
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import sympy
+from sympy import S
+
+from symcheck.core.budget import DEFAULT_TIMEOUT, Budget, BudgetExceeded
+from symcheck.core.errors import EvaluationError
+from symcheck.core.verdict import Verdict
+from symcheck.engine.certificate_family import (
+    certify_family_statement,
+    certify_family_witness,
+)
+from symcheck.engine.family_result import FamilyResult, RegionVerdict
+from symcheck.engine.kernel_gate import Admission, admit
+from symcheck.exact.definite import prove_nonzero, prove_sign
+from symcheck.exact.evaluate import certify_nonzero
+from symcheck.exact.ranges import Range
+from symcheck.exact.regions import Region
+from symcheck.exact.roots import roots_in
+from symcheck.exact.signs import (
+    EXACT_SIGN_BITS,
+    Undecided,
+    at_values,
+    certified_order,
+    exact_sign,
+)
+from symcheck.language.activations import Activation
+from symcheck.language.family import FamilyActivation
+from symcheck.language.params import ParamSpec
+from symcheck.language.symbols import SIGMA, A, B, Z, substitute_sigma
+from symcheck.language.transformations import Transformation
+from symcheck.language.unit_forms import Form
+
+__all__ = ["PROBES", "check_family"]
+
+#: the (a, b) values of the probes, simplest first
+PROBES = tuple((sympy.Rational(a), sympy.Rational(b)) for a, b in
+               (("2", "1"), ("-1", "1"), ("-2", "-1"), ("1/2", "1"), ("3", "-1"), ("-1/2", "2"), ("1", "2")))
+#: scale values tried for each domain (a fixed value is used as it is)
+SCALES = {"positive": ("2", "1/2", "3"), "negative": ("-1", "-2", "-1/2"), "any": ("2", "-1", "-2")}
+#: simple rationals tried as exact zeros of a probe that has no proved root set
+ZERO_CANDIDATES = tuple(sympy.Rational(q) for q in ("0", "1", "-1", "2", "1/2", "-2", "-1/2", "3", "1/3"))
+#: rational parameter values sampled per region by the guard before a family ``holds``
+GUARD_VALUES = 3
+#: how much of the check's budget one ordinary check at a parameter value may take
+POINT_SHARE = 0.25
+_BRANCHY = (sympy.Piecewise, sympy.Max, sympy.Min, sympy.Abs, sympy.sign, sympy.Heaviside,
+            sympy.floor, sympy.ceiling, sympy.frac, sympy.Mod)
+
+
+@dataclass
+class _Piece:
+    """One piece of the partition: a region of each parameter, its verdict and what backs it."""
+
+    regions: dict[sympy.Symbol, Region]
+    verdict: Verdict = Verdict.INCONCLUSIVE
+    how: str = ""
+    witness: dict[str, sympy.Rational] | None = None
+    certificate: dict | None = field(default=None, repr=False)
+
+
+def check_family(family: FamilyActivation, t: Transformation, unit: Form, *,
+                 timeout: float = DEFAULT_TIMEOUT) -> FamilyResult:
+    started = time.perf_counter()
+    budget = Budget(timeout)
+    job = _Family(family, t, unit, budget)
+    try:
+        pieces = job.pieces()
+    except BudgetExceeded:
+        pieces = [_Piece(dict(zip(job.symbols, combo)), how="the time budget ran out")
+                  for combo in itertools.product(*(p.regions for p in family.params))]
+    verdict, witness, admission, note = job.overall(pieces)
+    return FamilyResult(family=family, transformation=t, form=unit, verdict=verdict,
+                        witness=witness, regions=tuple(job.region_verdicts(pieces)), kernel=admission,
+                        note=note, elapsed=time.perf_counter() - started)
+
+
+class _Family:
+    def __init__(self, family: FamilyActivation, t: Transformation, unit: Form, budget: Budget) -> None:
+        self.family, self.t, self.unit, self.budget = family, t, unit, budget
+        self.params = family.params
+        self.symbols = [p.symbol for p in self.params]
+        self.names = {p.symbol: p.name for p in self.params}
+        sigma = Activation(family.name, family.expr, family.name)
+        lhs, rhs = t.statement(unit, SIGMA)
+        self.difference = substitute_sigma(lhs - rhs, sigma)
+        self._probes: list[tuple[dict, sympy.Expr]] | None = None
+
+    # ------------------------------------------------------------------ probes
+
+    def probes(self) -> list[tuple[dict, sympy.Expr]]:
+        """(values of a, b and the scale, g = left − right there as a function of the parameters)."""
+        if self._probes is None:
+            scales: list = [None]
+            if self.t.domain is not None:
+                d = self.t.domain
+                scales = [d.value] if d.value is not None else [sympy.Rational(s) for s in SCALES[d.name]]
+            out = []
+            for (a, b), scale in itertools.product(PROBES, scales):
+                values = {A: a, B: b} | ({self.t.scale: scale} if scale is not None else {})
+                values = {v: x for v, x in values.items() if v in self.difference.free_symbols}
+                try:
+                    g = at_values(self.difference, values)
+                except (Undecided, EvaluationError, TypeError, ValueError):
+                    continue
+                if g != 0 and (g.free_symbols - set(self.symbols)) == set():
+                    out.append((values, g))
+            self._probes = out
+        return self._probes
+
+    # ------------------------------------------------------------------ the partition
+
+    def pieces(self) -> list[_Piece]:
+        if len(self.params) == 1:
+            spec = self.params.specs[0]
+            out: list[_Piece] = []
+            for region in spec.regions:
+                out.extend(self._line(spec, region))
+            return out
+        return [self._box(dict(zip(self.symbols, combo)))
+                for combo in itertools.product(*(p.regions for p in self.params))]
+
+    def _line(self, spec: ParamSpec, region: Region) -> list[_Piece]:
+        """One region of a single parameter: cut where a probe may vanish, each piece decided."""
+        p = spec.symbol
+        if region.is_point:
+            return [self._at_point({p: region.lower})]
+        for values, g in self.probes():
+            cuts = self._cuts(g, p, region)
+            if cuts is None:
+                continue
+            points, argument = cuts
+            if not self._nonzero_between(g, p, [region.lower, *points, region.upper]):
+                continue  # a claimed cut set the statement contradicts at a sample: next probe
+            out = []
+            ends = [region.lower, *points, region.upper]
+            for lo, hi in itertools.pairwise(ends):
+                sub = Region(lo, hi)
+                out.append(self._broken_interval({p: sub}, values, g, argument))
+                if hi is not region.upper:
+                    out.append(self._at_point({p: hi}))
+            return out
+        return [self._undivided({p: region})]
+
+    def _cuts(self, g: sympy.Expr, p: sympy.Symbol, region: Region) -> tuple[list, str] | None:
+        """Points containing every zero of g in the open region, with g ≠ 0 between them proved."""
+        lo, hi = region.lower, region.upper
+        g = _prepared(g, {p: Range(lo, hi)})
+        if p not in g.free_symbols:
+            try:
+                return ([], "it is a non-zero constant") if exact_sign(g) != 0 else None
+            except Undecided:
+                return None
+        if not g.has(*_BRANCHY):
+            try:
+                found = roots_in(g, p, lo, hi)
+                return list(found.points), found.argument
+            except Exception:  # noqa: BLE001 -- Undecided, or SymPy failing inside the search: no cut set
+                found = None
+        zeros = sorted(q for q in ZERO_CANDIDATES if _inside(q, region) and _exactly_zero(g, p, q))
+        ends = [lo, *zeros, hi]
+        for a, b in itertools.pairwise(ends):
+            if prove_nonzero(g, {p: Range(a, b)}) is None:
+                return None
+        return zeros, "its sign is certified on each interval between its exact rational zeros"
+
+    def _nonzero_between(self, g: sympy.Expr, p: sympy.Symbol, ends: list) -> bool:
+        """g is certified non-zero at a rational inside each interval between the cuts."""
+        for lo, hi in itertools.pairwise(ends):
+            try:
+                q = _simplest(Region(lo, hi))
+                if certify_nonzero(g, {p: q}, max_prec=EXACT_SIGN_BITS) is None:
+                    return False
+            except (Undecided, EvaluationError):
+                return False
+        return True
+
+    def _broken_interval(self, regions: dict, values: dict, g: sympy.Expr, argument: str) -> _Piece:
+        """g ≠ 0 on the whole piece (proved by the caller): broken at every value. The witness
+        at a rational value inside is certified on the statement itself."""
+        (p, region), = regions.items()
+        try:
+            q = _simplest(region)
+        except Undecided:
+            return _Piece(regions, how="no rational value found inside")
+        point = {**values, p: q}
+        if certify_nonzero(self.difference, point, max_prec=EXACT_SIGN_BITS) is None:
+            return _Piece(regions, how="the probe is not certified non-zero at a sample value")
+        shown = ", ".join(f"{v} = {x}" for v, x in values.items())
+        return _Piece(regions, Verdict.BROKEN, f"at {shown}, left − right as a function of "
+                      f"{self.names[p]} has no zero here ({argument})",
+                      {str(v): x for v, x in point.items()})
+
+    def _box(self, regions: dict[sympy.Symbol, Region]) -> _Piece:
+        if all(r.is_point for r in regions.values()):
+            return self._at_point({s: r.lower for s, r in regions.items()})
+        ranges = {s: Range.point(r.lower) if r.is_point else Range(r.lower, r.upper) for s, r in regions.items()}
+        for values, g in self.probes():
+            g = _prepared(g, ranges)
+            if g.free_symbols <= set(ranges) and prove_nonzero(g, ranges) is not None:
+                point = {s: r.sample() for s, r in regions.items()}
+                full = {**values, **point}
+                if certify_nonzero(self.difference, full, max_prec=EXACT_SIGN_BITS) is not None:
+                    shown = ", ".join(f"{v} = {x}" for v, x in values.items())
+                    return _Piece(regions, Verdict.BROKEN, f"at {shown}, left − right has a certified "
+                                  "sign over the whole box", {str(v): x for v, x in full.items()})
+        return self._undivided(regions)
+
+    def _at_point(self, values: dict[sympy.Symbol, sympy.Expr]) -> _Piece:
+        """One parameter value: a probe certified non-zero there, or the ordinary check of σ at it."""
+        regions = {s: Region(v, v) for s, v in values.items()}
+        for probe, g in self.probes():
+            try:
+                if exact_sign(at_values(g, values)) != 0:
+                    witness = {str(v): x for v, x in {**probe, **values}.items()}
+                    rational = all(v.is_Rational for v in values.values())
+                    return _Piece(regions, Verdict.BROKEN, "left − right is certified non-zero at "
+                                  + ", ".join(f"{v} = {x}" for v, x in probe.items()),
+                                  witness if rational else None)
+            except (Undecided, EvaluationError, TypeError, ValueError):
+                continue
+        return self._ordinary(values, regions)
+
+    def _ordinary(self, values: dict, regions: dict) -> _Piece:
+        from symcheck.engine.symmetries import check
+        from symcheck.language.parsing import substitute
+        try:
+            expr = substitute(self.family.expr, values, self.family.name)
+        except Exception as err:  # noqa: BLE001 -- a value the safe constructors refuse: undecided here
+            return _Piece(regions, how=f"σ at this value could not be built ({type(err).__name__})")
+        where = ", ".join(f"{self.names[s]} = {v}" for s, v in values.items())
+        sigma = Activation(f"{self.family.name} at {where}", expr, self.family.name)
+        seconds = max(1.0, POINT_SHARE * self.budget.remaining())
+        result = check(sigma, self.t, self.unit, timeout=seconds)
+        witness = None
+        if result.verdict is Verdict.BROKEN and all(v.is_Rational for v in values.values()):
+            witness = {**dict(result.witness or {}), **{s.name: v for s, v in values.items()}}
+        return _Piece(regions, result.verdict, f"σ at {where} = {sympy.sstr(self.params.shown(expr))}: "
+                      f"the ordinary check ({result.note or 'kernel-checked'})", witness,
+                      result.certificate)
+
+    def _undivided(self, regions: dict[sympy.Symbol, Region]) -> _Piece:
+        """No probe cuts it: holds by a kernel certificate over the whole piece (after the
+        guard), or inconclusive (broken at a sampled value is recorded as the witness)."""
+        found = self._guard(regions)
+        if found is not None:
+            return _Piece(regions, how=f"broken at a sampled value ({found.how}), not proved on the whole piece",
+                          witness=found.witness)
+        outcome = self._certify({s: (r,) for s, r in regions.items()})
+        if outcome.accepted:
+            return _Piece(regions, Verdict.HOLDS, "the kernel accepted the statement with the parameter "
+                          "as a variable over this region", certificate=outcome.data)
+        return _Piece(regions, how=f"no proof: {outcome}")
+
+    def _guard(self, regions: dict[sympy.Symbol, Region]) -> _Piece | None:
+        """Sampled rational values of the piece, each decided as an ordinary σ: a broken one."""
+        samples = [r.samples(GUARD_VALUES) if not r.is_point else [r.lower] for r in regions.values()]
+        for combo in itertools.islice(itertools.product(*samples), GUARD_VALUES):
+            piece = self._at_point(dict(zip(regions, combo)))
+            if piece.verdict is Verdict.BROKEN and piece.witness is not None:
+                return piece
+        return None
+
+    # ------------------------------------------------------------------ certificates
+
+    def _certify(self, ranges: Mapping[sympy.Symbol, tuple[Region, ...]]):
+        from symcheck.engine.certificate_emit import Rejection
+        why = self._kernel_power_gap(ranges)
+        if why:
+            return Rejection(why)
+        about = f"{self.t.describe()}, {self.unit.name} form, σ = {self.family.name}, " + \
+            " and ".join(self.params.by_symbol(s).text for s in ranges)
+        seconds = max(1.0, self.budget.remaining())
+        return certify_family_statement(self.family.expr, self.t, self.unit, ranges, self.names,
+                                        about=about, seconds=seconds)
+
+    def _kernel_power_gap(self, ranges: Mapping[sympy.Symbol, tuple[Region, ...]]) -> str:
+        """The kernel's x^θ (θ not a number) is defined only for x > 0; σ defined at x = 0 by
+        0^θ = 0 would leave those points out of its claim. Such a base must be proved positive."""
+        for power in self.family.expr.atoms(sympy.Pow):
+            if power.exp.is_number:
+                continue
+            box = {Z: Range(-S.Infinity, S.Infinity)}
+            for s, regions in ranges.items():
+                if len(regions) != 1:
+                    return "a power with a parameter exponent over several regions"
+                r = regions[0]
+                box[s] = Range.point(r.lower) if r.is_point else Range(r.lower, r.upper)
+            if not power.base.free_symbols <= set(box) or prove_sign(power.base, box, "positive") is None:
+                return (f"the kernel's power {sympy.sstr(self.params.shown(power))} is undefined where its base "
+                        "is 0, so its certificate would not cover those points")
+        return ""
+
+    def overall(self, pieces: list[_Piece]) -> tuple[Verdict, dict | None, Admission | None, str]:
+        broken = [p for p in pieces if p.witness is not None]
+        for piece in sorted(broken, key=lambda p: _height(p.witness, self.names)):
+            for witness in self._witnesses(piece.witness):
+                admission = self._witness(witness)
+                if admission.accepted:
+                    return Verdict.BROKEN, witness, admission, ""
+        if pieces and all(p.verdict is Verdict.HOLDS for p in pieces):
+            outcome = self._certify({p.symbol: p.regions for p in self.params})
+            admission = admit(outcome)
+            if admission.accepted:
+                return Verdict.HOLDS, None, admission, ""
+            return Verdict.INCONCLUSIVE, None, admission, ("every region holds, but the kernel did not accept "
+                                                           f"one certificate over the whole range: {admission.note}")
+        notes = [p.how for p in pieces if p.verdict is Verdict.INCONCLUSIVE and p.how]
+        return Verdict.INCONCLUSIVE, None, None, "; ".join(dict.fromkeys(notes))[:400]
+
+    def _witnesses(self, witness: Mapping[str, sympy.Rational]):
+        """The witness found, then the probes at the same parameter values certified non-zero
+        there (the kernel may refuse one: its x^θ is undefined at x = 0)."""
+        yield dict(witness)
+        params = {s: witness[s.name] for s in self.symbols}
+        for values, _ in self.probes():
+            point = {**values, **params}
+            if certify_nonzero(self.difference, point, max_prec=EXACT_SIGN_BITS) is not None:
+                yield {str(v): x for v, x in point.items()}
+
+    def _witness(self, witness: Mapping[str, sympy.Rational]) -> Admission:
+        ranges = {p.symbol: p.regions for p in self.params}
+        point = {k: v for k, v in witness.items()}
+        outcome = certify_family_witness(self.family.expr, self.t, self.unit, ranges, self.names, point,
+                                         about=f"{self.t.describe()}, σ = {self.family.name}: broken")
+        return admit(outcome)
+
+    def region_verdicts(self, pieces: list[_Piece]) -> list[RegionVerdict]:
+        from symcheck.engine.family_regions import merged
+        return merged(pieces, self.params)
+
+
+_WANT_TRUE = {sympy.StrictGreaterThan: "positive", sympy.GreaterThan: "nonnegative",
+              sympy.StrictLessThan: "negative", sympy.LessThan: "nonpositive"}
+_WANT_FALSE = {sympy.StrictGreaterThan: "nonpositive", sympy.GreaterThan: "negative",
+               sympy.StrictLessThan: "nonnegative", sympy.LessThan: "positive"}
+
+
+def _truth(cond: sympy.Basic, ranges: dict[sympy.Symbol, Range]) -> bool | None:
+    """A branch condition in the parameters decided on the whole box by certified signs, or None."""
+    if cond in (sympy.true, sympy.false):
+        return bool(cond)
+    if isinstance(cond, (sympy.And, sympy.Or)):
+        parts = [_truth(c, ranges) for c in cond.args]
+        every, some = (False, True) if isinstance(cond, sympy.And) else (True, False)
+        if some is False and False in parts or some is True and True in parts:
+            return some if isinstance(cond, sympy.Or) else False
+        return (not every) if all(x is (not every) for x in parts) else None
+    if isinstance(cond, sympy.Not):
+        inner = _truth(cond.args[0], ranges)
+        return None if inner is None else not inner
+    if type(cond) not in _WANT_TRUE:
+        return None
+    d = cond.lhs - cond.rhs
+    if not d.free_symbols <= set(ranges):
+        return None
+    if prove_sign(d, ranges, _WANT_TRUE[type(cond)]) is not None:
+        return True
+    if prove_sign(d, ranges, _WANT_FALSE[type(cond)]) is not None:
+        return False
+    return None
+
+
+def _resolved(g: sympy.Expr, ranges: dict[sympy.Symbol, Range]) -> sympy.Expr | None:
+    """g with every branch chosen by its condition's certified truth over the box, or None."""
+    from symcheck.exact.signs import nonsmooth_to_piecewise
+    try:
+        g = nonsmooth_to_piecewise(g)
+    except Exception:  # noqa: BLE001 -- no rewrite, no resolution
+        return None
+    for _ in range(20):
+        pieces = [w for w in g.atoms(sympy.Piecewise) if not w.atoms(sympy.Piecewise) - {w}]
+        if not pieces:
+            return None if g.has(*_BRANCHY) else g
+        chosen = {}
+        for w in pieces:
+            for value, cond in w.args:
+                truth = _truth(cond, ranges)
+                if truth is None:
+                    return None
+                if truth:
+                    chosen[w] = value
+                    break
+            else:
+                return None
+        g = g.xreplace(chosen)
+    return None
+
+
+def _prepared(g: sympy.Expr, ranges: dict[sympy.Symbol, Range]) -> sympy.Expr:
+    """g over the box: 0^e = 0 where e is proved positive on it, and branches chosen where
+    their conditions are decided on it (else g as it is)."""
+    zeros = {w: S.Zero for w in g.atoms(sympy.Pow) if w.base == 0 and w.exp.free_symbols <= set(ranges)
+             and prove_sign(w.exp, {s: r for s, r in ranges.items() if s in w.exp.free_symbols}, "positive")}
+    if zeros:
+        g = g.xreplace(zeros)
+    g = _evaluated(g)
+    if g.has(*_BRANCHY):
+        resolved = _resolved(g, ranges)
+        return g if resolved is None else _evaluated(resolved)  # 0 is a resolution too
+    return g
+
+
+def _evaluated(g: sympy.Expr) -> sympy.Expr:
+    """Sums, products and integer powers rebuilt with SymPy's evaluation (exact arithmetic on
+    rationals): ``-1/2*2*p + p`` left unevaluated by a substitution becomes 0."""
+    if not g.args or not isinstance(g, (sympy.Add, sympy.Mul, sympy.Pow)):
+        return g
+    args = [_evaluated(a) for a in g.args]
+    if isinstance(g, sympy.Pow) and not args[1].is_Integer:
+        return g.func(*args, evaluate=False) if args != list(g.args) else g
+    return g.func(*args)
+
+
+def _height(witness: Mapping[str, sympy.Rational], names: Mapping[sympy.Symbol, str]) -> tuple:
+    """Simplest parameter values first (1 before 2 before -2 before 1/2): the witness users read."""
+    values = [sympy.Rational(witness[s.name]) for s in names if s.name in witness]
+    return tuple((max(abs(v.p), v.q), v.p < 0) for v in values)
+
+
+def _simplest(region: Region) -> sympy.Rational:
+    """A simple rational inside the open region (1, −1, 2, … first), else the region's own sample."""
+    for q in ZERO_CANDIDATES[1:] + tuple(sympy.Rational(q) for q in ("3/2", "-3", "10", "1/10", "-1/10")):
+        if _inside(q, region):
+            return q
+    return region.sample()
+
+
+def _inside(q: sympy.Rational, region: Region) -> bool:
+    """Certified: q strictly inside the open region."""
+    try:
+        return certified_order(q, region.lower) > 0 and certified_order(region.upper, q) > 0
+    except Undecided:
+        return False
+
+
+def _exactly_zero(g: sympy.Expr, p: sympy.Symbol, q: sympy.Rational) -> bool:
+    try:
+        return exact_sign(at_values(g, {p: q})) == 0
+    except (Undecided, EvaluationError, TypeError, ValueError, ZeroDivisionError):
+        return False

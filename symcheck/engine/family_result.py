@@ -1,0 +1,136 @@
+"""What a family check returns: the verdict over the whole range, its witness, and the regions."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+import sympy
+
+from symcheck.core.results import Renderable
+from symcheck.core.verdict import Verdict
+from symcheck.language.family import FamilyActivation
+from symcheck.language.transformations import Transformation
+from symcheck.language.unit_forms import Form
+
+__all__ = ["FamilyResult", "RegionVerdict"]
+
+
+@dataclass(frozen=True)
+class RegionVerdict:
+    """The verdict on every value of one part of the range (``condition`` in the user's names)."""
+
+    condition: sympy.Basic
+    verdict: Verdict
+    how: tuple[str, ...] = ()
+
+    @property
+    def region(self) -> str:
+        """The condition as SymPy prints it (it parses back): ``Eq(beta, 0)``, ``beta > 0``."""
+        return sympy.sstr(self.condition)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"region": self.region, "verdict": self.verdict.value, "how": list(self.how)}
+
+
+@dataclass(frozen=True)
+class FamilyResult(Renderable):
+    """A symmetry of a family σ(z; θ), quantified over every θ in the declared range."""
+
+    family: FamilyActivation
+    transformation: Transformation
+    form: Form
+    verdict: Verdict
+    #: a, b (the scale) and every parameter's internal symbol (``param0``): exact rationals; the
+    #: user's names are in :attr:`witness_params` (a parameter named ``a`` is not the branch a)
+    witness: Mapping[str, sympy.Rational] | None
+    regions: tuple[RegionVerdict, ...]
+    kernel: Any = None
+    note: str = ""
+    elapsed: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.witness is not None:
+            object.__setattr__(self, "witness", MappingProxyType(dict(self.witness)))
+
+    @property
+    def params(self):
+        return self.family.params
+
+    @property
+    def symmetry(self) -> str:
+        return self.transformation.name
+
+    @property
+    def domain(self) -> str | None:
+        found = self.transformation.domain
+        return None if found is None else str(found)
+
+    @property
+    def quantifier(self) -> str:
+        """'for every beta > 0' (and every further parameter)."""
+        return self.params.quantifier()
+
+    @property
+    def certificate(self) -> dict | None:
+        found = getattr(self.kernel, "certificate", None)
+        return None if found is None else found.data
+
+    @property
+    def witness_params(self) -> dict[str, sympy.Rational] | None:
+        """The witness's parameter values by the user's names: ``{"beta": 1}``."""
+        if self.witness is None:
+            return None
+        return {p.name: self.witness[p.symbol.name] for p in self.params if p.symbol.name in self.witness}
+
+    @property
+    def witness_point(self) -> dict[str, sympy.Rational] | None:
+        """The witness's values of the statement's own variables (a, b, the scale)."""
+        if self.witness is None:
+            return None
+        internal = {p.symbol.name for p in self.params}
+        return {k: v for k, v in self.witness.items() if k not in internal}
+
+    def witness_text(self) -> str:
+        if self.witness is None:
+            return ""
+        point = ", ".join(f"{k} = {v}" for k, v in self.witness_point.items())
+        params = ", ".join(f"{k} = {v}" for k, v in self.witness_params.items())
+        return f"{point} with {params}" if point else params
+
+    @property
+    def title(self) -> str:
+        where = "" if self.domain is None else f" ({self.transformation.domain.condition(self.transformation.scale_text)})"
+        return f"{self.symmetry}{where} on the {self.form.name} form, σ = {self.family.name}, {self.quantifier}"
+
+    def to_dict(self) -> dict[str, Any]:
+        witness = None
+        if self.witness is not None:
+            witness = {k: str(v) for k, v in self.witness_point.items()}
+            witness["params"] = {k: str(v) for k, v in self.witness_params.items()}
+        return {
+            "symmetry": self.symmetry, "form": self.form.name, "domain": self.domain,
+            "activation": self.family.name, "formula": self.family.name,
+            "parsed": sympy.sstr(self.family.shown_expr),
+            "params": self.params.to_dict(), "quantifier": self.quantifier,
+            "verdict": self.verdict.value, "witness": witness,
+            "regions": [r.to_dict() for r in self.regions],
+            "note": self.note, "elapsed_seconds": round(self.elapsed, 4),
+            "kernel": None if self.kernel is None else self.kernel.summary(),
+        }
+
+    def __repr__(self) -> str:
+        witness = "" if self.witness is None else ", witness " + self.witness_text()
+        return f"<FamilyResult {self.symmetry} on {self.form.name}, σ = {self.family.name}, " \
+               f"{self.quantifier}: {self.verdict.value}{witness}>"
+
+    def __str__(self) -> str:
+        lines = [f"{self.title}: {self.verdict.value}"]
+        if self.witness is not None:
+            lines.append("  witness: " + self.witness_text())
+        for r in self.regions:
+            lines.append(f"  region {r.region}: {r.verdict.value}")
+        if self.note:
+            lines.append(f"  note: {self.note}")
+        return "\n".join(lines)

@@ -1,0 +1,76 @@
+"""Renderings of a family's result (rich, LaTeX, HTML): the verdict with its quantifier
+("for every β > 0"), the witness with its parameter values, and the regions.
+
+One small module for the one result type, registered for each format (the package root loads
+it after that format's main module), so the family renderers do not grow the shared ones.
+"""
+from __future__ import annotations
+
+import html as _html
+
+import sympy
+from rich.table import Table
+from rich.text import Text
+
+from symcheck.core.rendering import renderer
+from symcheck.engine.family_result import FamilyResult
+
+_RESULT = "symcheck.engine.family_result.FamilyResult"
+
+
+def _latex(expr: sympy.Basic) -> str:
+    return sympy.latex(expr)
+
+
+def quantifier_latex(result: FamilyResult) -> str:
+    """\\forall \\beta > 0 (and every further parameter), in the user's names."""
+    parts = [_latex(p.condition()) if not p.all_reals else f"{_latex(p.shown)} \\in \\mathbb{{R}}"
+             for p in result.params]
+    return ",\\ ".join(f"\\forall\\, {c}" for c in parts)
+
+
+@renderer("rich", _RESULT)
+def rich_family(result: FamilyResult):
+    from symcheck.output.render import TitledPanel, verdict_text
+    table = Table(show_header=True, header_style="bold", box=None, padding=(0, 1))
+    table.add_column("region", no_wrap=True)
+    table.add_column("verdict", no_wrap=True)
+    table.add_column("why", overflow="fold")
+    for r in result.regions:
+        table.add_row(r.region, verdict_text(r.verdict), Text("; ".join(r.how), style="dim italic"))
+    parts: list = [Text(f"{result.quantifier}: {result.verdict.value}", style="bold")]
+    if result.witness is not None:
+        parts.append(Text(f"witness: {result.witness_text()}"))
+    parts.append(table)
+    if result.note:
+        parts.append(Text(f"note: {result.note}", style="yellow"))
+    verdict = verdict_text(result.verdict)
+    return TitledPanel(parts, Text.assemble(verdict, ": ", result.title), verdict,
+                       subtitle=f"σ(z) = {sympy.sstr(result.family.shown_expr)}")
+
+
+@renderer("latex", _RESULT)
+def latex_family(result: FamilyResult, notebook: bool = False, level: int = 1) -> str:
+    sigma = _latex(result.family.shown_expr)
+    lines = [f"\\textbf{{{result.symmetry}}} on the {result.form.name} form, "
+             f"$\\sigma(z) = {sigma}$, ${quantifier_latex(result)}$: \\textbf{{{result.verdict.value}}}."]
+    if result.witness is not None:
+        shown = ",\\ ".join(f"{_latex(sympy.Symbol(k))} = {_latex(v)}" for k, v in
+                            {**result.witness_point, **result.witness_params}.items())
+        lines.append(f"Witness: ${shown}$.")
+    lines.append("\\begin{itemize}")
+    for r in result.regions:
+        lines.append(f"\\item ${_latex(r.condition)}$: {r.verdict.value}")
+    lines.append("\\end{itemize}")
+    return "\n".join(lines)
+
+
+@renderer("html", _RESULT)
+def html_family(result: FamilyResult) -> str:
+    rows = "".join(f"<tr><td>${_html.escape(_latex(r.condition))}$</td><td>{_html.escape(r.verdict.value)}</td>"
+                   f"<td>{_html.escape('; '.join(r.how))}</td></tr>" for r in result.regions)
+    witness = (f"<p>witness: {_html.escape(result.witness_text())}</p>" if result.witness is not None else "")
+    note = f"<p>note: {_html.escape(result.note)}</p>" if result.note else ""
+    return (f"<p><b>{_html.escape(result.title)}: {_html.escape(result.verdict.value)}</b> "
+            f"&nbsp; ${_html.escape(quantifier_latex(result))}$</p>{witness}"
+            f"<table><tr><th>region</th><th>verdict</th><th>why</th></tr>{rows}</table>{note}")
