@@ -529,11 +529,14 @@ def numeric(check: str, act: str, form: str | None, d: int | None, m: int | None
               help="Run the layers on an existing dask cluster, e.g. tcp://10.0.0.5:8786.")
 @click.option("--plot", "plot_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Also draw the defects by layer (.png, .svg or .pdf; needs matplotlib).")
+@click.option("--refuse-links", is_flag=True, default=False,
+              help="Refuse config.json, the index or a shard that is a symbolic link (by default a "
+                   "link to a regular file is followed, as in the Hugging Face cache, and reported).")
 @_timeout("Time budget per symbolic check, in seconds.")
 @_JSON
 def model(directory: str, layers: str | None, inputs: str | None, tokens: int | None, seed: int,
           memory: str, workers: int | None, scheduler: str | None, plot_file: str | None,
-          timeout: float, as_json: bool) -> None:
+          refuse_links: bool, timeout: float, as_json: bool) -> None:
     """Every MLP layer of a Hugging Face model directory: form, σ, verdicts and measured defects.
 
     \b
@@ -555,7 +558,7 @@ def model(directory: str, layers: str | None, inputs: str | None, tokens: int | 
         from symcheck.output.model_plot import figure_format
         figure_format(plot_file)
     budget = parse_memory(memory)
-    loaded = open_model(directory)
+    loaded = open_model(directory, follow_links=not refuse_links)
     count = len(parse_layers(layers, len(loaded.layers))) if layers is not None else len(loaded.layers)
     with _progress(count, quiet=False) as advance:
         report = model_report(loaded, layers=layers, inputs=inputs, tokens=tokens, seed=seed, memory=budget,

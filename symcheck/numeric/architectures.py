@@ -7,16 +7,18 @@ Gated blocks ``down(σ(gate(x)) · up(x))`` are the ``gated`` form with Q = gate
 V = downᵀ; two-layer blocks ``fc2(σ(fc1(x)))`` are ``mlp`` with keys K = fc1 and values
 V = fc2ᵀ. Attention, embeddings and norms are not read.
 
-The activation comes from the config (``hidden_act``, ``hidden_activation`` or
-``activation_function``) and maps to a catalogue entry by the frameworks' definitions:
-``gelu_new`` and ``gelu_pytorch_tanh`` are both the tanh approximation ``gelu_tanh``.
+The activation comes from the config key transformers' module for the family reads
+(``hidden_act``, ``hidden_activation`` or ``activation_function``; Gemma2 reads
+``hidden_activation`` and Gemma ``hidden_act``, and a Gemma config whose two keys transformers
+versions would read differently is refused) and maps to a catalogue entry by the frameworks'
+definitions: ``gelu_new`` and ``gelu_pytorch_tanh`` are both the tanh approximation ``gelu_tanh``.
 
 >>> ARCHITECTURES["gpt2"].form, ARCHITECTURES["phi3"].roles["key"].start
 ('mlp', 'intermediate')
 """
 from __future__ import annotations
 
-import json
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,10 +26,24 @@ from types import MappingProxyType
 from typing import Any
 
 from symcheck.core.errors import WeightsError
+from symcheck.numeric.regular_files import read_json
 from symcheck.numeric.safetensors_io import Checkpoint, TensorInfo, open_checkpoint
 
-__all__ = ["Role", "Architecture", "ARCHITECTURES", "HF_ACTIVATIONS", "Factor", "MlpLayer", "Model",
-           "open_model", "architecture_of"]
+__all__ = [
+    "ARCHITECTURES",
+    "HF_ACTIVATIONS",
+    "MAX_CONFIG",
+    "Architecture",
+    "Factor",
+    "MlpLayer",
+    "Model",
+    "Role",
+    "architecture_of",
+    "open_model",
+]
+
+#: the largest config.json read (real ones are a few kB)
+MAX_CONFIG = 4 * 2**20
 
 #: Hugging Face activation names (ACT2FN) -> catalogue entries with the same definition
 HF_ACTIVATIONS: Mapping[str, str] = MappingProxyType({
@@ -74,6 +90,9 @@ class Architecture:
     default_activation: str = "silu"
     #: names this family uses differently from ACT2FN (Gemma's legacy "gelu" is the tanh form)
     aliases: Mapping[str, str] = field(default_factory=dict)
+    #: the keys other transformers versions read the activation from: a config on which they
+    #: disagree with ``activation`` is refused as ambiguous
+    other_readings: tuple[tuple[str, ...], ...] = ()
 
     @property
     def unit_tensors(self) -> tuple[str, ...]:
@@ -100,10 +119,17 @@ ARCHITECTURES: Mapping[str, Architecture] = MappingProxyType({
                           output_bias="down_proj.bias", bias_flag=("mlp_bias", False)),
     "mistral": _gated("mistral", ("mistral",), ("MistralForCausalLM", "MistralModel")),
     "qwen2": _gated("qwen2", ("qwen2",), ("Qwen2ForCausalLM", "Qwen2Model")),
-    "gemma": _gated("gemma", ("gemma", "gemma2"), ("GemmaForCausalLM", "GemmaModel", "Gemma2ForCausalLM",
-                                                   "Gemma2Model"),
-                    activation=("hidden_activation", "hidden_act"), default_activation="gelu_pytorch_tanh",
-                    aliases=MappingProxyType({"gelu": "gelu_pytorch_tanh"})),
+    # transformers 5: GemmaMLP runs ACT2FN[config.hidden_act], GemmaConfig turning the legacy
+    # "gelu" into "gelu_pytorch_tanh"; transformers 4 ran config.hidden_activation (None: the tanh
+    # form), so a config on which the two readings differ is refused
+    "gemma": _gated("gemma", ("gemma",), ("GemmaForCausalLM", "GemmaModel"),
+                    activation=("hidden_act",), default_activation="gelu_pytorch_tanh",
+                    aliases=MappingProxyType({"gelu": "gelu_pytorch_tanh"}),
+                    other_readings=(("hidden_activation",),)),
+    # Gemma2MLP (transformers 4 and 5) runs ACT2FN[config.hidden_activation]: "gelu" is exact
+    # GELU there, and hidden_act is not read
+    "gemma2": _gated("gemma2", ("gemma2",), ("Gemma2ForCausalLM", "Gemma2Model"),
+                     activation=("hidden_activation",), default_activation="gelu_pytorch_tanh"),
     "phi3": Architecture("phi3", ("phi3",), ("Phi3ForCausalLM", "Phi3Model"), "gated",
                          ("model.layers.{i}.mlp.", "layers.{i}.mlp."),
                          MappingProxyType({"query": Role("gate_up_proj.weight", 0),
@@ -174,27 +200,25 @@ class Model:
     config: Mapping[str, Any]
     checkpoint: Checkpoint
     layers: tuple[MlpLayer, ...]
+    #: (file as the directory names it, the file it leads to) for every link followed
+    links: tuple[tuple[Path, Path], ...] = ()
 
     @property
     def name(self) -> str:
         return str(self.config.get("_name_or_path") or self.directory.name)
 
 
-def _config(directory: Path) -> dict[str, Any]:
+def _config(directory: Path, follow_links: bool = True) -> tuple[dict[str, Any], Path | None]:
+    """config.json as a dict, and the file its link led to (None: no link)."""
     path = directory / "config.json"
     if not directory.is_dir():
         raise WeightsError(f"{directory}: no such directory", path=directory)
-    try:
-        config = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise WeightsError(f"{directory}: no config.json (a Hugging Face model directory has one)",
-                           path=path) from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise WeightsError(f"{path}: not a readable JSON file ({' '.join(str(err).split())[:100]})",
-                           path=path) from None
+    if not os.path.lexists(path):
+        raise WeightsError(f"{directory}: no config.json (a Hugging Face model directory has one)", path=path)
+    config, target = read_json(path, MAX_CONFIG, "config.json", follow_links=follow_links)
     if not isinstance(config, dict):
         raise WeightsError(f"{path}: expected a JSON object", path=path)
-    return config
+    return config, target
 
 
 def architecture_of(config: Mapping[str, Any], where: str = "config.json") -> Architecture:
@@ -227,25 +251,41 @@ def _size(config: Mapping[str, Any], keys: Sequence[str], what: str, where: str)
     return value
 
 
-def _activation(arch: Architecture, config: Mapping[str, Any], where: str) -> tuple[str, str]:
-    name = next((config[k] for k in arch.activation if config.get(k) is not None), arch.default_activation)
+def _reading(arch: Architecture, config: Mapping[str, Any], keys: Sequence[str], where: str,
+             aliases: Mapping[str, str]) -> str:
+    """The activation one reading of the config gives: the first key that is set, the family's
+    default otherwise, with ``aliases`` resolved."""
+    name = next((config[k] for k in keys if config.get(k) is not None), arch.default_activation)
     if not isinstance(name, str):
-        raise WeightsError(f"{where}: {arch.activation[0]} = {name!r}; expected an activation name", path=where)
-    name = arch.aliases.get(name, name)
+        raise WeightsError(f"{where}: {keys[0]} = {name!r}; expected an activation name", path=where)
+    return aliases.get(name, name)
+
+
+def _activation(arch: Architecture, config: Mapping[str, Any], where: str) -> tuple[str, str]:
+    name = _reading(arch, config, arch.activation, where, arch.aliases)
+    for keys in arch.other_readings:  # another transformers version reads another key, unaliased
+        other = _reading(arch, config, keys, where, {})
+        if other != name:
+            said = ", ".join(f"{k} = {config[k]!r}" for k in (*arch.activation, *keys) if k in config)
+            raise WeightsError(f"{where}: the activation is ambiguous ({said or 'neither key set'}): "
+                               f"transformers reads {arch.activation[0]} ({name}) for model_type "
+                               f"{arch.model_types[0]!r} in recent versions and {keys[0]} ({other}) in "
+                               f"older ones; set both to the same name", path=where)
     if name not in HF_ACTIVATIONS:
         raise WeightsError(f"{where}: activation {name!r} is not one symcheck maps to its catalogue; "
                            f"known: {', '.join(HF_ACTIVATIONS)}", path=where)
     return name, HF_ACTIVATIONS[name]
 
 
-def open_model(directory: str | Path) -> Model:
+def open_model(directory: str | Path, *, follow_links: bool = True) -> Model:
     """Read ``config.json`` and the checkpoint's headers; resolve and check every MLP layer.
 
     Raises :class:`WeightsError` (one line, naming what was expected) for an unknown
-    architecture, a missing tensor or a shape that does not match the config.
+    architecture, a missing tensor or a shape that does not match the config. Links to
+    regular files are followed (and listed in ``Model.links``) unless ``follow_links`` is false.
     """
     directory = Path(directory)
-    config = _config(directory)
+    config, config_link = _config(directory, follow_links)
     where = str(directory / "config.json")
     arch = architecture_of(config, where)
     count = _size(config, arch.layers, "number of layers", where)
@@ -255,12 +295,13 @@ def open_model(directory: str | Path) -> Model:
     else:
         m = _size(config, arch.intermediate, "intermediate size", where)
     hf_act, act = _activation(arch, config, where)
-    checkpoint = open_checkpoint(directory)
+    checkpoint = open_checkpoint(directory, follow_links=follow_links)
     biased = (True if arch.bias_flag is None else bool(config.get(arch.bias_flag[0], arch.bias_flag[1])))
     prefix = _prefix(arch, checkpoint, directory)
     layers = tuple(_layer(arch, checkpoint, prefix, i, count, d, m, hf_act, act, biased)
                    for i in range(count))
-    return Model(directory, arch, MappingProxyType(dict(config)), checkpoint, layers)
+    links = (((directory / "config.json", config_link),) if config_link is not None else ()) + checkpoint.links
+    return Model(directory, arch, MappingProxyType(dict(config)), checkpoint, layers, links)
 
 
 def _prefix(arch: Architecture, checkpoint: Checkpoint, directory: Path) -> str:

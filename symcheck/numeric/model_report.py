@@ -129,16 +129,24 @@ class ModelReport(Renderable):
     memory: int
     runner: str           # "serial", "dask, 2 local workers", "dask at ADDRESS"
     elapsed: float
+    #: (file as the directory names it, the file it leads to) for every link followed
+    links: tuple[tuple[Path, Path], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {"model": str(self.directory), "name": self.name, "architecture": self.architecture.name,
                 "layers_in_model": self.count, "tokens": self.tokens, "inputs": self.inputs,
                 "memory": self.memory, "runner": self.runner, "elapsed": round(self.elapsed, 3),
+                "links": [{"file": str(f), "target": str(t)} for f, t in self.links],
                 "layers": [layer.to_dict() for layer in self.layers]}
+
+    def link_lines(self) -> tuple[str, ...]:
+        """'file → target' for every link followed, for the renderers."""
+        return tuple(f"{f.name} → {t}" for f, t in self.links)
 
     def __str__(self) -> str:
         lines = [f"{self.name} ({self.architecture.name}): {len(self.layers)} of {self.count} MLP layers, "
                  f"{self.tokens} input rows ({self.inputs})"]
+        lines += [f"  link followed: {line}" for line in self.link_lines()]
         for r in self.layers:
             lines.append(f"  layer {r.index}: {r.form.name}, σ = {r.activation.name}, exchange defect "
                          f"{_figure(r.exchange_defect)}, rescaling residual {_figure(r.rescaling_residual)}, "
@@ -441,17 +449,18 @@ def model_report(path: str | Path | Model, *, layers: str | Iterable[int] | None
                  inputs: str | Path | np.ndarray | None = None, tokens: int | None = None,
                  seed: int | None = 0, memory: int | str = DEFAULT_MEMORY, workers: int | None = None,
                  scheduler: str | None = None, timeout: float = DEFAULT_TIMEOUT,
-                 progress: Progress | None = None) -> ModelReport:
+                 progress: Progress | None = None, follow_links: bool = True) -> ModelReport:
     """Read a Hugging Face model directory and report every chosen MLP layer (module docstring).
 
     ``layers``: ``"0,3-5"`` or indices (default: all). ``inputs``: a file (``.npy``, ``.npz``,
     ``.safetensors``) or an array of rows; else ``tokens`` random normal rows (default
     128) drawn with ``seed``. ``memory``: bytes (or ``"256MiB"``) per layer task. ``workers``:
     run on a local dask cluster of that many processes; ``scheduler``: on an existing one.
-    ``progress`` is called with a label as each layer ends.
+    ``progress`` is called with a label as each layer ends. ``follow_links``: follow links to
+    regular files (listed in the report's ``links``), or refuse them.
     """
     started = time.perf_counter()
-    model = path if isinstance(path, Model) else open_model(path)
+    model = path if isinstance(path, Model) else open_model(path, follow_links=follow_links)
     chosen = _chosen(model, layers)
     d = model.layers[0].d
     X, source = inputs_for(d, inputs, tokens, seed)
@@ -480,7 +489,7 @@ def model_report(path: str | Path | Model, *, layers: str | Iterable[int] | None
     records = tuple(_record(layer, fig, acts[layer.activation], verdicts[(layer.activation, layer.form)])
                     for layer, fig in zip(chosen, figures))
     return ModelReport(model.directory, model.name, model.architecture, records, len(model.layers),
-                       X.shape[0], source, budget, runner, time.perf_counter() - started)
+                       X.shape[0], source, budget, runner, time.perf_counter() - started, model.links)
 
 
 def _record(layer: MlpLayer, fig: LayerFigures, act: Activation,

@@ -7,6 +7,11 @@ only ever a place in a file (:class:`TensorInfo`); :func:`read_block` maps the b
 rows it needs, widens them to float64 and unmaps them. Nothing reads a whole file or a whole
 tensor unless asked to, so what a model costs in memory is what its blocks cost.
 
+Every file is user input: the header is validated by the safetensors library's own rules
+(the tensors lie end to end, without gap or overlap, and fill the data exactly), and every
+file must be a regular file (:mod:`symcheck.numeric.regular_files`; a link is followed and
+reported, or refused).
+
 A checkpoint directory holds ``model.safetensors``, or shards listed in
 ``model.safetensors.index.json`` (``{"weight_map": {tensor: file}}``), as Hugging Face's
 ``save_pretrained`` writes them. NumPy has no bfloat16: BF16 data is read as its 16-bit
@@ -14,8 +19,8 @@ patterns and widened exactly (a bfloat16 is the top half of a float32).
 """
 from __future__ import annotations
 
-import json
 import math
+import os
 import struct
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -25,17 +30,31 @@ from types import MappingProxyType
 import numpy as np
 
 from symcheck.core.errors import WeightsError
+from symcheck.numeric.regular_files import open_regular, parse_json, read_json
 
-__all__ = ["TensorInfo", "Checkpoint", "FLOATS", "read_header", "open_checkpoint", "read_block",
-           "INDEX", "SINGLE"]
+__all__ = [
+    "FLOATS",
+    "INDEX",
+    "SINGLE",
+    "Checkpoint",
+    "TensorInfo",
+    "open_checkpoint",
+    "read_block",
+    "read_header",
+]
 
 INDEX = "model.safetensors.index.json"
 SINGLE = "model.safetensors"
-#: safetensors' own limit on the JSON header
-MAX_HEADER = 100 * 2**20
-#: every dtype the format defines, with its size in bytes
-ITEMSIZE = {"BOOL": 1, "U8": 1, "I8": 1, "F8_E5M2": 1, "F8_E4M3": 1, "I16": 2, "U16": 2, "F16": 2,
-            "BF16": 2, "I32": 4, "U32": 4, "F32": 4, "I64": 8, "U64": 8, "F64": 8}
+#: safetensors' own limit on the JSON header (its MAX_HEADER_SIZE)
+MAX_HEADER = 100_000_000
+#: the largest index read (a 90,000-tensor model's index is about 10 MB)
+MAX_INDEX = 64 * 2**20
+#: every dtype the format defines, with its size in bits (the sub-byte floats pack)
+BITS = {"BOOL": 8, "F4": 4, "F6_E2M3": 6, "F6_E3M2": 6, "U8": 8, "I8": 8, "F8_E5M2": 8, "F8_E4M3": 8,
+        "F8_E8M0": 8, "I16": 16, "U16": 16, "F16": 16, "BF16": 16, "I32": 32, "U32": 32, "F32": 32,
+        "C64": 64, "I64": 64, "U64": 64, "F64": 64}
+#: the same in bytes, for the dtypes of whole bytes
+ITEMSIZE = {dtype: bits // 8 for dtype, bits in BITS.items() if bits % 8 == 0}
 #: the floating-point dtypes symcheck reads, as the NumPy dtype of their stored bits
 FLOATS = {"F64": np.dtype("<f8"), "F32": np.dtype("<f4"), "F16": np.dtype("<f2"), "BF16": np.dtype("<u2")}
 
@@ -57,7 +76,8 @@ class TensorInfo:
 
     @property
     def itemsize(self) -> int:
-        return ITEMSIZE[self.dtype]
+        """Bytes per entry; 0 for the sub-byte dtypes (F4, F6_…), which pack."""
+        return BITS[self.dtype] // 8
 
     def shape_text(self) -> str:
         return "(" + ", ".join(map(str, self.shape)) + ")"
@@ -70,6 +90,8 @@ class Checkpoint:
     directory: Path
     tensors: Mapping[str, TensorInfo]
     files: tuple[Path, ...]
+    #: (file as the directory names it, the file it leads to) for every link followed
+    links: tuple[tuple[Path, Path], ...] = ()
 
     @property
     def nbytes(self) -> int:
@@ -79,105 +101,152 @@ class Checkpoint:
         return self.tensors.get(name)
 
 
-def read_header(path: str | Path) -> dict[str, TensorInfo]:
-    """Every tensor of one ``.safetensors`` file, checked to lie inside the file."""
-    path = Path(path)
+def read_header(path: str | Path, *, follow_links: bool = True) -> dict[str, TensorInfo]:
+    """Every tensor of one ``.safetensors`` file, validated as the safetensors library
+    validates it (:func:`_validated`): a header that library refuses is refused here."""
+    return _read_header(Path(path), follow_links)[0]
+
+
+def _read_header(path: Path, follow_links: bool) -> tuple[dict[str, TensorInfo], Path | None]:
+    opened = open_regular(path, follow_links=follow_links)
     try:
-        size = path.stat().st_size
-        with open(path, "rb") as f:
+        with opened.file as f:
             head = f.read(8)
             if len(head) < 8:
                 raise WeightsError(f"{path}: not a .safetensors file (shorter than its 8-byte header "
                                    "length)", path=path)
             (length,) = struct.unpack("<Q", head)
-            if length > min(MAX_HEADER, size - 8):
+            if length > min(MAX_HEADER, opened.size - 8):
                 raise WeightsError(f"{path}: not a .safetensors file (header length {length} does not "
-                                   f"fit the file's {size} bytes)", path=path)
+                                   f"fit the file's {opened.size} bytes)", path=path)
             raw = f.read(length)
     except OSError as err:
         raise WeightsError(f"{path}: cannot read ({err.strerror or err})", path=path) from None
-    try:
-        header = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise WeightsError(f"{path}: not a .safetensors file (its header is not JSON)", path=path) from None
+    if len(raw) < length:
+        raise WeightsError(f"{path}: not a .safetensors file (shorter than its header)", path=path)
+    header = parse_json(raw, path, "not a .safetensors file: its header is not JSON")
     if not isinstance(header, dict):
         raise WeightsError(f"{path}: not a .safetensors file (its header is not a JSON object)", path=path)
-    data_start, data_size = 8 + length, size - 8 - length
+    return _validated(path, header, 8 + length, opened.size - 8 - length), opened.target
+
+
+def _validated(path: Path, header: dict[str, object], data_start: int, data_size: int) -> dict[str, TensorInfo]:
+    """The safetensors library's rules (its ``Metadata::validate``): the tensors, sorted by
+    their data_offsets, lie end to end from 0 — no gap, no overlap — each holding exactly its
+    shape's bytes, and the last ends where the file does."""
+    metadata = header.get("__metadata__")
+    if metadata is not None and not (isinstance(metadata, dict) and
+                                     all(isinstance(v, str) for v in metadata.values())):
+        raise WeightsError(f"{path}: not a .safetensors file (__metadata__ must map names to strings)",
+                           path=path)
+    entries = sorted((_entry(path, name, entry) for name, entry in header.items() if name != "__metadata__"),
+                     key=lambda e: (e[3], e[4]))
+    end = 0
     tensors = {}
-    for name, entry in header.items():
-        if name == "__metadata__":
-            continue
-        tensors[name] = _entry(path, name, entry, data_start, data_size)
-    return tensors
+    for name, dtype, shape, begin, stop in entries:
+        if begin != end:
+            why = (f"overlaps the tensor before it (which ends at {end})" if begin < end
+                   else f"leaves a gap of {begin - end} bytes before it")
+            raise WeightsError(f"{path}: tensor {name!r} (data_offsets {begin}–{stop}) {why}; "
+                               "the tensors must lie end to end from 0", path=path, tensor=name)
+        end = stop
+        tensors[name] = TensorInfo(name, dtype, shape, path, data_start + begin, stop - begin)
+    if end != data_size:
+        raise WeightsError(f"{path}: the tensors hold {end} bytes of data but the file has {data_size} "
+                           "after its header", path=path)
+    return {name: tensors[name] for name in header if name in tensors}  # in the header's order
 
 
-def _entry(path: Path, name: str, entry: object, data_start: int, data_size: int) -> TensorInfo:
+def _entry(path: Path, name: str, entry: object) -> tuple[str, str, tuple[int, ...], int, int]:
+    """One header entry checked on its own; its place in the file is checked by the caller."""
     def bad(why: str) -> WeightsError:
         return WeightsError(f"{path}: tensor {name!r} {why}", path=path, tensor=name)
 
     if not isinstance(entry, dict):
         raise bad("has no header entry (dtype, shape, data_offsets)")
     dtype, shape, offsets = entry.get("dtype"), entry.get("shape"), entry.get("data_offsets")
-    if dtype not in ITEMSIZE:
-        raise bad(f"has an unknown dtype {dtype!r}")
-    if (not isinstance(shape, list) or
-            not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in shape)):
-        raise bad(f"has an invalid shape {shape!r}")
-    if (not isinstance(offsets, list) or len(offsets) != 2 or
-            not all(isinstance(n, int) and not isinstance(n, bool) for n in offsets)):
-        raise bad(f"has invalid data_offsets {offsets!r}")
+    if dtype not in BITS:
+        raise bad(f"has an unknown dtype {_short(dtype)}")
+    if not isinstance(shape, list) or not all(_u64(n) for n in shape):
+        raise bad(f"has an invalid shape {_short(shape)}")
+    if not isinstance(offsets, list) or len(offsets) != 2 or not all(_u64(n) for n in offsets):
+        raise bad(f"has invalid data_offsets {_short(offsets)}")
     begin, end = offsets
-    if not 0 <= begin <= end <= data_size:
-        raise bad(f"lies outside the file (data_offsets {begin}–{end}, {data_size} bytes of data)")
-    if end - begin != math.prod(shape) * ITEMSIZE[dtype]:
-        raise bad(f"has {end - begin} bytes; shape {tuple(shape)} of {dtype} needs "
-                  f"{math.prod(shape) * ITEMSIZE[dtype]}")
-    return TensorInfo(name, dtype, tuple(shape), path, data_start + begin, end - begin)
+    if end < begin:
+        raise bad(f"has data_offsets {begin}–{end} that end before they begin")
+    bits = math.prod(shape) * BITS[dtype]
+    if bits >= 2**64 or bits % 8:
+        raise bad(f"has shape {tuple(shape)} of {dtype}, which is not a whole number of bytes below 2^64")
+    if end - begin != bits // 8:
+        raise bad(f"has {end - begin} bytes; shape {tuple(shape)} of {dtype} needs {bits // 8}")
+    return name, dtype, tuple(shape), begin, end
 
 
-def open_checkpoint(directory: str | Path) -> Checkpoint:
+def _u64(n: object) -> bool:
+    return isinstance(n, int) and not isinstance(n, bool) and 0 <= n < 2**64
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def open_checkpoint(directory: str | Path, *, follow_links: bool = True) -> Checkpoint:
     """The tensors of a model directory: the shards of ``model.safetensors.index.json``, or
-    ``model.safetensors``. Only headers are read."""
+    ``model.safetensors``. Only headers are read; every file must be a regular file (a link is
+    followed, and listed in ``links``, unless ``follow_links`` is false: then it is refused)."""
     directory = Path(directory)
     if not directory.is_dir():
         raise WeightsError(f"{directory}: no such directory", path=directory)
     index = directory / INDEX
-    if index.is_file():
-        return _sharded(directory, index)
+    if os.path.lexists(index):
+        return _sharded(directory, index, follow_links)
     single = directory / SINGLE
-    if single.is_file():
-        tensors = read_header(single)
-        return Checkpoint(directory, MappingProxyType(tensors), (single,))
-    raise WeightsError(f"{directory}: no {SINGLE} or {INDEX} (safetensors weights as "
-                       "save_pretrained writes them)", path=directory)
+    if os.path.lexists(single):
+        tensors, target = _read_header(single, follow_links)
+        return Checkpoint(directory, MappingProxyType(tensors), (single,), _links({single: target}))
+    raise WeightsError(_no_weights(directory), path=directory)
 
 
-def _sharded(directory: Path, index: Path) -> Checkpoint:
-    try:
-        listing = json.loads(index.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise WeightsError(f"{index}: not a readable JSON index ({' '.join(str(err).split())[:100]})",
-                           path=index) from None
+def _no_weights(directory: Path) -> str:
+    """What to say when there is no safetensors file: name a PyTorch pickle if there is one."""
+    pickles = sorted(p.name for p in directory.glob("pytorch_model*.bin"))
+    if pickles:
+        return (f"{directory}: found {pickles[0]}{' and other shards' if len(pickles) > 1 else ''} "
+                f"(PyTorch's pickle format, which symcheck does not read: loading it can run code) but no "
+                f"{SINGLE}; convert it with transformers: AutoModel.from_pretrained(DIR)"
+                f".save_pretrained(NEW_DIR, safe_serialization=True)")
+    return f"{directory}: no {SINGLE} or {INDEX} (safetensors weights as save_pretrained writes them)"
+
+
+def _links(targets: Mapping[Path, Path | None]) -> tuple[tuple[Path, Path], ...]:
+    return tuple((path, target) for path, target in targets.items() if target is not None)
+
+
+def _sharded(directory: Path, index: Path, follow_links: bool) -> Checkpoint:
+    listing, index_target = read_json(index, MAX_INDEX, "the index", follow_links=follow_links)
     weight_map = listing.get("weight_map") if isinstance(listing, dict) else None
     if not isinstance(weight_map, dict) or not all(isinstance(v, str) for v in weight_map.values()):
         raise WeightsError(f"{index}: expected {{\"weight_map\": {{tensor: file}}}}", path=index)
     headers: dict[str, dict[str, TensorInfo]] = {}
+    targets: dict[Path, Path | None] = {index: index_target}
     tensors: dict[str, TensorInfo] = {}
     for name, file in weight_map.items():
         shard = directory / file
-        if Path(file).name != file:
-            raise WeightsError(f"{index}: shard {file!r} of tensor {name!r} is not a file name in "
+        if Path(file).name != file or file in ("", ".", ".."):
+            raise WeightsError(f"{index}: shard {_short(file)} of tensor {name!r} is not a file name in "
                                f"{directory}", path=index, tensor=name)
         if file not in headers:
-            if not shard.is_file():
+            if not os.path.lexists(shard):
                 raise WeightsError(f"{index}: shard {file!r} (tensor {name!r}) is missing",
                                    path=shard, tensor=name)
-            headers[file] = read_header(shard)
+            headers[file], targets[shard] = _read_header(shard, follow_links)
         if name not in headers[file]:
             raise WeightsError(f"{index}: lists tensor {name!r} in {file}, which does not hold it",
                                path=shard, tensor=name)
         tensors[name] = headers[file][name]
-    return Checkpoint(directory, MappingProxyType(tensors), tuple(directory / f for f in headers))
+    return Checkpoint(directory, MappingProxyType(tensors), tuple(directory / f for f in headers),
+                      _links(targets))
 
 
 def read_block(info: TensorInfo, rows: tuple[int, int] | None = None,

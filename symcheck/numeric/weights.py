@@ -17,23 +17,28 @@ represent) are read from the safetensors layout directly and widened exactly to 
 from __future__ import annotations
 
 import json
+import math
 import re
 import struct
 import zipfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 
-from symcheck.core.errors import SymcheckError, WeightsError
+from symcheck.core.errors import WeightsError
+from symcheck.numeric.regular_files import open_regular
 
-__all__ = ["WeightsError", "Tensor", "LayerWeights", "load", "load_layer", "load_inputs"]
+__all__ = ["LayerWeights", "Tensor", "WeightsError", "load", "load_inputs", "load_layer"]
 
 SUFFIXES = (".npy", ".npz", ".safetensors")
 _FLOATS = ("float16", "float32", "float64")
 _PLAIN = {"q": "Q", "k": "K", "v": "V", "q_g": "Q_g", "qg": "Q_g"}
 _LLAMA = {"gate_proj": "Q", "up_proj": "K", "down_proj": "V"}
+#: deflate's largest compression ratio is about 1032:1
+_DEFLATE_RATIO = 1100
 _LLAMA_NAME = re.compile(r"^(?P<prefix>.*?)(?P<role>gate_proj|up_proj|down_proj)(?:\.weight)?$")
 
 
@@ -106,12 +111,47 @@ def load(path: str | Path) -> dict[str, Tensor]:
     return tensors
 
 
+def _claimed(f: BinaryIO, available: int, where: str, path: Path, name: str | None = None) -> None:
+    """Check a .npy header's claim (shape × dtype) against the ``available`` bytes of the file
+    before anything is allocated: a header may claim terabytes in a file of a few bytes."""
+    try:
+        version = np.lib.format.read_magic(f)
+        shape, _, dtype = (np.lib.format.read_array_header_1_0(f) if version == (1, 0)
+                           else np.lib.format.read_array_header_2_0(f))
+    except (ValueError, OSError, EOFError, SyntaxError, TypeError) as err:
+        raise WeightsError(f"{where}: not a readable .npy file ({_first_line(err)})", path=path,
+                           tensor=name) from None
+    need = math.prod(shape) * dtype.itemsize
+    have = available - f.tell()
+    if need != have:
+        raise WeightsError(f"{where}: its header claims shape {tuple(shape)} of {dtype} ({need} bytes) but "
+                           f"{have} bytes of data follow", path=path, tensor=name)
+
+
 def _read_npy(path: Path) -> Iterable[tuple[str, np.ndarray]]:
+    opened = open_regular(path)
+    with opened.file as f:
+        _claimed(f, opened.size, str(path), path)
     try:
         array = np.load(path, allow_pickle=False)
-    except (ValueError, OSError, EOFError) as err:
+    except (ValueError, OSError, EOFError, MemoryError) as err:
         raise WeightsError(f"{path}: not a readable .npy file ({_first_line(err)})", path=path) from None
     yield path.stem, array
+
+
+def _member_claim(archive: zipfile.ZipFile, name: str, path: Path) -> None:
+    """An .npz member's .npy header against its uncompressed size, which is checked against its
+    compressed size (a zip may claim any size)."""
+    member = archive.getinfo(name if name in archive.namelist() else name + ".npy")
+    if member.file_size > _DEFLATE_RATIO * member.compress_size + 2**16:
+        raise WeightsError(f"{path}: tensor {name!r} claims {member.file_size} bytes from "
+                           f"{member.compress_size} compressed, more than deflate gives", path=path, tensor=name)
+    try:
+        with archive.open(member) as f:
+            _claimed(f, member.file_size, f"{path}: tensor {name!r}", path, name)
+    except (OSError, EOFError, zipfile.BadZipFile) as err:
+        raise WeightsError(f"{path}: tensor {name!r} cannot be read ({_first_line(err)})",
+                           path=path, tensor=name) from None
 
 
 def _read_npz(path: Path) -> Iterable[tuple[str, np.ndarray]]:
@@ -121,9 +161,10 @@ def _read_npz(path: Path) -> Iterable[tuple[str, np.ndarray]]:
         raise WeightsError(f"{path}: not a readable .npz file ({_first_line(err)})", path=path) from None
     with archive:
         for name in archive.files:
+            _member_claim(archive.zip, name, path)
             try:
                 array = archive[name]
-            except (ValueError, OSError, EOFError, zipfile.BadZipFile) as err:
+            except (ValueError, OSError, EOFError, MemoryError, zipfile.BadZipFile) as err:
                 raise WeightsError(f"{path}: tensor {name!r} cannot be read ({_first_line(err)})",
                                    path=path, tensor=name) from None
             yield name, array

@@ -430,7 +430,8 @@ def rich_model_report(report: ModelReport) -> Group:
                 "the residual when every key is doubled and its value halved; vs forward: symcheck's "
                 "evaluation against the block computed as the framework writes it. n/a: the form has no "
                 "such factor.", style="dim")
-    return Group(head, _model_verdicts(report), _model_layers(report), note)
+    links = [Text(f"link followed: {line}", style="dim") for line in report.link_lines()]
+    return Group(head, *links, _model_verdicts(report), _model_layers(report), note)
 
 
 # ---- layer groups (symcheck layer-group) --------------------------------------------------------
