@@ -600,6 +600,62 @@ def layer_group_command(act: str, form: str, timeout: float, as_json: bool, cert
     _emit(result.to_dict() if as_json else result, as_json)
 
 
+_MEMORY_CHECKPOINT = click.option(
+    "--memory", default="256MiB", show_default=True, metavar="BYTES",
+    help="Working memory (the weights stay in their files, a block of rows at a time): bytes, or e.g. 512MiB.")
+
+
+def _inputs_options(f: Callable) -> Callable:
+    options = [click.option("--inputs", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+                            help="Input rows X (tokens, d): .npy, .npz or .safetensors."),
+               click.option("--tokens", type=click.IntRange(min=1), default=None,
+                            help="Random normal input rows, when no --inputs [default: 32]."),
+               click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random rows.")]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+@cli.command()
+@click.argument("directory", metavar="DIR")
+@click.option("-o", "--output", required=True, type=click.Path(file_okay=False), metavar="OUT",
+              help="The new model directory (must not exist, or be empty).")
+@click.option("--permute", type=click.Path(dir_okay=False), default=None, metavar="P",
+              help="Permutations: .npz keyed by layer index, or .npy for every layer; unit i of OUT is unit P[i].")
+@click.option("--scale-value", type=click.Path(dir_okay=False), default=None, metavar="S",
+              help="Value-path scales λ per unit of DIR (gated layers only): (k_j, e_j)·λ_j, v_j/λ_j.")
+@click.option("--scale-gate", type=click.Path(dir_okay=False), default=None, metavar="A",
+              help="Gate scales a per unit of DIR: (q_j, b_j)·a_j with v_j/c_j, (a_j, c_j) ∈ G_σ (proved).")
+@_inputs_options
+@_MEMORY_CHECKPOINT
+@_timeout("Time budget in seconds for each activation's G_σ.")
+@_JSON
+def transform(directory: str, output: str, permute: str | None, scale_value: str | None, scale_gate: str | None,
+              inputs: str | None, tokens: int | None, seed: int, memory: str, timeout: float, as_json: bool) -> None:
+    """Move a checkpoint along its layers' weight-symmetry groups, every element proved first.
+
+    \b
+    Each per-unit scale is proved to lie in the layer's group (from G_σ) before anything is
+    written; an element that is not (a SiLU gate scaled by 2, a ReLU gate by -1) is refused
+    with G_σ's certified reason (exit 2). OUT keeps every tensor's dtype; the report gives the
+    largest relative change of each layer's output on the input rows (the rounding).
+    Example:  symcheck transform ./llama -o ./llama-permuted --permute perm.npz
+              symcheck transform ./opt -o ./opt-scaled --scale-gate a.npy --json
+    """
+    if inputs is not None and tokens is not None:
+        raise click.UsageError("--inputs and --tokens exclude each other: give one")
+    from symcheck.numeric.architectures import open_model
+    from symcheck.numeric.transform import transform as run
+    loaded = open_model(directory)
+    with _progress(len(loaded.layers), quiet=False) as advance:
+        report = run(loaded, output, permute=permute, scale_value=scale_value, scale_gate=scale_gate,
+                     inputs=inputs, tokens=tokens, seed=seed, memory=memory, timeout=timeout, progress=advance)
+    if as_json:
+        click.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False, allow_nan=False))
+        return
+    _emit(report, False)
+
+
 class _progress:
     """A transient rich progress bar on stderr (silent when stderr is not a terminal)."""
 

@@ -451,3 +451,37 @@ def rich_layer_group(group) -> TitledPanel:
     name = group.activation.name if group.activation.builtin else "σ"
     return TitledPanel(parts, Text.assemble(status, f": weight symmetries of the {group.form} layer, σ = {name}"),
                        status, subtitle=f"σ(z) = {group.activation.short}")
+
+
+# ---- transformed checkpoints (symcheck transform) -----------------------------------------------
+
+@renderer("rich", "symcheck.numeric.transform.TransformReport")
+def rich_transform_report(report) -> Group:
+    """The output and its groups, then one row per layer: the element and the rounding."""
+    from symcheck.numeric.planner import size_text
+    head = Text.assemble((str(report.output), "bold"), f" ({report.architecture}): {len(report.layers)} MLP layers "
+                         f"from {report.source}; {report.files} files written; inputs: {report.inputs}; memory "
+                         f"{size_text(report.memory)}; {report.elapsed:.2f} s")
+    groups = [Text(f"σ = {g.activation.name}, {g.form}: gate a with {g.gate_values()}"
+                   + ("" if g.complete else " (G_σ partial)"), style="dim") for g in report.groups]
+    table = Table(title="Layers", title_justify="left", header_style="bold", box=None, padding=(0, 1))
+    for column in ("layer", "permuted", "gate a", "value λ", "c", "rounding"):
+        table.add_column(column, no_wrap=True)
+    rows = []
+    for layer in report.layers:
+        cells = [("permuted", "yes" if layer.permuted else "no"), ("gate a", _span_text(layer.gate)),
+                 ("value λ", _span_text(layer.value)), ("c", _span_text(layer.c)),
+                 ("rounding", _model_figure(layer.rounding))]
+        table.add_row(str(layer.index), *(value for _, value in cells))
+        rows.append((f"layer {layer.index}", cells))
+    note = Text("rounding: the largest relative change ‖f′(x) − f(x)‖/‖f(x)‖ of the layer's output over the input "
+                "rows, evaluated in float64 — what rounding the scaled weights to their dtype introduced.", style="dim")
+    skipped = [Text(f"not copied (other weight files): {', '.join(report.skipped)}", style="yellow")] if report.skipped else []
+    return Group(head, *groups, Fitted(table, lambda: _listed(rows), last_min=len("rounding")), note, *skipped)
+
+
+def _span_text(values) -> str:
+    if values is None:
+        return "1"
+    low, high = values
+    return f"{low:g}" if low == high else f"{low:g} … {high:g}"
