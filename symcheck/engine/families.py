@@ -224,7 +224,10 @@ class _Family:
         for values, g in self.probes():
             g = _prepared(g, ranges)
             if g.free_symbols <= set(ranges) and prove_nonzero(g, ranges) is not None:
-                point = {s: r.sample() for s, r in regions.items()}
+                try:
+                    point = {s: r.lower if r.is_point else _simplest(r) for s, r in regions.items()}
+                except Undecided:
+                    continue
                 full = {**values, **point}
                 if certify_nonzero(self.difference, full, max_prec=EXACT_SIGN_BITS) is not None:
                     shown = ", ".join(f"{v} = {x}" for v, x in values.items())
