@@ -40,10 +40,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from symcheck.kernel.derivative import derivative
 from symcheck.kernel.evaluate import Unknown, exact, exactly_zero
+from symcheck.kernel.normal import normalised
 from symcheck.kernel.points import (
     INF,
     NEG_INF,
@@ -552,10 +554,10 @@ def taylor_bound(s: int, rows: list[tuple]) -> list[int]:
 def coefficient_row(plus: Node, minus: Node | None, j: int) -> tuple:
     """(j, status of d₊ⱼ, status of d₋ⱼ, ε with d₋ⱼ = ε·d₊ⱼ, or "differ" when d₋ⱼ² ≠ d₊ⱼ²); with
     ``minus`` None the germ is two-sided and d₋ⱼ = (−1)ʲ·d₊ⱼ by the chain rule."""
-    dp = _at_zero(nth_derivative(plus, j))
+    dp = _at_zero(nth_derivative(plus, j, normal=True))
     if minus is None:
         return (j, status(dp), status(dp), (-1) ** j)
-    dm = _at_zero(nth_derivative(minus, j))
+    dm = _at_zero(nth_derivative(minus, j, normal=True))
     sp, sm = status(dp), status(dm)
     eps = None
     if sp == sm == "nonzero":
@@ -571,13 +573,28 @@ def coefficient_row(plus: Node, minus: Node | None, j: int) -> tuple:
     return (j, sp, sm, eps)
 
 
-def nth_derivative(g: Node, j: int, v: str = "t") -> Node:
-    for _ in range(j):
-        try:
+def nth_derivative(g: Node, j: int, v: str = "t", normal: bool = False) -> Node:
+    """The j-th derivative. With ``normal``, each derivative is replaced by its normal form
+    (:func:`normalised`: the same values wherever it is defined), which keeps high orders
+    polynomial in the atoms; only for values on an open set where g is analytic (the Taylor
+    coefficients of a germ at 0), since the normal form may be defined at more points."""
+    try:
+        if normal:
+            return _normal_derivative(g, j, v)
+        for _ in range(j):
             g = _prune(derivative(g, v))
-        except Unknown as why:
-            raise Reject(f"no derivative: {why}") from None
+    except Unknown as why:
+        raise Reject(f"no derivative: {why}") from None
     return g
+
+
+@lru_cache(maxsize=1024)
+def _normal_derivative(g: Node, j: int, v: str) -> Node:
+    """The j-th derivative in normal form, each order from the one below (the rows of a Taylor
+    argument ask for orders 0, 1, 2, …: each is one more derivative, not j of them)."""
+    if j == 0:
+        return g
+    return normalised(_prune(derivative(_normal_derivative(g, j - 1, v), v)))
 
 
 def _at_zero(g: Node) -> Node:

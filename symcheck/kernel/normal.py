@@ -146,3 +146,33 @@ class Form:
         if g.is_constant():
             return n, d
         return n / g, d / g
+
+
+def _poly_tree(p, gens: list[Node]) -> Node:
+    """The tree of a polynomial of the form's generators: a sum of monomials."""
+    terms: list[Node] = []
+    for exps, coeff in p.terms():
+        c = fmpq(coeff)
+        powers = [g if e == 1 else ("pow", g, ("int", int(e))) for g, e in zip(gens, exps) if e]
+        number: Node = ("int", int(c.p)) if c.q == 1 else ("rat", int(c.p), int(c.q))
+        factors = powers if c == 1 and powers else [number, *powers]
+        terms.append(factors[0] if len(factors) == 1 else ("mul", *factors))
+    if not terms:
+        return ("int", 0)
+    return terms[0] if len(terms) == 1 else ("add", *terms)
+
+
+def normalised(node: Node) -> Node:
+    """``node`` rewritten as its normal form N·D⁻¹, expanded over its generators.
+
+    Equal to ``node`` at every point where ``node`` is defined (the invariant of :class:`Form`),
+    possibly defined at more points: used where only values on an open set on which ``node``
+    is defined matter (the derivatives at 0 of an analytic germ), so that repeated derivatives
+    stay polynomials in the atoms instead of trees growing exponentially with the order."""
+    form = Form(node)
+    n, d = form.of(node)
+    found = generators(node)
+    gens = [found[key] for key in sorted(form.index, key=form.index.__getitem__)]
+    if d.is_constant():
+        return _poly_tree(n * (1 / fmpq(d.leading_coefficient())), gens)
+    return ("mul", _poly_tree(n, gens), ("pow", _poly_tree(d, gens), ("int", -1)))
