@@ -10,6 +10,7 @@ with the library; each imports symcheck and asserts what it shows. The .tex file
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 
@@ -23,8 +24,7 @@ REGENERATE = "python proofs/make_notebooks.py"
 IMPORTS = """\
 import sympy
 import symcheck as sc
-from symcheck.language.layer_formulations import Sizes, input_row
-from symcheck.language.symbols import SIGMA
+from symcheck import SIGMA, Sizes, input_row
 
 
 def same(lhs, rhs):
@@ -35,9 +35,8 @@ def same(lhs, rhs):
 def tex_cell(name: str) -> str:
     return f"""\
 from pathlib import Path
-from symcheck.output.documents import latex_document
 
-tex = latex_document("{name}")   # exactly what `symcheck latex {name}` writes
+tex = sc.latex_document("{name}")   # exactly what `symcheck latex {name}` writes
 assert tex == Path("{name}.tex").read_text(encoding="ascii"), "{name}.tex is stale: run {REGENERATE}"
 print(*tex.splitlines()[7:12], sep="\\n")"""
 
@@ -74,7 +73,7 @@ p = query_mlp.parameters(sizes)
 lhs = query_mlp.explicit(None, sizes)
 rhs = mlp.explicit(None, sizes, K=p["K"] * p["Q_g"].T, V=p["V"])
 assert same(lhs, rhs)
-lhs[0, 0]""")])
+sc.Math(lhs[0, 0])   # MathML: it renders in an HTML export with no script""")])
 
 NOTEBOOKS["rank1"] = (
     "The rank-1 reduction",
@@ -110,7 +109,7 @@ memory = sympy.zeros(1, sizes.e)
 for j in range(sizes.m):
     memory += SIGMA((x * p["K"][j, :].T)[0, 0]) * p["V"][j, :]
 assert same(mlp.explicit(None, sizes), memory)
-memory""")])
+sc.Math(memory)""")])
 
 NOTEBOOKS["gated"] = (
     "The gated form",
@@ -126,10 +125,8 @@ assert swiglu.base == "gated" and swiglu.activation == "silu"   # LLaMA's MLP is
      ("With σ = silu the two units differ: at $a = 1$, $b = 2$ the rank-1 unit is $\\sigma(2)$ and the "
       "gated one $2\\sigma(1)$, certified different by interval arithmetic. With a linear σ the two layers "
       "are the same.", """\
-from symcheck.exact.evaluate import certify_nonzero
-
 silu = sc.activation("silu")
-certificate = certify_nonzero(silu(2) - 2 * silu(1), {})
+certificate = sc.certify_nonzero(silu(2) - 2 * silu(1), {})
 assert certificate is not None and certificate.sign == 1
 
 identity, sizes = sc.activation("identity"), Sizes(d=2, m=2, e=1)
@@ -143,9 +140,7 @@ NOTEBOOKS["exchange"] = (
     "an affine one included; for the rank-1 unit $\\sigma(a\\,b)$ it holds for every σ. A verdict "
     "`broken` comes with an exact witness certified by exact or interval arithmetic; `holds` with a proof.",
     [("", """\
-from symcheck.paper.targets import paper_result
-
-result = paper_result("exchange")
+result = sc.paper_result("exchange")
 result"""),
      ("", """\
 silu, affine, identity, rank1 = result.items
@@ -155,10 +150,8 @@ assert all(value.is_Rational for value in silu.witness.values())
 assert [s.status for s in silu.steps if s.title == "Certificate"] == ["certified"]
 dict(silu.witness)"""),
      ("The witness, re-checked here: σ(a)·b − σ(b)·a at the exact point is certified non-zero.", """\
-from symcheck.exact.evaluate import certify_nonzero
-
 act, (a, b) = sc.activation("silu"), (silu.witness["a"], silu.witness["b"])
-assert certify_nonzero(act(a) * b - act(b) * a, {}) is not None"""),
+assert sc.certify_nonzero(act(a) * b - act(b) * a, {}) is not None"""),
      ("Over the whole catalogue, exchange holds on the gated unit for the identity alone.", """\
 holding = [act.name for act in sc.catalogue() if sc.check_exchange(act).verdict.value == "holds"]
 assert holding == ["identity"], holding
@@ -168,12 +161,11 @@ holding"""),
 import io
 import numpy as np
 from IPython.display import Image
-from symcheck.output.plots import exchange_defect, exchange_figure
 
-a, b, d = exchange_defect(sc.activation("silu"))
+a, b, d = sc.exchange_defect(sc.activation("silu"))
 assert np.abs(np.diagonal(d)).max() == 0 and np.abs(d).max() > 1
 buffer = io.BytesIO()
-exchange_figure("silu").savefig(buffer, format="png", dpi=72)
+sc.exchange_figure("silu").savefig(buffer, format="png", dpi=72)
 Image(buffer.getvalue())"""),
      ("The LaTeX in this folder is what the tool generates for this result.", tex_cell("exchange"))])
 
@@ -184,9 +176,7 @@ NOTEBOOKS["scaling"] = (
     "σ is odd, and for every $\\alpha \\neq 0$ if and only if σ is linear. The rank-1 unit keeps it for every "
     "σ. ReLU's proof is a case split that covers all of $\\mathbb{R}$.",
     [("", """\
-from symcheck.paper.targets import paper_result
-
-result = paper_result("scaling")
+result = sc.paper_result("scaling")
 result"""),
      ("", """\
 relu, gelu, tanh, relu_any, rank1 = result.items
@@ -209,13 +199,12 @@ assert holding("any") == ["identity"]"""),
 import io
 import numpy as np
 from IPython.display import Image
-from symcheck.output.plots import scaling_defect, scaling_figure
 
-alphas, a, e = scaling_defect(sc.activation("gelu"))
+alphas, a, e = sc.scaling_defect(sc.activation("gelu"))
 middle = a.shape[0] // 2
 assert a[middle, 0] == 0 and np.abs(e[middle]).max() == 0 and np.nanmax(np.abs(e)) > 0.1
 buffer = io.BytesIO()
-scaling_figure("gelu").savefig(buffer, format="png", dpi=72)
+sc.scaling_figure("gelu").savefig(buffer, format="png", dpi=72)
 Image(buffer.getvalue())"""),
      ("The LaTeX in this folder is what the tool generates for this result.", tex_cell("scaling"))])
 
@@ -238,9 +227,7 @@ NOTEBOOKS["audit"] = (
     "then ReLU's full audit, every formulation against every transformation, and the full audit of "
     "every catalogue activation.",
     [("", """\
-from symcheck.paper.targets import paper_result
-
-result = paper_result("audit")
+result = sc.paper_result("audit")
 table, relu = result.items
 table"""),
      ("", """\
@@ -296,9 +283,7 @@ homogeneous"""),
 def group_cells() -> list[tuple[str, str]]:
     """The symmetry group of every catalogue activation, derived, and the published ones asserted."""
     return [("", """\
-from symcheck.paper.targets import paper_result
-
-groups = {g.activation.name: g for g in paper_result("group").items}
+groups = {g.activation.name: g for g in sc.paper_result("group").items}
 assert list(groups) == [a.name for a in sc.catalogue()]
 assert all(g.complete for g in groups.values()), [n for n, g in groups.items() if not g.complete]
 {name: "; ".join(c.describe() for c in g.components) for name, g in groups.items()}"""),
@@ -365,15 +350,25 @@ for _name in ("absorb", "rank1", "mlp", "gated", "rank-r"):
                                 tex_cell(_name)))
 
 
+_MATH = re.compile(r"\$([^$]+)\$")
+
+
+def markdown(text: str) -> str:
+    """The prose's $…$ formulas as MathML, which a browser lays out in an HTML export with no
+    script and no network (MathJax, loaded from a CDN, leaves $…$ raw offline)."""
+    from symcheck.output.mathml import from_latex
+    return _MATH.sub(lambda m: from_latex(m.group(1)), text)
+
+
 def notebook(name: str) -> nbformat.NotebookNode:
     """The notebook for one result, outputs stripped, with stable cell ids."""
     title, intro, cells = NOTEBOOKS[name]
-    body = [new_markdown_cell(f"# {title}\n\n{intro}\n\nGenerated by `{REGENERATE}`; "
-                              f"the LaTeX for this result is `{name}.tex` (`symcheck latex {name}`)."),
+    body = [new_markdown_cell(markdown(f"# {title}\n\n{intro}\n\nGenerated by `{REGENERATE}`; "
+                                       f"the LaTeX for this result is `{name}.tex` (`symcheck latex {name}`).")),
             new_code_cell(IMPORTS)]
-    for markdown, code in cells:
-        if markdown:
-            body.append(new_markdown_cell(markdown))
+    for prose, code in cells:
+        if prose:
+            body.append(new_markdown_cell(markdown(prose)))
         body.append(new_code_cell(code))
     for index, cell in enumerate(body):
         cell["id"] = f"{name}-{index}"

@@ -29,6 +29,13 @@ _LAZY = {
     "model_report": "symcheck.numeric.model_report", "ModelReport": "symcheck.numeric.model_report",
     "symmetry_group": "symcheck.engine.group", "SymmetryGroup": "symcheck.engine.group",
     "layer_group": "symcheck.engine.layer_group", "LayerGroup": "symcheck.engine.layer_group",
+    # what the notebooks in proofs/ use: the paper's results, the tool's LaTeX, a certified
+    # non-zero test, the explicit layers' symbols, the defect plots, MathML display
+    "paper_result": "symcheck.paper.targets", "latex_document": "symcheck.output.documents",
+    "certify_nonzero": "symcheck.exact.evaluate", "input_row": "symcheck.language.layer_formulations",
+    "SIGMA": "symcheck.language.symbols", "Math": "symcheck.output.mathml",
+    "exchange_defect": "symcheck.output.plots", "exchange_figure": "symcheck.output.plots",
+    "scaling_defect": "symcheck.output.plots", "scaling_figure": "symcheck.output.plots",
 }
 
 __all__ = [

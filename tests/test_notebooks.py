@@ -36,6 +36,17 @@ GENERATOR = _generator()
 NAMES = list(GENERATOR.NOTEBOOKS)
 
 
+def _latex_only(notebook: nbformat.NotebookNode) -> str | None:
+    """An output shown as LaTeX alone stays raw in an HTML export without MathJax (offline): every
+    formula a notebook shows must have an HTML (MathML) form."""
+    for cell in notebook.cells:
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            if "text/latex" in data and "text/html" not in data:
+                return f"cell {cell.get('id')} shows LaTeX only (display it with sc.Math or its HTML repr)"
+    return None
+
+
 def test_there_is_one_notebook_per_paper_result() -> None:
     from symcheck.paper.targets import PAPER
     assert NAMES == list(PAPER)
@@ -53,6 +64,10 @@ def test_notebook_is_generated_and_stripped(name: str) -> None:
     assert code and all(cell.outputs == [] and cell.execution_count is None for cell in code)
     assert "import symcheck as sc" in code[0].source
     assert any("assert " in cell.source for cell in code), "a notebook asserts what it shows"
+    # public API only: what a reader can write, not the package's internals
+    assert not any("from symcheck." in cell.source or "import symcheck." in cell.source for cell in code)
+    for cell in notebook.cells:  # formulas in prose are MathML, not MathJax's $…$
+        assert cell.cell_type != "markdown" or ("$" not in cell.source and "\\" not in cell.source), cell.id
 
 
 def _kernel_dir(tmp: Path) -> Path:
@@ -77,7 +92,7 @@ async def _execute_all(names: list[str]) -> dict[str, str | None]:
                 await client.async_execute()
             except Exception as err:  # CellExecutionError carries the cell and its traceback
                 return name, f"{type(err).__name__}: {err}"
-        return name, None
+        return name, _latex_only(notebook)
 
     return dict(await asyncio.gather(*(run(name) for name in names)))
 

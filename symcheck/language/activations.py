@@ -17,6 +17,7 @@ import sympy
 from symcheck.core.errors import ParseError, UnknownNameError
 from symcheck.core.formula import Apply, Rel, Relation, to_latex
 from symcheck.core.names import closest
+from symcheck.core.rendering import render
 from symcheck.core.results import Renderable
 from symcheck.exact.signs import at_point
 from symcheck.language.symbols import SIGMA_NAME, Z
@@ -113,6 +114,9 @@ class Activation:
 
     def _repr_latex_(self) -> str:
         return f"${to_latex(self.definition)}$"
+
+    def _repr_html_(self) -> str:
+        return render(self.definition, "html")  # MathML, printed by the output layer
 
 
 def canonical(name: str) -> str | None:

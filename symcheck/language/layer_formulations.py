@@ -24,6 +24,7 @@ from sympy.matrices.expressions.matexpr import MatrixElement
 
 from symcheck.core.errors import UnknownNameError
 from symcheck.core.names import closest
+from symcheck.core.rendering import render
 from symcheck.language.symbols import SIGMA
 
 Sigma = Callable[[sympy.Expr], sympy.Expr]
@@ -360,6 +361,9 @@ class Formulation:
 
     def _repr_latex_(self) -> str:
         return rf"$\text{{{self.name}}}:\ {self.latex}$"
+
+    def _repr_html_(self) -> str:
+        return render(self, "html")  # MathML, printed by the output layer
 
 
 _GATED = Encoding(_qkv, _gated, lambda s: _hadamard(elementwise(s, X * Q.T), X * K.T) * V)

@@ -16,7 +16,7 @@ from symcheck.core.results import Step
 from symcheck.engine.check_result import CheckResult
 from symcheck.engine.group import FormulationSymmetries, SymmetryGroup
 from symcheck.language.activations import Activation
-from symcheck.language.symbols import ALPHA, BETA, SIGMA_NAME, A, B, Z
+from symcheck.language.symbols import ALPHA, BETA, SIGMA_NAME, A, B
 from symcheck.language.transformations import Domain
 from symcheck.language.unit_forms import Form
 from symcheck.numeric.model_report import VERDICTS as _MODEL_VERDICTS
@@ -56,8 +56,7 @@ def _activation_symbol(act: Activation) -> str:
 
 def activation_definition(act: Activation) -> str:
     """``silu(z) = z/(1 + e^(−z))`` as one ``<math>`` element."""
-    return (f"<math><mrow>{_activation_symbol(act)}<mo>(</mo>{expression(Z)}<mo>)</mo>"
-            f"<mo>=</mo>{expression(act.expr)}</mrow></math>")
+    return element(act.definition)
 
 
 def _sigma_is(act: Activation) -> str:
@@ -89,6 +88,16 @@ def _title_html(result: CheckResult) -> str:
                  f"<mo>=</mo></mrow></math> {_unit(result.form)}")
     return (f"{_symmetry_name(result.symmetry)}{', ' + where if where else ''} on {form}, "
             f"{_sigma_is(result.activation)}")
+
+
+@renderer("html", f.Formula)
+def formula_html(node: f.Formula) -> str:
+    return element(node)
+
+
+@renderer("html", "symcheck.language.layer_formulations.Formulation")
+def formulation_html(formulation: Any) -> str:
+    return f"<p><b>{_html.escape(formulation.name)}</b>: {_hand_written(formulation.latex, formulation.text)}</p>"
 
 
 def _hand_written(latex: str, text: str) -> str:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import html as _html
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 import sympy
@@ -26,7 +27,7 @@ from sympy.printing.pretty.pretty_symbology import greek_unicode
 from symcheck.core import formula as f
 from symcheck.output.formula_latex import LONG
 
-__all__ = ["element", "expression", "from_latex", "operator_name"]
+__all__ = ["Math", "element", "expression", "from_latex", "operator_name"]
 
 _REL = {f.Rel.EQ: "=", f.Rel.NE: "≠", f.Rel.LT: "&lt;", f.Rel.LE: "≤", f.Rel.GT: "&gt;",
         f.Rel.GE: "≥", f.Rel.IN: "∈", f.Rel.IMPLIES: "⇒", f.Rel.APPROX: "≈", f.Rel.EQUIV: "≡"}
@@ -81,12 +82,28 @@ class _Printer(MathMLPresentationPrinter):
         node = self._print(expr)
         for text in _texts(node):
             text.data = text.data.replace("<", "&lt;").replace(">", "&gt;")
+        _tighten(node)
         return node.toxml().encode("ascii", "xmlcharrefreplace").decode()
 
     def _text(self, words: str):
         node = self.dom.createElement("mtext")
         node.appendChild(self.dom.createTextNode(words))
         return node
+
+
+#: what makes content taller than a line, so its brackets should stretch
+_TALL = ("mfrac", "mtable", "msqrt", "mroot", "munder", "mover", "munderover")
+
+
+def _tighten(node: Any) -> None:
+    """Brackets round one-line content as plain glyphs (a stretchy bracket round a line is set
+    apart from its function's name: ``σ ( b )``), and max/min as names, not operators."""
+    for mo in node.getElementsByTagName("mo") if node.nodeType == node.ELEMENT_NODE else ():
+        text = mo.firstChild.data if mo.firstChild is not None else ""
+        if text in ("max", "min"):
+            mo.tagName = mo.nodeName = "mi"
+        elif text in "()[]{}|" and text and not any(mo.parentNode.getElementsByTagName(tag) for tag in _TALL):
+            mo.setAttribute("stretchy", "false")
 
 
 def _texts(node: Any) -> Iterable[Any]:
@@ -112,6 +129,20 @@ def element(item: Any, display: bool = False) -> str:
 def operator_name(name: str) -> str:
     """A catalogue name as an upright identifier (``silu``, ``leaky_relu``)."""
     return f'<mi mathvariant="normal">{_html.escape(name)}</mi>'
+
+
+@dataclass(frozen=True)
+class Math:
+    """A SymPy object to show in Jupyter as MathML (SymPy's own display is LaTeX, which an HTML
+    export leaves raw without MathJax); ``_repr_latex_`` is kept for LaTeX outputs."""
+
+    expr: Any
+
+    def _repr_html_(self) -> str:
+        return element(self.expr, display=True)
+
+    def _repr_latex_(self) -> str:
+        return f"$${sympy.latex(self.expr)}$$"
 
 
 def from_latex(latex: str) -> str:
