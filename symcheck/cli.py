@@ -362,6 +362,28 @@ def plot(kind: str, act: str, alpha: str, output: str, timeout: float) -> None:
     click.echo(f"wrote {draw(kind, act, output, alpha=alpha, timeout=timeout)}", err=True)
 
 
+@cli.command()
+@_act()
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Write the page to FILE (e.g. report.html) instead of standard output.")
+@_timeout("Time budget per check, in seconds.")
+@click.option("--no-plots", is_flag=True, help="Leave the defect plots out (drawing them needs matplotlib).")
+def report(act: str, output: str | None, timeout: float, no_plots: bool) -> None:
+    """One self-contained HTML page for an activation, to open in any browser or share.
+
+    \b
+    Exchange and inverse scaling (α > 0, α = −1, α ≠ 0) with their proofs or witnesses, the
+    audit table, the symmetry group, and the defect plots inlined as SVG; formulas in MathML.
+    The page loads nothing from the network and runs no script.
+    Example:  symcheck report --act silu -o silu.html
+    """
+    from symcheck.output.report_html import activation_document
+    from symcheck.paper.report import REPORT_STEPS, activation_report
+    with _progress(REPORT_STEPS, quiet=False) as advance:
+        result = activation_report(act, timeout=timeout, progress=advance)
+    _write(activation_document(result, timeout=timeout, plots=not no_plots), output, encoding="utf-8")
+
+
 # ---- what the check commands compute, shared with `symcheck latex TARGET` -----------------------
 
 def _exchange_result(*, act: str, form: str, timeout: float, param: tuple[str, ...] = (), **_: Any) -> Any:
@@ -441,12 +463,12 @@ def target_result(target: str | tuple[str, ...] | list[str]) -> Any:
     return compute(**context.params)
 
 
-def _write(text: str, output: str | None) -> None:
+def _write(text: str, output: str | None, encoding: str = "ascii") -> None:
     if output is None:
         click.echo(text, nl=False)
         return
     try:
-        with open(output, "w", encoding="ascii") as handle:
+        with open(output, "w", encoding=encoding) as handle:
             handle.write(text)
     except OSError as err:
         raise click.FileError(output, hint=err.strerror or str(err)) from None
