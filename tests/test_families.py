@@ -207,3 +207,14 @@ def test_homogeneous_families_never_broken_for_positive_alpha(gamma, declared):
     result = sc.check_inverse_scaling(f"beta*Max(z, 0) + {gamma}*z", "positive", params=[declared], timeout=20)
     assert result.verdict.value in ("holds", "inconclusive")
     assert all(r.verdict.value != "broken" for r in result.regions)
+
+
+def test_group_membership_for_one_parameter_value():
+    group = sc.symmetry_group("z + beta*z**2", params={"beta": "beta"})
+    assert group.contains(2, 2, params={"beta": 0}) is True  # σ = z: (a, a) for every a ≠ 0
+    assert group.contains(2, 2, params={"beta": 1}) is False
+    leaky = sc.symmetry_group("Max(z, alpha*z)", params=["0<alpha<1"])
+    assert leaky.contains(3, 3, params={"alpha": "1/2"}) is True
+    assert leaky.contains(-1, -1, params={"alpha": "1/2"}) is False
+    with pytest.raises(sc.ParseError, match="outside its declared range"):
+        leaky.contains(3, 3, params={"alpha": 2})

@@ -112,8 +112,14 @@ A_, C_ = sympy.symbols("a' c'")
 
 # ---- building the group -----------------------------------------------------------------------
 
-def symmetry_group(act: Any, *, timeout: float = DEFAULT_TIMEOUT) -> SymmetryGroup:
-    """G_σ for ``act`` (anything :func:`symcheck.language.activations.activation` accepts)."""
+def symmetry_group(act: Any, *, timeout: float = DEFAULT_TIMEOUT, params: Any = None) -> SymmetryGroup:
+    """G_σ for ``act`` (anything :func:`symcheck.language.activations.activation` accepts). With
+    declared ``params`` (``{"beta": "beta>0"}``) a :class:`~symcheck.engine.family_group.FamilyGroup`,
+    whose ``contains(a, c, params={"beta": v})`` answers for one value."""
+    if params:
+        from symcheck.engine.family_group import FamilyGroup
+        from symcheck.language.family import parse_family
+        return FamilyGroup(parse_family(act, params), timeout)
     started = time.perf_counter()
     sigma = act if isinstance(act, Activation) else _lookup(act)
     budget = Budget(timeout)
