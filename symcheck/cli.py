@@ -193,7 +193,11 @@ def scaling(act: str, form: str, timeout: float, as_json: bool, expect: str | No
 @click.option("--certificate", "certificate_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Write every proved member's certificate, as the kernel accepted it, in one bundle "
                    "(re-check it with `symcheck check-certificate FILE`). The maximality argument is not in it.")
-def group(act: str, form: str | None, timeout: float, as_json: bool, certificate_file: str | None) -> None:
+@_PARAM
+@click.option("--at", "at", multiple=True, metavar="NAME=VALUE",
+              help="With --param: the group at this value of each parameter (a rational inside its range).")
+def group(act: str, form: str | None, timeout: float, as_json: bool, certificate_file: str | None,
+          param: tuple[str, ...] = (), at: tuple[str, ...] = ()) -> None:
     """The symmetry group G = {(a, c) : σ(a·z) = c·σ(z) for every z} of an activation.
 
     \b
@@ -204,7 +208,11 @@ def group(act: str, form: str | None, timeout: float, as_json: bool, certificate
     """
     from symcheck.engine.group import symmetry_group, symmetry_forms
     key = symmetry_forms(form) if form is not None else None  # a bad --form fails before the work
-    result = symmetry_group(act, timeout=timeout)
+    if param:  # a family: the ordinary group at the values given with --at
+        values = dict(item.split("=", 1) if "=" in item else (item, "") for item in at)
+        result = symmetry_group(act, timeout=timeout, params=list(param)).at(values)
+    else:
+        result = symmetry_group(act, timeout=timeout)
     _write_certificate(result.certificate_bundle(), certificate_file)
     formulation = None if key is None else result.formulation_symmetries(key)
     if as_json:
@@ -551,6 +559,8 @@ def numeric(check: str, act: str, form: str | None, d: int | None, m: int | None
               help="Run the layers on an existing dask cluster, e.g. tcp://10.0.0.5:8786.")
 @click.option("--plot", "plot_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Also draw the defects by layer (.png, .svg or .pdf; needs matplotlib).")
+@click.option("--html", "html_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Also write the report as one self-contained HTML page (no network, no script).")
 @click.option("--refuse-links", is_flag=True, default=False,
               help="Refuse config.json, the index or a shard that is a symbolic link (by default a "
                    "link to a regular file is followed, as in the Hugging Face cache, and reported).")
@@ -558,7 +568,7 @@ def numeric(check: str, act: str, form: str | None, d: int | None, m: int | None
 @_JSON
 def model(directory: str, layers: str | None, inputs: str | None, tokens: int | None, seed: int,
           memory: str, workers: int | None, scheduler: str | None, plot_file: str | None,
-          refuse_links: bool, timeout: float, as_json: bool) -> None:
+          refuse_links: bool, timeout: float, as_json: bool, html_file: str | None = None) -> None:
     """Every MLP layer of a Hugging Face model directory: form, σ, verdicts and measured defects.
 
     \b
@@ -588,6 +598,9 @@ def model(directory: str, layers: str | None, inputs: str | None, tokens: int | 
     if plot_file is not None:
         from symcheck.output.model_plot import plot_model
         click.echo(f"wrote {plot_model(report, plot_file)}", err=True)
+    if html_file is not None:
+        from symcheck.output.report_html import model_document
+        _write(model_document(report), html_file, encoding="utf-8")
     if as_json:  # strict JSON: a NaN or Infinity here is a bug, not output
         click.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False, allow_nan=False))
         return

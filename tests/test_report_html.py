@@ -127,3 +127,18 @@ def test_the_readme_screenshot_is_made_this_way(browser, relu_page: Path, tmp_pa
     assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 10_000
     assert (ROOT / "docs" / "report.png").exists()
     assert "docs/report.png" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+# ---- symcheck model DIR --html FILE ----------------------------------------------------------------
+
+def test_a_model_report_is_one_page(tmp_path: Path) -> None:
+    from model_checkpoints import write_model
+    directory = tmp_path / "tiny-llama"
+    write_model(directory, "llama", layers=3, d=6, m=10, dtype="BF16", shards=1)
+    path = tmp_path / "model.html"
+    code, out, err = invoke_cli("model", str(directory), "--tokens", "4", "--html", str(path))
+    assert code == 0, err
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("<!DOCTYPE html>") and UNSAFE.search(text) is None
+    assert text.count("<tr>") == 3 + 1 and "<svg" in text  # one row per layer, the defects drawn
+    assert "tiny-llama" in out  # the table still goes to the terminal
