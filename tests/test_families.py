@@ -218,3 +218,12 @@ def test_group_membership_for_one_parameter_value():
     assert leaky.contains(-1, -1, params={"alpha": "1/2"}) is False
     with pytest.raises(sc.ParseError, match="outside its declared range"):
         leaky.contains(3, 3, params={"alpha": 2})
+
+
+def test_cli_group_at_one_parameter_value():
+    code, out, _ = invoke_cli("group", "--act", "z + beta*z**2", "--param", "beta", "--at", "beta=0", "--json")
+    assert code == 0 and json.loads(out)["parsed"] == "z"
+    code, _, err = invoke_cli("group", "--act", "z + beta*z**2", "--param", "beta")
+    assert code == 2 and "no value given" in err
+    code, _, err = invoke_cli("group", "--act", "z + beta*z**2", "--param", "beta>0", "--at", "beta=0")
+    assert code == 2 and "outside its declared range" in err
