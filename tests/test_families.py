@@ -12,15 +12,15 @@ import json
 
 import pytest
 import sympy
-from hypothesis import given, settings
 from conftest import invoke_cli
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import symcheck as sc
 from symcheck.engine.certificate_family import certify_family_witness
 from symcheck.kernel.check import check as kernel_check
 from symcheck.language.family import parse_family
-from symcheck.language.transformations import Transformation, domain
+from symcheck.language.transformations import Transformation
 from symcheck.language.unit_forms import form
 
 R = sympy.Rational
@@ -37,7 +37,7 @@ def _region_holds_at(result, value, symbol=beta):
 
 def _statement_value(text, param, value, witness, scaling=None):
     """left − right of the gated statement at the witness, σ written by the test (the user's names)."""
-    z, a, b = sympy.symbols("z a b", real=True)
+    z = sympy.Symbol("z", real=True)
     sigma = sympy.sympify(text, locals={param: sympy.Symbol(param, real=True), "z": z,
                                         "sigmoid": lambda u: 1 / (1 + sympy.exp(-u))})
     sigma = sigma.subs(sympy.Symbol(param, real=True), value)

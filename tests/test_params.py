@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from symcheck.core.errors import DomainError, ParseError
 from symcheck.language.family import parse_family
 from symcheck.language.params import parameters, parse_param
-from symcheck.language.symbols import A, ALPHA, B, BETA, Z
+from symcheck.language.symbols import ALPHA, BETA, A, B, Z
 
 oo = sympy.oo
 R = sympy.Rational

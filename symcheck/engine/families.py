@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import sympy
 from sympy import S
@@ -86,10 +87,12 @@ class _Piece:
 
 
 def check_family(family: FamilyActivation, t: Transformation, unit: Form, *,
-                 timeout: float = DEFAULT_TIMEOUT) -> FamilyResult:
+                 ordinary: Callable[..., Any], timeout: float = DEFAULT_TIMEOUT) -> FamilyResult:
+    """``ordinary(σ, t, unit, timeout=…)`` decides the family at one parameter value (the caller
+    passes :func:`symcheck.engine.symmetries.check`, which dispatches here: no import circle)."""
     started = time.perf_counter()
     budget = Budget(timeout)
-    job = _Family(family, t, unit, budget)
+    job = _Family(family, t, unit, budget, ordinary)
     try:
         pieces = job.pieces()
     except BudgetExceeded:
@@ -102,8 +105,9 @@ def check_family(family: FamilyActivation, t: Transformation, unit: Form, *,
 
 
 class _Family:
-    def __init__(self, family: FamilyActivation, t: Transformation, unit: Form, budget: Budget) -> None:
-        self.family, self.t, self.unit, self.budget = family, t, unit, budget
+    def __init__(self, family: FamilyActivation, t: Transformation, unit: Form, budget: Budget,
+                 ordinary: Callable[..., Any]) -> None:
+        self.family, self.t, self.unit, self.budget, self.ordinary = family, t, unit, budget, ordinary
         self.params = family.params
         self.symbols = [p.symbol for p in self.params]
         self.names = {p.symbol: p.name for p in self.params}
@@ -251,7 +255,6 @@ class _Family:
         return self._ordinary(values, regions)
 
     def _ordinary(self, values: dict, regions: dict) -> _Piece:
-        from symcheck.engine.symmetries import check
         from symcheck.language.parsing import substitute
         try:
             expr = substitute(self.family.expr, values, self.family.name)
@@ -260,7 +263,7 @@ class _Family:
         where = ", ".join(f"{self.names[s]} = {v}" for s, v in values.items())
         sigma = Activation(f"{self.family.name} at {where}", expr, self.family.name)
         seconds = max(1.0, POINT_SHARE * self.budget.remaining())
-        result = check(sigma, self.t, self.unit, timeout=seconds)
+        result = self.ordinary(sigma, self.t, self.unit, timeout=seconds)
         witness = None
         if result.verdict is Verdict.BROKEN and all(v.is_Rational for v in values.values()):
             witness = {**dict(result.witness or {}), **{s.name: v for s, v in values.items()}}

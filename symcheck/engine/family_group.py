@@ -1,13 +1,13 @@
 """The symmetry group of a family σ(z; θ), asked one parameter value at a time.
 
-G_σ depends on θ (z + β·z² has the group {(a, a) : a ≠ 0}... only at β = 0), so membership is
+G_σ depends on θ (z + β·z² has the group {(a, a) : a ≠ 0} only at β = 0), so membership is
 answered for one declared value: the family at that value is an ordinary σ, and its group is
 built (once per value) by :func:`~symcheck.engine.group.symmetry_group`, with every member
 proved and every refusal certified as there.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,15 +23,16 @@ class FamilyGroup:
 
     family: FamilyActivation
     timeout: float = DEFAULT_TIMEOUT
+    #: builds an ordinary group: :func:`symcheck.engine.group.symmetry_group`, passed in by it
+    build: Callable[..., Any] | None = field(default=None, compare=False, repr=False)
     _groups: dict = field(default_factory=dict, compare=False, repr=False)
 
     def at(self, params: Mapping[str, Any]):
         """The group of σ at one value of every parameter (``{"beta": "1/2"}``), inside its range."""
-        from symcheck.engine.group import symmetry_group
         values = self.family.params.values(params)  # exact, and refused outside the range
         key = tuple(sorted((s.name, v) for s, v in values.items()))
         if key not in self._groups:
-            self._groups[key] = symmetry_group(self.family.at(params), timeout=self.timeout)
+            self._groups[key] = self.build(self.family.at(params), timeout=self.timeout)
         return self._groups[key]
 
     def contains(self, a: Any, c: Any, params: Mapping[str, Any]) -> bool | None:

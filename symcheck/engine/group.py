@@ -119,7 +119,7 @@ def symmetry_group(act: Any, *, timeout: float = DEFAULT_TIMEOUT, params: Any = 
     if params:
         from symcheck.engine.family_group import FamilyGroup
         from symcheck.language.family import parse_family
-        return FamilyGroup(parse_family(act, params), timeout)
+        return FamilyGroup(parse_family(act, params), timeout, symmetry_group)
     started = time.perf_counter()
     sigma = act if isinstance(act, Activation) else _lookup(act)
     budget = Budget(timeout)

@@ -122,7 +122,7 @@ def _check_family(act: str, transformation: Transformation, unit: Form, timeout:
     from symcheck.language.family import parse_family
     if not isinstance(act, str):
         raise UnknownNameError("activation with parameters", repr(act))
-    return check_family(parse_family(act, params), transformation, unit, timeout=timeout)
+    return check_family(parse_family(act, params), transformation, unit, ordinary=check, timeout=timeout)
 
 
 @dataclass(frozen=True)

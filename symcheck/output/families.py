@@ -52,8 +52,9 @@ def rich_family(result: FamilyResult):
 @renderer("latex", _RESULT)
 def latex_family(result: FamilyResult, notebook: bool = False, level: int = 1) -> str:
     sigma = _latex(result.family.shown_expr)
-    lines = [f"\\textbf{{{result.symmetry}}} on the {result.form.name} form, "
-             f"$\\sigma(z) = {sigma}$, ${quantifier_latex(result)}$: \\textbf{{{result.verdict.value}}}."]
+    head = (f"\\textbf{{{result.symmetry}}} on the {result.form.name} form, "
+            f"$\\sigma(z) = {sigma}$, ${quantifier_latex(result)}$: \\textbf{{{result.verdict.value}}}.")
+    lines = [head]
     if result.witness is not None:
         shown = ",\\ ".join(f"{_latex(sympy.Symbol(k))} = {_latex(v)}" for k, v in
                             {**result.witness_point, **result.witness_params}.items())
