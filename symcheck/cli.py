@@ -691,6 +691,41 @@ def transform(directory: str, output: str, permute: str | None, scale_value: str
     _emit(report, False)
 
 
+@cli.command()
+@click.argument("first", metavar="A")
+@click.argument("second", metavar="B")
+@_inputs_options
+@_timeout("Time budget in seconds for each activation's G_σ.")
+@_JSON
+@click.option("--expect", type=click.Choice(["equivalent", "not-equivalent", "undetermined"]), default=None,
+              help="Exit with status 1 when the models' verdict differs.")
+def equiv(first: str, second: str, inputs: str | None, tokens: int | None, seed: int, timeout: float, as_json: bool,
+          expect: str | None) -> None:
+    """Per MLP layer: is B = g·A for a proved element g of the layer's group? Finds g.
+
+    \b
+    equivalent: the permutation (unit i of B is unit P[i] of A) and scales found, every gate
+    scale a proved member of G_σ, and B − g·A within the dtype's rounding; not equivalent: an
+    input row where the outputs differ beyond a stated float64 rounding bound; otherwise
+    undetermined, with the reason.
+    Example:  symcheck equiv ./llama ./llama-permuted --json
+    """
+    if inputs is not None and tokens is not None:
+        raise click.UsageError("--inputs and --tokens exclude each other: give one")
+    from symcheck.numeric.architectures import open_model
+    from symcheck.numeric.equiv import equiv as run
+    a = open_model(first)
+    with _progress(len(a.layers), quiet=False) as advance:
+        report = run(a, second, inputs=inputs, tokens=tokens, seed=seed, timeout=timeout, progress=advance)
+    if as_json:
+        click.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False, allow_nan=False))
+    else:
+        _emit(report, False)
+    if expect is not None and report.verdict != expect.replace("-", " "):
+        click.echo(f"Error: expected {expect.replace('-', ' ')}, got {report.verdict}", err=True)
+        sys.exit(EXIT_EXPECT)
+
+
 class _progress:
     """A transient rich progress bar on stderr (silent when stderr is not a terminal)."""
 

@@ -485,3 +485,27 @@ def _span_text(values) -> str:
         return "1"
     low, high = values
     return f"{low:g}" if low == high else f"{low:g} … {high:g}"
+
+
+# ---- equivalence of checkpoints (symcheck equiv) ------------------------------------------------
+
+_EQUIV_STYLE = {"equivalent": "bold green", "not equivalent": "bold red", "undetermined": "bold yellow"}
+
+
+@renderer("rich", "symcheck.numeric.equiv.EquivReport")
+def rich_equiv_report(report) -> Group:
+    """The models' verdict, then one row per layer: its verdict, the residual, and why."""
+    head = Text.assemble((f"{report.first} vs {report.second}", "bold"), f" ({report.architecture}): ",
+                         (report.verdict, _EQUIV_STYLE[report.verdict]), f"; inputs: {report.inputs}; "
+                         f"{report.elapsed:.2f} s")
+    table = Table(header_style="bold", box=None, padding=(0, 1))
+    for column in ("layer", "verdict", "residual", "why"):
+        table.add_column(column, no_wrap=column != "why", overflow="fold")
+    rows = []
+    for layer in report.layers:
+        verdict = Text(layer.verdict, style=_EQUIV_STYLE[layer.verdict])
+        residual = "n/a" if layer.residual is None else f"{layer.residual:.2f}"
+        table.add_row(str(layer.index), verdict, residual, layer.reason)
+        rows.append((f"layer {layer.index}", [("verdict", verdict), ("residual", residual), ("why", layer.reason)]))
+    note = Text("residual: the largest entry of |B − g·A| in units of the dtype's rounding of g·A.", style="dim")
+    return Group(head, Fitted(table, lambda: _listed(rows)), note)
