@@ -109,3 +109,16 @@ def without_z3(monkeypatch: pytest.MonkeyPatch) -> None:
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_z3)
+
+
+@pytest.fixture
+def generous_parse_budget(monkeypatch):
+    """The parser's wall-clock safety nets (building the SymPy expression: 5 s; one definedness
+    proof) turn an expression into a refusal when the machine is loaded. Tests whose point is
+    the verdict on a hard but legitimate expression (hundreds of digits of tiny constants) raise
+    them, so that their outcome does not depend on the machine's load."""
+    import dataclasses
+
+    from symcheck.language import parsing
+    monkeypatch.setattr(parsing, "LIMITS", dataclasses.replace(parsing.LIMITS, build_seconds=120.0,
+                                                              solve_seconds=max(parsing.LIMITS.solve_seconds, 60.0)))

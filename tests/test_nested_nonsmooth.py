@@ -20,6 +20,9 @@ from symcheck.language.symbols import Z
 
 from tiny_constants import Tiny, tiny_constants
 
+pytestmark = pytest.mark.usefixtures("generous_parse_budget")  # verdicts, not the machine's load
+
+
 #: (pattern with C, the same function in mpmath of (z, c))
 NESTED = [
     ("Min(C, Max(0, z))", lambda z, c: min(c, max(0, z))),

@@ -23,6 +23,9 @@ from symcheck.core.errors import SymcheckError
 from conftest import invoke_cli
 from tiny_constants import D_TEXT, P_TEXT, POSITIONS, Position, Tiny, mp_rational, tiny_constants
 
+pytestmark = pytest.mark.usefixtures("generous_parse_budget")  # verdicts, not the machine's load
+
+
 TIMEOUT = 10
 #: each example runs whole checks: no shrinking (the failure message names the whole case anyway)
 NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)
