@@ -123,7 +123,11 @@ def _proposal_inside(c: sympy.Expr, lower: sympy.Expr, upper: sympy.Expr) -> boo
 def roots_in(g: sympy.Expr, var: sympy.Symbol, lower: sympy.Expr, upper: sympy.Expr,
              *, candidates: Callable[[sympy.Expr, sympy.Symbol, sympy.Set], Iterable[sympy.Expr]] | None = None
              ) -> Cuts:
-    """Exact points, sorted, that contain every root of ``g`` in ``(lower, upper)``.
+    """Exact points, sorted, that contain every root of ``g`` in ``(lower, upper)``, or more
+    precisely every point where ``g``'s sign may change: ``g`` has one sign (−1, 0 or +1)
+    between two consecutive points. A ``g`` constant in ``var`` has none, **0 included** (an
+    unevaluated ``-1/2*2*p + p`` is the zero polynomial): callers take the sign between the
+    points from a sample, never "no point, so not 0".
 
     ``g`` is branch-free and continuous on the interval wherever it is defined (the caller
     cuts at its poles separately); one with an integer part (floor, ceiling, frac, Mod) of the
