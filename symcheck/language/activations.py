@@ -104,8 +104,8 @@ class Activation:
         """
         return sympy.sstr(self.expr)
 
-    def __str__(self) -> str:
-        return f"{self.name}(z) = {self.parsed}"
+    def __str__(self) -> str:  # a user's own σ is named by its formula: not "z*tanh(z)(z) = z*tanh(z)"
+        return f"{self.name if self.builtin else 'σ'}(z) = {self.parsed}"
 
     @property
     def definition(self) -> Relation:

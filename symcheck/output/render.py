@@ -297,7 +297,7 @@ def rich_paper_result(result: PaperResult) -> Group:
 
 # ---- symmetry groups (symcheck.engine.group) ----------------------------------------------------
 
-from symcheck.core.printing import text  # noqa: E402  (imports of this section kept with it)
+from symcheck.output.text import formula as text  # noqa: E402  (one notation in every cell: |a|, a², (−1)ʲ·a)
 
 
 def _proof_summary(steps) -> Text:
@@ -309,9 +309,20 @@ def _proof_summary(steps) -> Text:
     return Text(f"proved: {cases} cases, each verified" if cases else "proved", style="green")
 
 
+def _aset_text(aset) -> str:
+    """The a-set in the table's notation (its own description writes a power as (sqrt(2))^j)."""
+    import sympy
+    if aset.kind == "finite":
+        return "a ∈ {" + ", ".join(text(p) for p in aset.points) + "}"
+    if aset.kind == "discrete":
+        power = text(sympy.Pow(aset.base, sympy.Symbol("j"), evaluate=False))
+        return f"a = {'±' if aset.negatives else ''}{power}, j ∈ ℤ"
+    return aset.describe()
+
+
 def _members(group: SymmetryGroup) -> Fitted:
     """The components: a-set, c, proof (it wraps last); one paragraph each where that does not fit."""
-    rows = [(component.aset.describe(), "every c" if component.c is None else text(component.c),
+    rows = [(_aset_text(component.aset), "every c" if component.c is None else text(component.c),
              _proof_summary(component.steps)) for component in group.components]
     table = Table(show_header=True, header_style="bold", box=None, padding=(0, 1))
     table.add_column("a", style="bold", no_wrap=True)
