@@ -64,8 +64,19 @@ _ACT_HELP = "Catalogue name or an expression in one variable."
 _JSON = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 
 
+def _stdin_act(ctx: Any, param: Any, value: str | None) -> str | None:
+    """``--act -``: the expression is read from standard input (a long formula, or a pipe)."""
+    if value != "-":
+        return value
+    text = sys.stdin.read().strip()
+    if not text:
+        raise click.BadParameter("standard input is empty: give the activation's expression there", ctx, param)
+    return text
+
+
 def _act(help: str = _ACT_HELP, **settings: Any) -> Callable:
-    return click.option("--act", "act", metavar="ACT", help=help, **({"required": True} | settings))
+    return click.option("--act", "act", metavar="ACT", help=help + " '-' reads it from standard input.",
+                        **({"required": True, "callback": _stdin_act} | settings))
 
 
 def _timeout(help: str) -> Callable:
@@ -141,7 +152,27 @@ def _common(f: Callable) -> Callable:
     return f
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+#: other spellings of command names (the prose and LaTeX say 'catalogue')
+_COMMAND_ALIASES = {"catalogue": "catalog"}
+
+
+class _Commands(click.Group):
+    """Commands by name or alias; an unknown name is answered with the closest ones."""
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        return super().get_command(ctx, _COMMAND_ALIASES.get(name, name))
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
+        if args and not args[0].startswith("-") and self.get_command(ctx, args[0]) is None:
+            import difflib
+            close = difflib.get_close_matches(args[0], [*self.list_commands(ctx), *_COMMAND_ALIASES], n=2)
+            names = dict.fromkeys(_COMMAND_ALIASES.get(c, c) for c in close)
+            hint = f" Did you mean {' or '.join(map(repr, names))}?" if names else ""
+            ctx.fail(f"No such command {args[0]!r}.{hint}")  # click's wording, aliases included
+        return super().resolve_command(ctx, args)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="symcheck")
 def cli() -> None:
     """Sound symbolic checks of query/key symmetries of gated MLPs and bilinear attention.

@@ -112,6 +112,16 @@ class CheckResult(Renderable):
         object.__setattr__(self, "evidence", MappingProxyType(dict(self.evidence)))
 
     @property
+    def holds(self) -> bool:
+        """Whether the symmetry is proved ('broken' and 'inconclusive' are both False)."""
+        return self.verdict is Verdict.HOLDS
+
+    def __bool__(self) -> bool:
+        # `if check_exchange(...)` was always true, a broken verdict included
+        raise TypeError("a check result has no truth value: test result.holds (proved), or compare "
+                        "result.verdict with Verdict.HOLDS, BROKEN or INCONCLUSIVE")
+
+    @property
     def symmetry(self) -> str:
         """The transformation's kind: exchange, inverse-scaling, key-value-rescaling, …"""
         return self.transformation.name

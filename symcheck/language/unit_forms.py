@@ -155,6 +155,9 @@ def form(text: str) -> Form:
     if text in FORMS:
         return FORMS[text]
     word = text.strip()
+    spelled = re.sub(r"[\s_-]", "", word.lower())  # rank-1, Rank_1, 'gated ': a name, spelt otherwise
+    if spelled in FORMS and spelled != word:
+        raise UnknownNameError("form", word, (spelled,), tuple(FORMS))
     if _IDENTIFIER.fullmatch(word) and word not in VARIABLES:
         raise UnknownNameError("form", word, closest(word, FORMS),
                                (*FORMS, "an expression in a, b and sigma(...)"))
