@@ -7,20 +7,21 @@ from importlib import import_module
 from importlib.metadata import PackageNotFoundError, version
 
 from symcheck.core import rendering
-from symcheck.core.budget import DEFAULT_TIMEOUT
-from symcheck.core.errors import (DomainError, EvaluationError, InsufficientMemoryError, NumericError,
-                                  ParseError, PlotError, SymcheckError, TargetError, UnknownNameError,
-                                  WeightsError)
-from symcheck.core.results import Status, Step
-from symcheck.core.verdict import Verdict
-from symcheck.engine.check_result import CheckResult, CrossCheck
-from symcheck.engine.symmetries import check, check_exchange, check_inverse_scaling
-from symcheck.language.activations import Activation, activation, catalogue
-from symcheck.language.unit_forms import Form, form
-from symcheck.language.transformations import Transformation, domain
 
-# Imported on first use (PEP 562): the CLI's main job should not pay for them.
+# Every name is imported on first use (PEP 562): importing the package (as `symcheck --help`
+# does, the command line being a module of it) loads no SymPy; tests/test_instant_cli.py checks.
+_ERRORS = ("DomainError", "EvaluationError", "InsufficientMemoryError", "NumericError", "ParseError",
+           "PlotError", "SymcheckError", "TargetError", "UnknownNameError", "WeightsError")
 _LAZY = {
+    "DEFAULT_TIMEOUT": "symcheck.core.budget", **dict.fromkeys(_ERRORS, "symcheck.core.errors"),
+    "Status": "symcheck.core.results", "Step": "symcheck.core.results", "Verdict": "symcheck.core.verdict",
+    "CheckResult": "symcheck.engine.check_result", "CrossCheck": "symcheck.engine.check_result",
+    "check": "symcheck.engine.symmetries", "check_exchange": "symcheck.engine.symmetries",
+    "check_inverse_scaling": "symcheck.engine.symmetries",
+    "Activation": "symcheck.language.activations", "activation": "symcheck.language.activations",
+    "catalogue": "symcheck.language.activations", "Form": "symcheck.language.unit_forms",
+    "form": "symcheck.language.unit_forms", "Transformation": "symcheck.language.transformations",
+    "domain": "symcheck.language.transformations",
     "Audit": "symcheck.paper.auditing", "audit": "symcheck.paper.auditing",
     "DERIVATIONS": "symcheck.paper.derivations", "Derivation": "symcheck.paper.derivations",
     "derive": "symcheck.paper.derivations",
@@ -38,12 +39,7 @@ _LAZY = {
     "scaling_defect": "symcheck.output.plots", "scaling_figure": "symcheck.output.plots",
 }
 
-__all__ = [
-    "Activation", "activation", "catalogue", "check_exchange", "check_inverse_scaling", "check",
-    "Form", "form", "Transformation", "domain", "CheckResult", "CrossCheck", "Step", "Status", "Verdict", "DEFAULT_TIMEOUT",
-    "SymcheckError", "ParseError", "DomainError", "UnknownNameError", "EvaluationError", "NumericError",
-    "WeightsError", "PlotError", "TargetError", "InsufficientMemoryError", *_LAZY,
-]
+__all__ = list(_LAZY)
 try:
     __version__ = version("symcheck")
 except PackageNotFoundError:  # running from a source tree that was never installed
@@ -76,3 +72,7 @@ def __getattr__(name: str):
         globals()[name] = value
         return value
     raise AttributeError(f"module 'symcheck' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
