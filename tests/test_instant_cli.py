@@ -20,8 +20,8 @@ HEAVY = ("sympy", "numpy", "flint", "rich", "matplotlib")
 
 def _imported(*args: str) -> tuple[int, set[str]]:
     done = subprocess.run([sys.executable, "-X", "importtime", "-m", "symcheck", *args],
-                          capture_output=True, text=True, timeout=120)
-    modules = {m.group(1).split(".")[0] for m in re.finditer(r"^import time:.*\|\s*(\S+)$", done.stderr, re.M)}
+                          capture_output=True, text=True, timeout=120, check=False)
+    modules = {m.group(1).split(".")[0] for m in re.finditer(r"^import time:.*\|\s*(\S+)$", done.stderr, re.MULTILINE)}
     return done.returncode, modules
 
 

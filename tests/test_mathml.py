@@ -7,7 +7,8 @@ from html.parser import HTMLParser
 
 import pytest
 import sympy
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import symcheck as sc
 from symcheck.core import formula as f

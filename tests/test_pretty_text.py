@@ -7,7 +7,8 @@ import re
 
 import pytest
 import sympy
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rich.console import Console
 
 import symcheck as sc

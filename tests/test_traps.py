@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import invoke_cli
 
 import symcheck as sc
-from conftest import invoke_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -38,7 +38,7 @@ def test_an_expression_form_with_a_minus_is_still_an_expression() -> None:
 
 
 def test_catalogue_is_the_catalog_command() -> None:
-    code, out, err = invoke_cli("catalogue", "--help")
+    code, out, _ = invoke_cli("catalogue", "--help")
     assert code == 0 and "Every catalogue activation" in out
 
 
