@@ -74,8 +74,8 @@ CORE: dict[str, tuple[str, ...]] = {
     "regions": ("test_mutants_regions.py", "test_mutants_undecided.py", "test_mutants_zero.py", "test_regions.py", "test_split_soundness.py", "test_roots.py", "test_symmetries.py"),
     "zero": ("test_mutants_zero.py", "test_fallback_wiring.py", "test_split_soundness.py", "test_regions.py", "test_symmetries.py"),
     "plane": ("test_mutants_plane.py", "test_plane.py", "test_fallback_wiring.py"),
-    "evaluate": ("test_mutants_evaluate.py", "test_mutants_undecided.py", "test_evaluate.py", "test_arb_enclose_range.py", "test_intervals.py"),
-    "balls": ("test_mutants_balls.py", "test_mutants_refusals.py", "test_mutants_hulls.py", "test_mutants_evaluate.py", "test_arb_enclose_range.py", "test_evaluate.py", "test_intervals.py"),
+    "evaluate": ("test_mutants_evaluate.py", "test_point_coordinate_types.py", "test_inverse_functions_at_rationals.py", "test_mutants_undecided.py", "test_evaluate.py", "test_arb_enclose_range.py", "test_intervals.py"),
+    "balls": ("test_mutants_balls.py", "test_inverse_functions_at_rationals.py", "test_mutants_refusals.py", "test_mutants_hulls.py", "test_mutants_evaluate.py", "test_arb_enclose_range.py", "test_evaluate.py", "test_intervals.py"),
     "intervals": ("test_mutants_balls.py", "test_mutants_refusals.py", "test_mutants_hulls.py", "test_mutants_intervals.py", "test_intervals.py", "test_arb_enclose_range.py"),
     "symmetries": ("test_mutants_symmetries.py", "test_mutants_steps.py", "test_fallback_wiring.py", "test_mutants_degree_domain.py", "test_symmetries.py", "test_guard.py", "test_custom_forms.py"),
     "theorems": ("test_mutants_symmetries.py", "test_symmetries.py"),
@@ -90,7 +90,8 @@ CORE: dict[str, tuple[str, ...]] = {
 # group assembly, the proof kernel and its certificate emitter and gate, the exact zero
 # argument, the parser, the numeric checks and the command line. The old family is not run
 # on them (its exclusion tables were written for the core only): see FAMILY_MODULES.
-_GROUP_TESTS = ("test_slips_groups.py", "test_slips_group_degree.py", "test_group.py", "test_group_cli.py", "test_group_consistency.py",
+_GROUP_TESTS = ("test_slips_groups.py", "test_slips_group_degree.py", "test_group_break_orders.py",
+                "test_group_log_periodic_harmonics.py", "test_group.py", "test_group_cli.py", "test_group_consistency.py",
                 "test_group_fuzz.py", "test_tiny_constant_groups.py")
 _KERNEL_TESTS = ("test_mutants_kernel_bundle.py", "test_certificate_gaps.py", "test_functions_table.py",
                  "test_kernel_units.py", "test_kernel_rules.py", "test_kernel_certificates.py",
@@ -107,7 +108,7 @@ DECIDING: dict[str, tuple[str, ...]] = {
     **{f"kernel_{name}": _KERNEL_TESTS for name in ("check", "derivative", "evaluate", "normal", "points",
                                                     "rules", "signs", "tree", "verdict")},
     "zero_proof": ("test_slips_zero.py", "test_mutants_zero.py", "test_symmetries.py", "test_group.py"),
-    "parsing": ("test_slips_parsing.py", "test_parsing.py", "test_domain.py", "test_mutants_domain.py",
+    "parsing": ("test_slips_parsing.py", "test_parsing_condition_names.py", "test_parsing_constant_factors.py", "test_parsing.py", "test_domain.py", "test_mutants_domain.py",
                 "test_parse_unevaluated.py", "test_tiny_constant_signs.py"),
     "numeric_checks": ("test_slips_numeric.py", "test_numeric_checks.py", "test_numeric_empty.py",
                        "test_numeric_nonfinite.py", "test_numeric.py", "test_memory_estimate.py"),
@@ -171,6 +172,11 @@ PROPOSAL_FUNCTIONS = re.compile(r"^(_candidates|_rational_between|_rational_belo
                                 r"_breakpoints|_near|_short_decimal|_values|_points|_product|_float64|"
                                 r"_region_set|_as_set|_comparison_set|_violation_set|_pick_point|"
                                 r"_point_in_interval)$")
+# Module-level tables of proposed points, left alone for the same reason: ``_CHANGE_GRID`` lists the
+# rationals where group_maximality looks for a sign change of σ; each sign found is certified there
+# (certified_sign), and the 'complete' certificate states the points, whose half-line and sign the
+# kernel proves again (kernel/complete.py, signs): another or a shorter grid only loses an argument.
+PROPOSAL_NAMES = re.compile(r"^(_CHANGE_GRID)$")
 
 # A Step's text: the title, statement, formula and justification of a ``Step(...)`` (positional
 # 0-3 or by keyword), and a local name used only there. Read only by the renderers, ``to_dict``
@@ -439,6 +445,14 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         _DEAD_FRAC,
     ("kernel_points", '`Fraction(int(x))` → `float(int(x))`, in `return Fraction(int(x))`'):
         _DEAD_FRAC,
+    ("plane", "`expr.args[0]` → `expr.args[-1]`, in `x = self.resolve(expr.args[0])`"):
+        "the line is the Abs branch of resolve, and SymPy's Abs takes exactly one argument (Abs(x, y) is a TypeError), so args[-1] is args[0]",
+    ("plane", "`expr.args[0]` → `expr.args[-1]`, in `return sympy.Integer(self.sign(self.resolve(expr.args[0])))`"):
+        "the line is the sign branch of resolve, and SymPy's sign takes exactly one argument, so args[-1] is args[0]",
+    ("intervals", "`_bits(total[0]) - 1` → `_bits(total[0])`, in `small = _bits(term[1]) < _bits(total[0]) - 1 + tol`"):
+        "`small` only chooses where the series stops: the tail bound 2·t_(n+1) is added wherever it stops, once ratio(n+1) <= 1/2",
+    ("kernel_evaluate", "`_PARTIAL` gets the extra entry `gt`, in `_PARTIAL = {\"acos\": lambda x: _in(x, arb(-1), arb(1), True).acos(),`"):
+        "enclose only reads trees validated by kernel/tree.parse_expr or built by engine/certificate_tree.tree, and both put a relation head only in a condition (read through _TESTS): no value node has the head gt",
     ("kernel_check", "`region[1:2]` → `region[1:3]`, in `ends = region[1:] if region[0] == \"open\" else region[1:2]`"):
         "every point region the kernel builds (region_from, the witness point, complete.py) is the 2-tuple ('point', p), so region[1:3] and region[1:2] are the same 1-tuple",
 }
@@ -447,7 +461,14 @@ EQUIVALENT: dict[tuple[str, str], str] = {
 # still contains the value (only its width can change), a series stopped at another term whose
 # remainder bound is added all the same. Like equivalent mutants they are not unsound edits:
 # listed with the one-line proof, not run, and kept out of the score's denominator.
+_ERFC_ROUTE = ("it only moves where erfc (erf) takes the asymptotic route: for real x > 0 that series is enveloping "
+               "after any number of terms (DLMF 7.12(i)) and the first omitted term is hulled in, so both routes "
+               "enclose the value on the whole interval; only the width differs")
 SOUND_EITHER_WAY: dict[tuple[str, str], str] = {
+    ("intervals", "`x[0]` → `x[1]`, in `bits, target = _asymptotic_bits(x[0]), self.prec + 2 * _GUARD_BITS`"):
+        _ERFC_ROUTE,
+    ("intervals", "`x[0]` → `x[-1]`, in `bits, target = _asymptotic_bits(x[0]), self.prec + 2 * _GUARD_BITS`"):
+        _ERFC_ROUTE,
     ("roots", "`lower` → `upper`, in `roots = [c for c in _proved_roots(g, var, propose(g, var, sympy.Interval.open(lower, uppe…`"):
         "the interval only goes to propose, whose candidates are proposals: every root kept is proved by _proved_roots and must lie strictly inside (lower, upper); with fewer proposals _monotone ends in the certified end test or None (the caller bisects), at worst a proof lost",
     ("balls", "`power.lower() < 0` → `power.lower() <= 0`, in `return power.nonnegative_part() if power.lower() < 0 else power`"):
@@ -920,8 +941,8 @@ class _Collector(ast.NodeVisitor):
         # module-level ALL_CAPS numbers (MAX_DEPTH = 40, PRECISIONS = (64, 192)) are limits,
         # precisions and thresholds: not mutated, see _is_limit_name. A capitalised table of
         # decisions (`_SIGN_TEST = {Gt: lambda s: s > 0}`) is no number and is mutated.
-        if not self.function and names and all(_is_limit_name(n) for n in names):
-            return
+        if not self.function and names and all(_is_limit_name(n) or PROPOSAL_NAMES.match(n) for n in names):
+            return  # a proposal table: see PROPOSAL_NAMES
         if _binds_only(node, self.step_text_names):
             return  # text only a Step shows: see _STEP_CALLS
         if names and all(n in _PRECISION_NAMES for n in names):
@@ -1373,6 +1394,7 @@ def mutants_of(module: str, source: str) -> list[Mutant]:
     seen: set[tuple[int, str]] = set()
     out: list[Mutant] = []
     ordinal: dict[tuple[int, str], int] = {}
+    occurrences: dict[tuple[int, str], int] = {}
     for node, operator, change, replacement, function_line in sorted(
             collector.found, key=lambda f: (f[0].lineno, f[0].col_offset, f[1], f[2])):
         key = (node.lineno, operator)
@@ -1397,8 +1419,12 @@ def mutants_of(module: str, source: str) -> list[Mutant]:
         seen.add((where, dumped))
         before = source.splitlines()[node.lineno - 1].strip()
         after = text.splitlines()[node.lineno - first].strip()
-        out.append(dataclasses.replace(mutant, change=f"{change}, in `{_short(before, 90)}`"
-                                       if before != after else change))
+        described = f"{change}, in `{_short(before, 90)}`" if before != after else change
+        # the same edit twice on a line (`omega * _T` in both cos and sin): numbered, so that a
+        # change names one mutant (--survivors-of and the tables find mutants by their change)
+        twice = occurrences[(node.lineno, described)] = occurrences.get((node.lineno, described), 0) + 1
+        out.append(dataclasses.replace(mutant, change=f"{described} (occurrence {twice} on the line)"
+                                       if twice > 1 else described))
     return out
 
 

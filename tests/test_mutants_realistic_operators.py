@@ -149,3 +149,23 @@ def test_a_commit_is_mutated_and_tested_as_committed(check, monkeypatch) -> None
         assert (root / "tests" / "conftest.py").exists() and (root / f"{check._PROBE}.py").exists()
     finally:
         sandbox.close()
+
+
+def test_a_table_of_proposed_points_is_not_mutated(check) -> None:
+    """``_CHANGE_GRID`` (group_maximality) only proposes where σ changes sign: each sign is
+    certified at its point and proved again by the kernel, so its mutants are no unsound edit
+    (seed 303: a float grid point and a shorter range survived). Other module tables still are."""
+    source = ("import sympy\n_CHANGE_GRID = tuple(sympy.Rational(j, 8) for j in range(1, 81))\n"
+              "_OTHER = tuple(sympy.Rational(j, 8) for j in range(1, 81))\n")
+    changes = [m.change for m in check.mutants_of("regions", source) if m.family == "new"]
+    assert changes and all("_OTHER = " in c for c in changes)
+
+
+def test_the_same_edit_twice_on_a_line_names_each_mutant_apart(check) -> None:
+    """`omega * _T` → `_T` in both the cos and the sin of one line (seed 303): --survivors-of
+    finds a mutant by its change, so the two changes must differ."""
+    source = "import sympy\ndef f(a, b, w, t):\n    return a * sympy.cos(w * t) + b * sympy.sin(w * t)\n"
+    changes = [m.change for m in check.mutants_of("regions", source) if m.family == "new"]
+    assert len(changes) == len(set(changes))
+    dropped = [c for c in changes if c.startswith("`w * t` → `t`")]
+    assert len(dropped) == 2 and dropped[1].endswith("(occurrence 2 on the line)")
