@@ -34,13 +34,14 @@ GATED = ("llama", "mistral", "qwen2", "gemma", "phi3")
 POSITIVE_GATES = ("opt",)
 
 
-def build(directory: Path, arch: str, dtype: str = "float32", seed: int = 0, shard: str = "8KB"):
-    """Save a random model (biases given values too) and return it, in float64, as saved."""
+def build(directory: Path, arch: str, dtype: str = "float32", seed: int = 0, shard: str = "8KB", **config):
+    """Save a random model (biases given values too) and return it, in float64, as saved;
+    ``config``: settings over the defaults (``hidden_act="tanh"``)."""
     import torch
     import transformers
     config_class, model_class, settings = _configs(transformers)[arch]
     torch.manual_seed(seed)
-    model = model_class(config_class(**settings))
+    model = model_class(config_class(**settings, **config))
     with torch.no_grad():
         for name, parameter in model.named_parameters():
             if name.endswith("bias"):
@@ -70,3 +71,22 @@ def logits(model, tokens: np.ndarray) -> np.ndarray:
 
 def tokens(seed: int = 0, rows: int = 3, length: int = 7) -> np.ndarray:
     return np.random.default_rng(seed).integers(2, VOCAB, size=(rows, length))
+
+
+def legal_element(directory: Path, arch: str, rng: np.random.Generator, *, exact: bool = False,
+                  gate_signs: bool = False) -> tuple[dict[str, str], dict[str, np.ndarray]]:
+    """A random legal g as ``transform``'s options (files written in ``directory``) and its arrays:
+    a permutation, value scales of both signs (gated), gate scales where G_σ has more than a = 1
+    (ReLU: any a > 0; ``gate_signs``: a = ±1, for an odd σ). ``exact``: powers of two."""
+    def scales() -> np.ndarray:
+        return 2.0 ** rng.integers(-3, 4, M) if exact else rng.uniform(0.3, 3, M)
+    arrays = {"permute": rng.permutation(M)}
+    if arch in GATED:
+        arrays["scale_value"] = scales() * rng.choice([-1.0, 1.0], M)
+    if arch in POSITIVE_GATES:
+        arrays["scale_gate"] = scales()
+    if gate_signs:
+        arrays["scale_gate"] = rng.choice([-1.0, 1.0], M)
+    for name, array in arrays.items():
+        np.save(directory / f"{name}.npy", array)
+    return {name: str(directory / f"{name}.npy") for name in arrays}, arrays

@@ -29,7 +29,8 @@ from symcheck.numeric.model_report import inputs_for, layer_output
 from symcheck.numeric.planner import DEFAULT_MEMORY, parse_memory, size_text
 from symcheck.numeric.safetensors_io import TensorInfo, open_checkpoint
 
-__all__ = ["PER_ENTRY", "LayerChange", "TransformReport", "apply_element", "layer_groups", "transform"]
+__all__ = ["PER_ENTRY", "LayerChange", "TransformReport", "apply_element", "check_budget", "layer_groups",
+           "output_change", "transform", "write_elements"]
 
 #: bytes one entry of a block costs while it is rewritten: the gathered bits, float64, the
 #: rounding's temporaries (BF16's round-to-odd holds six arrays) and the rounded bits
@@ -206,25 +207,37 @@ def transform(directory: str | Path | Model, output: str | Path, *, permute: Any
     started = time.perf_counter()
     budget = parse_memory(memory)
     model = directory if isinstance(directory, Model) else open_model(directory)
+    check_budget(model, budget)
+    groups = layer_groups(model, timeout) if groups is None else groups
+    elements = _elements(model, groups, permute, scale_value, scale_gate)  # proved before anything is written
+    X, source = inputs_for(model.layers[0].d, inputs, DEFAULT_TOKENS if inputs is None and tokens is None else tokens,
+                           seed)
+    written, skipped, result = write_elements(model, output, elements, budget, progress)
+    changes = tuple(_change(a, b, element, X, budget) for a, b, element in zip(model.layers, result.layers, elements))
+    return TransformReport(model.directory, Path(output), model.architecture.name, tuple(groups.values()), changes,
+                           source, budget, len(written), skipped, time.perf_counter() - started)
+
+
+def check_budget(model: Model, budget: int) -> None:
+    """A budget too small for one row of the widest unit tensor is an error before any work."""
     widest = max(max(f.tensor.shape[1] for f in (layer.key, layer.value, layer.query) if f is not None)
                  for layer in model.layers)
     if budget < PER_ENTRY * widest:
         raise NumericError(f"the memory budget {size_text(budget)} is too small: one row of {widest} entries needs "
                            f"{size_text(PER_ENTRY * widest)}", name="memory")
-    groups = layer_groups(model, timeout) if groups is None else groups
-    elements = _elements(model, groups, permute, scale_value, scale_gate)  # proved before anything is written
-    X, source = inputs_for(model.layers[0].d, inputs, DEFAULT_TOKENS if inputs is None and tokens is None else tokens,
-                           seed)
+
+
+def write_elements(model: Model, output: str | Path, elements: list[Element], budget: int,
+                   progress: Progress | None = None) -> tuple[tuple[Path, ...], tuple[str, ...], Model]:
+    """Copy the model's directory to ``output`` and apply each layer's (proved) element there;
+    the files written, the names left out, and the output model."""
     written, skipped = copy_directory(model.directory, Path(output), model.checkpoint.files)
     out_tensors = dict(open_checkpoint(output).tensors)
     for layer, element in zip(model.layers, elements):
         apply_element(layer, out_tensors, element, budget)
         if progress is not None:
             progress(f"layer {layer.index}")
-    result = open_model(output)
-    changes = tuple(_change(a, b, element, X, budget) for a, b, element in zip(model.layers, result.layers, elements))
-    return TransformReport(model.directory, Path(output), model.architecture.name, tuple(groups.values()), changes,
-                           source, budget, len(written), skipped, time.perf_counter() - started)
+    return written, skipped, open_model(output)
 
 
 def _span(values: np.ndarray | None) -> tuple[float, float] | None:

@@ -520,3 +520,31 @@ def rich_equiv_report(report) -> Group:
         rows.append((f"layer {layer.index}", [("verdict", verdict), ("residual", residual), ("why", layer.reason)]))
     note = Text("residual: the largest entry of |B − g·A| in units of the dtype's rounding of g·A.", style="dim")
     return Group(head, Fitted(table, lambda: _listed(rows)), note)
+
+
+# ---- canonical checkpoints (symcheck canonical) -------------------------------------------------
+
+@renderer("rich", "symcheck.numeric.canonical.CanonicalReport")
+def rich_canonical_report(report) -> Group:
+    """The output, the normal form's rules per group, then one row per layer: what changed."""
+    from symcheck.numeric.planner import size_text
+    head = Text.assemble((str(report.output), "bold"), f" ({report.architecture}): {len(report.layers)} MLP layers "
+                         f"of {report.source} in canonical form; {report.files} files written; inputs: "
+                         f"{report.inputs}; memory {size_text(report.memory)}; {report.elapsed:.2f} s")
+    rules = [Text(f"σ = {g.activation.name}, {g.form}: " + "; ".join(rules), style="dim")
+             for g, rules in zip(report.groups, report.rules)]
+    table = Table(title="Layers", title_justify="left", header_style="bold", box=None, padding=(0, 1))
+    for column in ("layer", "moved", "gates turned", "values turned", "|a|", "|λ|", "tied", "degenerate", "rounding"):
+        table.add_column(column, no_wrap=True)
+    rows = []
+    for layer in report.layers:
+        cells = [("moved", str(layer.moved)), ("gates turned", str(layer.gate_flips)),
+                 ("values turned", str(layer.value_flips)), ("|a|", _span_text(layer.gate)),
+                 ("|λ|", _span_text(layer.value)), ("tied", str(layer.ties)), ("degenerate", str(layer.degenerate)),
+                 ("rounding", _model_figure(layer.rounding))]
+        table.add_row(str(layer.index), *(value for _, value in cells))
+        rows.append((f"layer {layer.index}", cells))
+    note = Text("moved: units whose position changed; turned: signs fixed (a = −1, λ < 0); tied: units whose sign "
+                "patterns coincide, ordered by norms (stable only to rounding); degenerate: a zero row, left as it "
+                "was; rounding: the largest ‖f′(x) − f(x)‖/‖f(x)‖ over the input rows, in float64.", style="dim")
+    return Group(head, *rules, Fitted(table, lambda: _listed(rows), last_min=len("rounding")), note)

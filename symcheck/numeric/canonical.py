@@ -1,0 +1,277 @@
+"""``symcheck canonical DIR -o OUT``: one representative of each layer's orbit under its group.
+
+Per MLP layer an element g of the layer group (:mod:`symcheck.numeric.layer_elements`) is chosen
+from invariants of the units, proved a member, and applied as ``transform`` applies it:
+
+* **signs** — where G_σ has a = −1 (tanh, odd σ) the gate row (q_j, b_j) is turned so that its
+  first non-zero entry is positive; the value path (gated) likewise by λ's sign;
+* **scales** — where G_σ has every a > 0 (ReLU) the gate is scaled: to unit norm in a gated
+  layer, and to ‖a·k_j‖ = ‖v_j‖/c(a) in a plain MLP (c = a: balanced); the value path of a gated
+  layer is balanced, ‖λ·k_j‖ = ‖v_j‖/(|c|·|λ|);
+* **order** — units sorted by the sign patterns of their canonical rows (gate, value path,
+  output): the sign of every entry, which no positive scale and no rounding changes. Units
+  whose patterns coincide are ordered by their canonical norms, which rounding may swap: the
+  report counts them (``ties``).
+
+So canonical(A) and canonical(g·A) hold the same units in the same order and with the same signs
+exactly, and the same values to the dtype's rounding (B's own and the canonical scaling's). A
+unit with a zero row is left as it is (its orbit has no balanced point): counted as
+``degenerate``. The statistics are gathered a block of units at a time within ``memory``; the
+writing is ``transform``'s.
+"""
+from __future__ import annotations
+
+import hashlib
+import time
+from collections import Counter
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from symcheck.core.budget import DEFAULT_TIMEOUT
+from symcheck.core.results import Renderable
+from symcheck.engine.layer_group import LayerGroup
+from symcheck.numeric.architectures import Factor, MlpLayer, Model, open_model
+from symcheck.numeric.layer_elements import Element, prove_element
+from symcheck.numeric.model_report import inputs_for
+from symcheck.numeric.planner import DEFAULT_MEMORY, parse_memory
+from symcheck.numeric.transform import (
+    DEFAULT_TOKENS,
+    Progress,
+    check_budget,
+    layer_groups,
+    output_change,
+    write_elements,
+)
+from symcheck.numeric.unit_blocks import unit_block, unit_width, units_per_block
+
+__all__ = ["CanonicalReport", "FactorStats", "LayerCanon", "canonical", "canonical_element", "factor_stats",
+           "normal_form"]
+
+#: bytes per entry of a block while its statistics are taken (the rows, their codes, the copies)
+STATS_PER_ENTRY = 24
+#: the bytes of a sign pattern's digest (two distinct patterns share one with probability 2^-128)
+DIGEST = 16
+
+
+@dataclass(frozen=True)
+class FactorStats:
+    """The invariants of one factor's units a canonical form needs, gathered block by block."""
+
+    norms: np.ndarray       # ‖row‖ (the bias entry included)
+    first: np.ndarray       # the sign of the row's first non-zero entry (0: a zero row)
+    pattern: np.ndarray     # (m, DIGEST) a digest of the signs of the canonical row's entries
+
+
+def _stats(rows: np.ndarray, turn: np.ndarray | str | None) -> FactorStats:
+    """Statistics of the rows; the pattern is of the rows negated where ``turn`` (an array, or
+    "first": where the first non-zero entry is negative)."""
+    codes = np.sign(rows).astype(np.int8)
+    nonzero = codes != 0
+    first = np.where(nonzero.any(axis=1), codes[np.arange(len(rows)), np.argmax(nonzero, axis=1)], 0).astype(np.int8)
+    negate = first < 0 if isinstance(turn, str) else turn
+    if negate is not None:
+        codes[negate] *= -1
+    digests = np.frombuffer(b"".join(hashlib.blake2b(row.tobytes(), digest_size=DIGEST).digest() for row in codes),
+                            dtype=np.uint8).reshape(len(rows), DIGEST)
+    return FactorStats(np.sqrt(np.einsum("ij,ij->i", rows, rows)), first, digests)
+
+
+def factor_stats(factor: Factor | np.ndarray, m: int = 0, budget: int = DEFAULT_MEMORY,
+                 turn: np.ndarray | str | None = None) -> FactorStats:
+    """The statistics of a factor's m units (or of rows given as an array), within ``budget``;
+    the sign pattern of each row negated where ``turn`` says (:func:`_stats`)."""
+    if isinstance(factor, np.ndarray):
+        return _stats(factor, turn)
+    step = units_per_block(unit_width(factor), budget, STATS_PER_ENTRY)
+    parts = [_stats(unit_block(factor, u0, min(u0 + step, m)),
+                    turn[u0:u0 + step] if isinstance(turn, np.ndarray) else turn) for u0 in range(0, m, step)]
+    return FactorStats(*(np.concatenate([getattr(p, name) for p in parts])
+                         for name in ("norms", "first", "pattern")))
+
+
+@dataclass(frozen=True)
+class LayerCanon:
+    """What the canonical form did to one layer."""
+
+    index: int
+    moved: int                              # units whose position changed
+    gate_flips: int                         # units whose gate was turned (a < 0)
+    value_flips: int                        # units whose value path was turned (λ < 0)
+    gate: tuple[float, float] | None        # the range of |a| (None: the gate is kept)
+    value: tuple[float, float] | None       # the range of |λ| (None: a plain MLP)
+    ties: int                               # units ordered by norms, their sign patterns equal
+    degenerate: int                         # units with a zero row, left as they were
+    rounding: float | None = None           # max over rows of ‖f′ − f‖/‖f‖ on the inputs
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"index": self.index, "moved": self.moved, "gate_flips": self.gate_flips,
+                "value_flips": self.value_flips, "gate_scale": None if self.gate is None else list(self.gate),
+                "value_scale": None if self.value is None else list(self.value), "ties": self.ties,
+                "degenerate": self.degenerate, "rounding": self.rounding}
+
+
+def normal_form(group: LayerGroup) -> tuple[str, ...]:
+    """The rules the canonical form of a layer with this group follows, in words."""
+    rules = []
+    if _sign_member(group):
+        rules.append("gate (q_j, b_j) turned so that its first non-zero entry is positive (a = −1 ∈ G_σ)")
+    law = _positive_law(group)
+    if law is not None:
+        rules.append("gate scaled to unit norm (every a > 0 in G_σ)" if group.gated or 1 + law[1] <= 0 else
+                     "gate scaled so that ‖a·k_j‖ = ‖v_j‖/c(a) (every a > 0 in G_σ): the unit balanced")
+    if group.gated:
+        rules.append("value path balanced: ‖λ·k_j‖ = ‖v_j/(c·λ)‖, λ's sign making k_j's first non-zero entry positive")
+    rules.append("units ordered by the sign patterns of their canonical rows, ties by their norms")
+    return tuple(rules)
+
+
+def _sign_member(group: LayerGroup) -> bool:
+    return group.gate_membership(-1.0).value is True
+
+
+def _positive_law(group: LayerGroup) -> tuple[float, float] | None:
+    """(K, k) with c = K·a^k for every a > 0, when G_σ has a component holding all of them."""
+    for component in group.group.components:
+        if component.aset.kind in ("positive", "all") and component.c is not None:
+            law = dict(component.laws).get(1)
+            if law is not None:
+                return float(law.K), float(law.k)
+    return None
+
+
+def canonical_element(group: LayerGroup, index: int, gate: Factor | np.ndarray, path: Factor | np.ndarray | None,
+                      out: Factor | np.ndarray, m: int, budget: int = DEFAULT_MEMORY) -> tuple[Element, LayerCanon]:
+    """The element taking a layer to its canonical form, proved a member, and what it does.
+
+    ``gate``, ``path`` (gated layers; None for a plain MLP) and ``out``: the factors, or their m
+    units as rows (the bias as a last column), read a block at a time within ``budget``."""
+    sign = group.gate_membership(-1.0) if _sign_member(group) else None
+    g = factor_stats(gate, m, budget, "first" if sign is not None else None)
+    k = None if path is None else factor_stats(path, m, budget, "first")
+    a = np.where(g.first < 0, -1.0, 1.0) if sign is not None else np.ones(m)
+    c = np.where(a < 0, float(sign.c), 1.0) if sign is not None else np.ones(m)
+    lam_sign = None if k is None else np.where(k.first < 0, -1.0, 1.0)
+    v = factor_stats(out, m, budget, (c < 0) != (False if lam_sign is None else lam_sign < 0))  # v_j/(c·λ)
+    degenerate = (g.norms == 0) | (v.norms == 0) | (False if k is None else k.norms == 0)
+    a[degenerate], c[degenerate] = 1.0, 1.0
+    scaled_gate = bool((a < 0).any())
+    law = _positive_law(group)
+    if law is not None:
+        K, power = law
+        norms = np.where(degenerate, 1.0, g.norms)
+        if group.gated or 1 + power <= 0:
+            size = 1.0 / norms
+        else:  # ‖a·k_j‖ = ‖v_j‖/|c(a)| with c = ±K·a^power
+            size = (np.where(degenerate, 1.0, v.norms) / (K * norms)) ** (1.0 / (1 + power))
+        size[degenerate] = 1.0
+        a, c = a * size, c * K * size**power
+        scaled_gate = True
+    lam = None
+    if k is not None:  # ‖λ·k_j‖ = ‖v_j‖/(|c|·|λ|)
+        lam = lam_sign * np.sqrt(v.norms / (np.abs(c) * np.where(degenerate, 1.0, k.norms)))
+        lam[degenerate] = 1.0
+    keys = _keys(g, k, v)
+    # exact invariants first; the canonical output and gate norms (then the index: equal units)
+    # break their ties — never a norm the form fixes (a unit gate's is 1 up to rounding noise)
+    first = v.norms / np.abs(c * (1.0 if lam is None else lam))
+    second = g.norms * np.abs(a)
+    order = np.asarray(sorted(range(m), key=lambda j: (keys[j], float(first[j]), float(second[j]), j)), np.int64)
+    element = prove_element(group, index, m, order, a if scaled_gate else None, lam)
+    canon = LayerCanon(index, int(np.count_nonzero(order != np.arange(m))), int(np.count_nonzero(a < 0)),
+                       0 if lam is None else int(np.count_nonzero(lam < 0)),
+                       _span(np.abs(a)) if scaled_gate else None, None if lam is None else _span(np.abs(lam)),
+                       _tied(keys), int(np.count_nonzero(degenerate)))
+    return element, canon
+
+
+def _span(values: np.ndarray) -> tuple[float, float] | None:
+    return (float(values.min()), float(values.max())) if len(values) else None
+
+
+def _keys(*stats: FactorStats | None) -> list[bytes]:
+    """Each unit's canonical sign patterns (gate, value path, output) as one byte string."""
+    whole = np.ascontiguousarray(np.hstack([s.pattern for s in stats if s is not None]))
+    return [row.tobytes() for row in whole]
+
+
+def _tied(keys: list[bytes]) -> int:
+    """Units whose key another unit shares (their order is decided by norms, to rounding)."""
+    counts = Counter(keys)
+    return sum(n for n in counts.values() if n > 1)
+
+
+def layer_factors(layer: MlpLayer) -> tuple[Factor, Factor | None, Factor]:
+    """The layer's gate, value path (gated; None for a plain MLP) and output factors."""
+    gated = layer.form == "gated"
+    return (layer.query if gated else layer.key), (layer.key if gated else None), layer.value
+
+
+@dataclass(frozen=True)
+class CanonicalReport(Renderable):
+    """A checkpoint written in canonical form: each layer's changes, the rules, the rounding."""
+
+    source: Path
+    output: Path
+    architecture: str
+    groups: tuple[LayerGroup, ...]
+    rules: tuple[tuple[str, ...], ...]      # the normal form of each group
+    layers: tuple[LayerCanon, ...]
+    inputs: str
+    memory: int
+    files: int
+    skipped: tuple[str, ...]
+    elapsed: float
+
+    @property
+    def rounding(self) -> float | None:
+        values = [layer.rounding for layer in self.layers]
+        return None if any(v is None for v in values) else max(values, default=0.0)
+
+    def __str__(self) -> str:
+        rounding = "n/a" if self.rounding is None else f"{self.rounding:.2e}"
+        lines = [f"{self.output}: {self.architecture}, {len(self.layers)} MLP layers of {self.source} in canonical form",
+                 f"  largest relative change of a layer's output: {rounding} (inputs: {self.inputs})"]
+        for group, rules in zip(self.groups, self.rules):
+            lines += [f"  σ = {group.activation.name}, {group.form}: {rule}" for rule in rules]
+        for layer in self.layers:
+            lines.append(f"  layer {layer.index}: {layer.moved} units moved, {layer.gate_flips} gates and "
+                         f"{layer.value_flips} value paths turned, {layer.ties} tied, {layer.degenerate} degenerate")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"source": str(self.source), "output": str(self.output), "architecture": self.architecture,
+                "groups": [{"activation": g.activation.name, "form": g.form, "complete": g.complete,
+                            "rules": list(rules)} for g, rules in zip(self.groups, self.rules)],
+                "layers": [layer.to_dict() for layer in self.layers], "rounding": self.rounding,
+                "inputs": self.inputs, "memory": self.memory, "files": self.files, "skipped": list(self.skipped),
+                "elapsed_seconds": round(self.elapsed, 4)}
+
+
+def canonical(directory: str | Path | Model, output: str | Path, *, inputs: Any = None, tokens: int | None = None,
+              seed: int | None = 0, memory: int | str = DEFAULT_MEMORY, timeout: float = DEFAULT_TIMEOUT,
+              groups: dict[tuple[str, str], LayerGroup] | None = None,
+              progress: Progress | None = None) -> CanonicalReport:
+    """Write ``output``: the model of ``directory`` in canonical form (module docstring).
+    ``groups``: the layer groups by (σ, form), when already computed."""
+    started = time.perf_counter()
+    budget = parse_memory(memory)
+    model = directory if isinstance(directory, Model) else open_model(directory)
+    check_budget(model, budget)
+    groups = layer_groups(model, timeout) if groups is None else groups
+    elements, canons = [], []
+    for layer in model.layers:  # every element proved before anything is written
+        element, canon = canonical_element(groups[layer.activation, layer.form], layer.index,
+                                           *layer_factors(layer), layer.m, budget)
+        elements.append(element)
+        canons.append(canon)
+    X, source = inputs_for(model.layers[0].d, inputs, DEFAULT_TOKENS if inputs is None and tokens is None else tokens,
+                           seed)
+    written, skipped, result = write_elements(model, output, elements, budget, progress)
+    layers = tuple(replace(canon, rounding=output_change(before, after, X, budget))
+                   for canon, before, after in zip(canons, model.layers, result.layers))
+    return CanonicalReport(model.directory, Path(output), model.architecture.name, tuple(groups.values()),
+                           tuple(normal_form(g) for g in groups.values()), layers, source, budget, len(written),
+                           skipped, time.perf_counter() - started)
