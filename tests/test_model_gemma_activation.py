@@ -15,8 +15,8 @@ import json
 
 import numpy as np
 import pytest
-
 from model_checkpoints import write_safetensors
+
 from symcheck.core.errors import WeightsError
 from symcheck.numeric.architectures import open_model
 from symcheck.numeric.model_report import layer_output

@@ -19,10 +19,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
-
 from conftest import invoke_cli
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from model_checkpoints import write_model
+
 from symcheck.core.errors import WeightsError
 from symcheck.numeric.architectures import open_model
 from symcheck.numeric.model_report import model_report
@@ -43,7 +44,7 @@ def _one_line_exit_2(code: int, err: str) -> str:
 def _cli_in_child(*args: str) -> tuple[int, str]:
     """The real command in its own process: what hangs or grows there cannot take the test run
     with it (the timeout turns a hang into a failure)."""
-    done = subprocess.run([sys.executable, "-m", "symcheck", *args], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-m", "symcheck", *args], check=False, capture_output=True, text=True,
                           timeout=HANG, stdin=subprocess.DEVNULL,
                           preexec_fn=lambda: __import__("resource").setrlimit(
                               __import__("resource").RLIMIT_AS, (4 * 2**30, 4 * 2**30)))
@@ -148,7 +149,7 @@ def test_offsets_shifted_into_the_wrong_bytes_are_refused(tmp_path) -> None:
     write_model(tmp_path, "llama", layers=1)
     path = tmp_path / "model.safetensors"
     header, data = _header_and_data(path)
-    for name, entry in header.items():
+    for entry in header.values():
         entry["data_offsets"] = [entry["data_offsets"][0] + 64, entry["data_offsets"][1] + 64]
     _write_raw(path, json.dumps(header).encode(), data + bytes(64))  # the file still covers them
     with pytest.raises(WeightsError, match=r"leaves a gap of 64 bytes before it"):
@@ -159,7 +160,7 @@ def _library_accepts(path: Path) -> bool:
     from safetensors import safe_open
     try:
         with safe_open(str(path), framework="np") as handle:
-            for name in handle.keys():
+            for name in handle.keys():  # noqa: SIM118 - the handle is not a dict
                 handle.get_slice(name)
         return True
     except Exception:  # noqa: BLE001 - the library's error types differ between versions
@@ -238,7 +239,7 @@ def test_links_are_refused_on_request(tmp_path) -> None:
         open_model(model, follow_links=False)
     line = _one_line_exit_2(*invoke_cli("model", str(model), "--refuse-links")[::2])
     assert "model-00002-of-00002.safetensors: a symbolic link" in line
-    code, help_text, _ = invoke_cli("model", "--help")
+    _, help_text, _ = invoke_cli("model", "--help")
     assert "--refuse-links" in help_text
 
 

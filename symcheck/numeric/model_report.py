@@ -484,7 +484,7 @@ def model_report(path: str | Path | Model, *, layers: str | Iterable[int] | None
             verdicts = dict(zip(kinds, found))
             figures = run_tasks(client, measure_layer, [(layer, X, budget, acts[layer.activation])
                                                         for layer in chosen],
-                                shared=1, progress=progress,
+                                progress=progress,
                                 labels=[f"layer {layer.index}" for layer in chosen])
     records = tuple(_record(layer, fig, acts[layer.activation], verdicts[(layer.activation, layer.form)])
                     for layer, fig in zip(chosen, figures))
