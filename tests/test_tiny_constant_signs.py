@@ -30,10 +30,9 @@ from symcheck.language.parsing import parse_expression
 from symcheck.language.symbols import Z
 
 from tiny_constants import (BASES, D, D_TEXT, FAMILIES, K_RANGES, P, P_TEXT, Tiny, mp_value, negated, tiny,
+                            tiny_constants)
 
 pytestmark = pytest.mark.usefixtures("generous_parse_budget")  # verdicts, not the machine's load
-
-                            tiny_constants)
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
