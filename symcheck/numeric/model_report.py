@@ -49,7 +49,8 @@ from symcheck.language.layer_formulations import Formulation, Sizes, formulation
 from symcheck.language.transformations import Transformation, domain
 from symcheck.numeric import mlp_reference
 from symcheck.numeric.architectures import Architecture, Factor, MlpLayer, Model, open_model
-from symcheck.numeric.kernels import gated, mlp
+from symcheck.numeric.arrays import refuse_overflow
+from symcheck.numeric.kernels import mlp
 from symcheck.numeric.planner import DEFAULT_MEMORY, parse_memory, size_text
 from symcheck.numeric.safetensors_io import read_block
 
@@ -378,9 +379,32 @@ def _sweep(layer: MlpLayer, X: np.ndarray, memory: int | str, act: Activation | 
         return _sweep_on(layer, X, memory, act, keep)
 
 
+def _gated_three(X: np.ndarray, Q: np.ndarray, K: np.ndarray, V: np.ndarray,
+                 sigma: Callable[[np.ndarray], np.ndarray], sums: dict[str, np.ndarray], where: str) -> None:
+    """Add a chunk's share of f, the exchanged f and the rescaled f to ``sums``, with the
+    evaluator's σ: the two pre-activations and their images under σ are computed once and
+    shared by the three (the gated kernel would recompute them per call). The rescaled f is
+    computed as such, (σ(a)·βb)(V/β): both scalings are exact, which the residual measures.
+    Every stage is checked finite, as the evaluator checks it."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        a, b = X @ Q.T, X @ K.T
+        refuse_overflow(a, a.dtype, "the pre-activations", f"the pre-activations of {where} are not finite")
+        refuse_overflow(b, b.dtype, "the pre-activations", f"the pre-activations of {where} are not finite")
+        sa, sb = sigma(a), sigma(b)
+        sa_b = sa * b
+        sb *= a
+        for name, hidden in (("f", sa_b), ("swap", sb)):
+            refuse_overflow(hidden, hidden.dtype, "the hidden activations",
+                            f"the hidden activations of {where} are not finite")
+            sums[name] += hidden @ V
+        sa *= b * _BETA
+        sums["scaled"] += sa @ (V / _BETA)
+
+
 def _sweep_on(layer: MlpLayer, X: np.ndarray, memory: int | str, act: Activation | None,
               keep: bool) -> tuple[LayerFigures, np.ndarray | None]:
     act = activation(layer.activation) if act is None else act
+    sigma = act.to_numpy(np.dtype(np.float64))
     N, d = X.shape
     if d != layer.d:
         raise NumericError(f"inputs have {d} columns; layer {layer.index} takes d = {layer.d}", name="inputs")
@@ -401,21 +425,21 @@ def _sweep_on(layer: MlpLayer, X: np.ndarray, memory: int | str, act: Activation
             chunks += 1
             K = _units(layer.key, u0, u1, plan.map_bytes, layer.biased)
             V = _units(layer.value, u0, u1, plan.map_bytes, False)
-            Ks, Vs = K * _BETA, V / _BETA
             if gated_form:
                 Q = _units(layer.query, u0, u1, plan.map_bytes, layer.biased)
-                sums["f"] += gated(Xb, Q, K, V, act, memory=plan.evaluator)
-                sums["swap"] += gated(Xb, K, Q, V, act, memory=plan.evaluator)
-                sums["scaled"] += gated(Xb, Q, Ks, Vs, act, memory=plan.evaluator)
+                _gated_three(Xb, Q, K, V, sigma, sums, f"units {u0 + 1}–{u1}, rows {t0 + 1}–{t1}")
                 sums["ref"] += mlp_reference.gated_block(
                     Xplain, Q[:, :d], K[:, :d], V, layer.hf_activation,
                     Q[:, d] if layer.biased else None, K[:, d] if layer.biased else None)
             else:
                 sums["f"] += mlp(Xb, K, V, act, memory=plan.evaluator)
-                sums["scaled"] += mlp(Xb, Ks, Vs, act, memory=plan.evaluator)
+                sums["scaled"] += mlp(Xb, K * _BETA, V / _BETA, act, memory=plan.evaluator)
                 sums["ref"] += mlp_reference.mlp_block(Xplain, K[:, :d], V, layer.hf_activation,
                                                        K[:, d] if layer.biased else None)
-            del K, V, Ks, Vs
+            del K, V
+        for name in ("f", "swap", "scaled"):
+            if name in sums:
+                refuse_overflow(sums[name], sums[name].dtype, "the output")
         if layer.output_bias is not None:
             bias = read_block(layer.output_bias, map_bytes=plan.map_bytes)
             _finite(bias[None, :], layer.output_bias.where, 0)
