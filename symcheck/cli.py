@@ -726,28 +726,39 @@ def transform(directory: str, output: str, permute: str | None, scale_value: str
 @click.argument("first", metavar="A")
 @click.argument("second", metavar="B")
 @_inputs_options
+@_MEMORY_CHECKPOINT
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Compare the layers on a local dask cluster of N worker processes.")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Compare the layers on an existing dask cluster, e.g. tcp://10.0.0.5:8786.")
 @_timeout("Time budget in seconds for each activation's G_σ.")
 @_JSON
 @click.option("--expect", type=click.Choice(["equivalent", "not-equivalent", "undetermined"]), default=None,
               help="Exit with status 1 when the models' verdict differs.")
-def equiv(first: str, second: str, inputs: str | None, tokens: int | None, seed: int, timeout: float, as_json: bool,
-          expect: str | None) -> None:
+def equiv(first: str, second: str, inputs: str | None, tokens: int | None, seed: int, memory: str,
+          workers: int | None, scheduler: str | None, timeout: float, as_json: bool, expect: str | None) -> None:
     """Per MLP layer: is B = g·A for a proved element g of the layer's group? Finds g.
 
     \b
     equivalent: the permutation (unit i of B is unit P[i] of A) and scales found, every gate
     scale a proved member of G_σ, and B − g·A within the dtype's rounding; not equivalent: an
-    input row where the outputs differ beyond a stated float64 rounding bound; otherwise
-    undetermined, with the reason.
+    input row and output where the two layers' outputs are certified to differ (ball
+    arithmetic from the stored weights); otherwise undetermined, with the reason. One layer
+    of each model is read at a time, a block of units at a time within --memory (per layer,
+    on each worker).
     Example:  symcheck equiv ./llama ./llama-permuted --json
+              symcheck equiv ./llama ./llama-ft --workers 2 --memory 1GiB
     """
     if inputs is not None and tokens is not None:
         raise click.UsageError("--inputs and --tokens exclude each other: give one")
+    if workers is not None and scheduler is not None:
+        raise click.UsageError("--workers and --scheduler exclude each other: give one")
     from symcheck.numeric.architectures import open_model
     from symcheck.numeric.equiv import equiv as run
     a = open_model(first)
     with _progress(len(a.layers), quiet=False) as advance:
-        report = run(a, second, inputs=inputs, tokens=tokens, seed=seed, timeout=timeout, progress=advance)
+        report = run(a, second, inputs=inputs, tokens=tokens, seed=seed, memory=memory, workers=workers,
+                     scheduler=scheduler, timeout=timeout, progress=advance)
     if as_json:
         click.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False, allow_nan=False))
     else:

@@ -33,7 +33,7 @@ import numpy as np
 from symcheck.core.budget import DEFAULT_TIMEOUT
 from symcheck.core.results import Renderable
 from symcheck.engine.layer_group import LayerGroup
-from symcheck.numeric.architectures import Factor, MlpLayer, Model, open_model
+from symcheck.numeric.architectures import Factor, Model, open_model
 from symcheck.numeric.layer_elements import Element, prove_element
 from symcheck.numeric.model_report import inputs_for
 from symcheck.numeric.planner import DEFAULT_MEMORY, parse_memory
@@ -45,7 +45,12 @@ from symcheck.numeric.transform import (
     output_change,
     write_elements,
 )
-from symcheck.numeric.unit_blocks import unit_block, unit_width, units_per_block
+from symcheck.numeric.unit_blocks import (
+    layer_factors,
+    unit_block,
+    unit_width,
+    units_per_block,
+)
 
 __all__ = ["CanonicalReport", "FactorStats", "LayerCanon", "canonical", "canonical_element", "factor_stats",
            "normal_form"]
@@ -201,12 +206,6 @@ def _tied(keys: list[bytes]) -> int:
     """Units whose key another unit shares (their order is decided by norms, to rounding)."""
     counts = Counter(keys)
     return sum(n for n in counts.values() if n > 1)
-
-
-def layer_factors(layer: MlpLayer) -> tuple[Factor, Factor | None, Factor]:
-    """The layer's gate, value path (gated; None for a plain MLP) and output factors."""
-    gated = layer.form == "gated"
-    return (layer.query if gated else layer.key), (layer.key if gated else None), layer.value
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """``symcheck equiv A B``: for each MLP layer, is B = g·A for an element g of the layer's group?
 
-Per layer the units of both checkpoints are read (one layer of each at a time) and g is sought:
+Per layer the units of both checkpoints are read a block at a time within ``memory`` (the layers
+on dask workers with ``workers``/``scheduler``) and g is sought:
 
 * the permutation, by matching invariants of units — the directions of the gate, value-path and
   output rows, sign-free where the group allows a sign change — nearest neighbours in a random
@@ -11,36 +12,51 @@ Per layer the units of both checkpoints are read (one layer of each at a time) a
 
 Verdicts: ``equivalent`` — g is a proved member and B differs from g·A by at most
 :data:`ROUNDINGS` units of the dtype's rounding, entry by entry (the weight residual is reported);
-``not equivalent`` — an input row where the two layers' outputs, evaluated in float64, differ by
-more than the sum of their rounding bounds (a forward error bound: γ_n·|terms| for each dot
-product, σ's slope bound times its argument's error plus 4 ulps of σ); ``undetermined`` otherwise,
-with the reason.
+``not equivalent`` — an input row and an output where the two layers' outputs are certified to
+differ: each enclosed by ball arithmetic (Arb) from the stored weights and the row, σ enclosed
+over an interval holding each unit's argument (its dot product in float64 with a rigorous
+forward error bound, γ_n·|x|·|q| doubled); the row and output are found by a float64 search
+whose rounding bound uses :data:`SLOPES` (a table checked on a grid: it only proposes, the
+enclosures decide); ``undetermined`` otherwise, with the reason.
 """
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from symcheck.core.budget import DEFAULT_TIMEOUT
+from symcheck.core.errors import NumericError
 from symcheck.core.results import Renderable
 from symcheck.engine.layer_group import LayerGroup
+from symcheck.exact.balls import arb_sign
 from symcheck.numeric.architectures import Factor, MlpLayer, Model, open_model
 from symcheck.numeric.checkpoint_writer import UNIT_ROUNDOFF
 from symcheck.numeric.mlp_reference import ACTIVATIONS
 from symcheck.numeric.model_report import inputs_for
-from symcheck.numeric.safetensors_io import read_block
-from symcheck.numeric.transform import layer_groups
+from symcheck.numeric.planner import DEFAULT_MEMORY, parse_memory, size_text
+from symcheck.numeric.safetensors_io import TensorInfo, read_block
+from symcheck.numeric.transform import Progress, layer_groups
+from symcheck.numeric.unit_blocks import (
+    MAP_BYTES,
+    layer_factors,
+    unit_block,
+    unit_width,
+    units_at,
+    units_per_block,
+)
 
-__all__ = ["ROUNDINGS", "SLOPES", "EquivReport", "LayerVerdict", "equiv", "unit_rows"]
+__all__ = ["PER_ENTRY", "ROUNDINGS", "SLOPES", "EquivReport", "LayerVerdict", "compare_layer", "equiv",
+           "output_enclosure"]
 
 #: B may differ from g·A by this many units of its dtype's rounding, entry by entry (B's own
 #: rounding, and the scales' estimates from rounded rows)
 ROUNDINGS = 4.0
-#: sup |σ'| of each framework activation (the error of σ's argument passes through it)
+#: sup |σ'| of each framework activation, for the search's rounding bound (the enclosures decide)
 SLOPES = {"silu": 1.1, "swish": 1.1, "gelu": 1.13, "gelu_python": 1.13, "gelu_new": 1.13,
           "gelu_pytorch_tanh": 1.13, "gelu_python_tanh": 1.13, "quick_gelu": 1.1, "relu": 1.0,
           "relu6": 1.0, "leaky_relu": 1.0, "sigmoid": 0.25, "tanh": 1.0, "mish": 1.2, "hardswish": 1.5,
@@ -48,6 +64,15 @@ SLOPES = {"silu": 1.1, "swish": 1.1, "gelu": 1.13, "gelu_python": 1.13, "gelu_ne
 #: float64's unit roundoff
 U = 2.0**-53
 DEFAULT_TOKENS = 64
+#: bytes per entry of a block of units: B's rows and A's gathered ones (float64, and the stored
+#: bits mapped), the scaled copy, the differences and their quotients
+PER_ENTRY = 64
+#: directions of each factor's rows projected on this many random vectors (the matching's features)
+PROJECTIONS = 8
+#: candidate (row, output) pairs certified before giving up
+CANDIDATES = 3
+#: bits of the witness's ball arithmetic
+PRECISION = 128
 VERDICTS = ("equivalent", "not equivalent", "undetermined")
 
 
@@ -82,6 +107,8 @@ class EquivReport(Renderable):
     layers: tuple[LayerVerdict, ...]
     inputs: str
     elapsed: float
+    memory: int = DEFAULT_MEMORY
+    runner: str = "serial"
 
     @property
     def verdict(self) -> str:
@@ -98,39 +125,35 @@ class EquivReport(Renderable):
     def to_dict(self) -> dict[str, Any]:
         return {"first": str(self.first), "second": str(self.second), "architecture": self.architecture,
                 "verdict": self.verdict, "layers": [layer.to_dict() for layer in self.layers],
-                "inputs": self.inputs, "roundings": ROUNDINGS, "elapsed_seconds": round(self.elapsed, 4)}
+                "inputs": self.inputs, "roundings": ROUNDINGS, "memory": self.memory, "runner": self.runner,
+                "elapsed_seconds": round(self.elapsed, 4)}
 
 
-# ---- reading a layer ------------------------------------------------------------------------------
-
-def unit_rows(factor: Factor, m: int) -> np.ndarray:
-    """The factor's m units as rows (float64), the bias entry (if any) as a last column."""
-    a, b = factor.start, factor.start + m
-    if factor.units_axis == 0:
-        rows = read_block(factor.tensor, rows=(a, b))
-    else:
-        rows = np.ascontiguousarray(read_block(factor.tensor, columns=(a, b)).T)
-    if factor.bias is not None:
-        rows = np.hstack([rows, read_block(factor.bias, rows=(0, m))[:, None]])
-    return rows
-
+# ---- a layer's sides --------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class _Layer:
-    gate: np.ndarray            # σ's argument rows (with bias column when biased)
-    path: np.ndarray | None     # the value path's rows (gated)
-    out: np.ndarray             # v_j as rows
-    out_bias: np.ndarray | None
+class _Side:
+    """One model's layer as read: its factors (gate, value path or None, output), the output
+    bias, the dtype of its units."""
+
+    factors: tuple[Factor, Factor | None, Factor]
+    out_bias: TensorInfo | None
     dtype: str
-    biased: bool
+    m: int
+
+    @property
+    def present(self) -> tuple[Factor, ...]:
+        return tuple(f for f in self.factors if f is not None)
 
 
-def _read(layer: MlpLayer) -> _Layer:
-    gated = layer.form == "gated"
-    gate_factor = layer.query if gated else layer.key
-    out_bias = None if layer.output_bias is None else read_block(layer.output_bias)
-    return _Layer(unit_rows(gate_factor, layer.m), unit_rows(layer.key, layer.m) if gated else None,
-                  unit_rows(layer.value, layer.m), out_bias, layer.value.tensor.dtype, layer.biased)
+def _side(layer: MlpLayer) -> _Side:
+    return _Side(layer_factors(layer), layer.output_bias, layer.value.tensor.dtype, layer.m)
+
+
+def _blocks(m: int, width: int, budget: int, per_entry: int = PER_ENTRY):
+    step = units_per_block(width, budget, per_entry)
+    for u0 in range(0, m, step):
+        yield u0, min(u0 + step, m)
 
 
 # ---- finding g ------------------------------------------------------------------------------------
@@ -140,29 +163,36 @@ def _directions(rows: np.ndarray) -> np.ndarray:
     return rows / np.where(norms == 0, 1.0, norms)
 
 
-def _features(layer: _Layer, signed_gate: bool, projections: list[np.ndarray]) -> np.ndarray:
-    """Invariants of each unit under the group: row directions, sign-free where a sign may change."""
+def _features(side: _Side, signed_gate: bool, projections: list[np.ndarray], budget: int) -> np.ndarray:
+    """Invariants of each unit under the group: row directions in a random projection, sign-free
+    where a sign may change (every factor but a gate whose sign is fixed), a block at a time."""
     parts = []
-    factors = [layer.gate] + ([layer.path] if layer.path is not None else []) + [layer.out]
-    for k, (rows, R) in enumerate(zip(factors, projections)):
-        projected = _directions(rows) @ R
-        parts.append(projected if (k == 0 and signed_gate) else np.abs(projected))
+    for k, (factor, R) in enumerate(zip(side.present, projections)):
+        blocks = []
+        for u0, u1 in _blocks(side.m, unit_width(factor), budget):
+            projected = _directions(unit_block(factor, u0, u1)) @ R
+            blocks.append(projected if (k == 0 and signed_gate) else np.abs(projected))
+        parts.append(np.vstack(blocks))
     return np.hstack(parts)
 
 
-def _match(fa: np.ndarray, fb: np.ndarray) -> np.ndarray:
-    """P with unit i of B matching unit P[i] of A: nearest neighbours, conflicts by assignment."""
+def _match(fa: np.ndarray, fb: np.ndarray, budget: int) -> np.ndarray | str:
+    """P with unit i of B matching unit P[i] of A: nearest neighbours, conflicts by assignment
+    (a reason instead when the conflicts' cost matrix would not fit the budget)."""
     from scipy.optimize import linear_sum_assignment
     from scipy.spatial import cKDTree
+    from scipy.spatial.distance import cdist
     _, nearest = cKDTree(fa).query(fb, k=1)
     P = np.asarray(nearest, dtype=np.int64)
     counts = np.bincount(P, minlength=len(fa))
     clash = counts[P] != 1
     if clash.any():
         rows = np.flatnonzero(clash)
+        if 3 * 8 * len(rows) ** 2 > budget:
+            return (f"{len(rows)} units of B have no unit of A to themselves: their assignment would not fit "
+                    f"the memory budget ({size_text(budget)})")
         free = np.setdiff1d(np.arange(len(fa)), P[~clash])
-        cost = np.linalg.norm(fb[rows][:, None, :] - fa[free][None, :, :], axis=2)
-        r, c = linear_sum_assignment(cost)
+        r, c = linear_sum_assignment(cdist(fb[rows], fa[free]))
         P[rows[r]] = free[c]
     return P
 
@@ -188,95 +218,171 @@ def _snap(group: LayerGroup, estimate: float) -> float | None:
     return best
 
 
-def _find(group: LayerGroup, A: _Layer, B: _Layer, seed: int) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None, np.ndarray | None, str]:
-    """P, the gate scales a, the value scales λ, G_σ's c — or a reason (then P is empty)."""
-    rng = np.random.default_rng(seed)
-    factors = [A.gate] + ([A.path] if A.path is not None else []) + [A.out]
-    projections = [rng.standard_normal((rows.shape[1], 8)) for rows in factors]
-    signed = group.negative_gates is False
-    P = _match(_features(A, signed, projections), _features(B, signed, projections))
-    estimates = _least_squares(B.gate, A.gate[P])
-    gates = np.empty(len(P))
-    cs = np.empty(len(P))
-    cache: dict[float, tuple[float, float] | None] = {}
-    for i, estimate in enumerate(estimates):
-        key = float(estimate)
-        if key not in cache:
-            a = _snap(group, key)
-            membership = None if a is None else group.gate_membership(a)
-            cache[key] = None if membership is None or membership.value is not True else (a, float(membership.c))
-        found = cache[key]
-        if found is None:
-            return np.empty(0, np.int64), None, None, None, (f"unit {i}: the gate scale ≈ {key:.6g} is no proved "
-                                                              f"member of G_σ ({group.gate_values()})")
-        gates[i], cs[i] = found
-    lam = _least_squares(B.path, A.path[P]) if A.path is not None else None
-    if lam is not None and np.any(lam == 0):
-        return np.empty(0, np.int64), None, None, None, "a value-path scale is 0"
-    return P, gates, lam, cs, ""
+class _Gates:
+    """Gate scales taken to G_σ and proved members, each distinct estimate once."""
+
+    def __init__(self, group: LayerGroup) -> None:
+        self.group, self.cache = group, {}
+
+    def __call__(self, estimates: np.ndarray, first_unit: int) -> tuple[np.ndarray, np.ndarray] | str:
+        gates, cs = np.empty(len(estimates)), np.empty(len(estimates))
+        for i, estimate in enumerate(estimates):
+            a = _snap(self.group, float(estimate))
+            if a is not None and a not in self.cache:
+                membership = self.group.gate_membership(a)
+                self.cache[a] = float(membership.c) if membership.value is True else None
+            c = None if a is None else self.cache[a]
+            if c is None:
+                return (f"unit {first_unit + i}: the gate scale ≈ {float(estimate):.6g} is no proved member of G_σ "
+                        f"({self.group.gate_values()})")
+            gates[i], cs[i] = a, c
+        return gates, cs
 
 
-def _residual(A: _Layer, B: _Layer, P: np.ndarray, gates: np.ndarray, lam: np.ndarray | None,
-              cs: np.ndarray) -> float:
+def _off(b: np.ndarray, ga: np.ndarray, dtype: str) -> float:
     """max over entries of |B − g·A| / (u·|g·A|): B's distance from g·A in units of its rounding."""
-    divisor = cs * (lam if lam is not None else 1.0)
-    pairs = [(B.gate, A.gate[P] * gates[:, None]), (B.out, A.out[P] / divisor[:, None])]
-    if lam is not None:
-        pairs.append((B.path, A.path[P] * lam[:, None]))
-    u = UNIT_ROUNDOFF[B.dtype]
-    tiny = np.finfo(np.float32).tiny if B.dtype != "F64" else np.finfo(np.float64).tiny
-    worst = 0.0
-    for b, ga in pairs:
-        scale = np.maximum(np.abs(ga), tiny) * u
-        worst = max(worst, float(np.max(np.abs(b - ga) / scale, initial=0.0)))
-    return worst
+    tiny = np.finfo(np.float32).tiny if dtype != "F64" else np.finfo(np.float64).tiny
+    return float(np.max(np.abs(b - ga) / (np.maximum(np.abs(ga), tiny) * UNIT_ROUNDOFF[dtype]), initial=0.0))
+
+
+def _fit(group: LayerGroup, A: _Side, B: _Side, P: np.ndarray, budget: int
+         ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray, float] | str:
+    """The gate scales a, the value scales λ, G_σ's c and the residual of B against g·A, a block
+    of B's units at a time (A's matched units gathered); or a reason."""
+    gated = A.factors[1] is not None
+    width = max(unit_width(f) for f in A.present)
+    gates_of = _Gates(group)
+    gates, cs, lam = np.empty(A.m), np.empty(A.m), np.ones(A.m) if gated else None
+    residual = 0.0
+    for u0, u1 in _blocks(A.m, width, budget):
+        matched = P[u0:u1]
+        b, a = unit_block(B.factors[0], u0, u1), units_at(A.factors[0], matched)
+        found = gates_of(_least_squares(b, a), u0)
+        if isinstance(found, str):
+            return found
+        gates[u0:u1], cs[u0:u1] = found
+        residual = max(residual, _off(b, a * gates[u0:u1, None], B.dtype))
+        divisor = cs[u0:u1].copy()
+        if gated:
+            b, a = unit_block(B.factors[1], u0, u1), units_at(A.factors[1], matched)
+            lam[u0:u1] = _least_squares(b, a)
+            if np.any(lam[u0:u1] == 0):
+                return "a value-path scale is 0"
+            residual = max(residual, _off(b, a * lam[u0:u1, None], B.dtype))
+            divisor *= lam[u0:u1]
+        b, a = unit_block(B.factors[2], u0, u1), units_at(A.factors[2], matched)
+        residual = max(residual, _off(b, a / divisor[:, None], B.dtype))
+        del a, b
+    return gates, lam, cs, residual
 
 
 # ---- a witness ------------------------------------------------------------------------------------
 
-def _output_and_bound(layer: _Layer, hf_activation: str, X: np.ndarray, gated: bool) -> tuple[np.ndarray, np.ndarray] | None:
-    """f(X) in float64 and a bound on its rounding error, entry by entry (None: no slope bound for σ)."""
+def _gamma(n: int, u: float = U) -> float:
+    return n * u / (1 - n * u)
+
+
+def _search(side: _Side, hf_activation: str, X1: np.ndarray, budget: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """f(X) in float64 and a bound on its rounding error, entry by entry, a block of units at a
+    time (None: no slope bound for σ). Only proposes where to look: the enclosures decide."""
     slope = SLOPES.get(hf_activation)
     if slope is None:
         return None
     sigma = ACTIVATIONS[hf_activation]
-    X1 = np.hstack([X, np.ones((len(X), 1))]) if layer.biased else X
+    gate, path, out = side.factors
     aX = np.abs(X1)
+    N, e = len(X1), out.width
+    y, dy, size = np.zeros((N, e)), np.zeros((N, e)), np.zeros((N, e))
 
     def affine(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        n = rows.shape[1]
-        return X1 @ rows.T, (n * U / (1 - n * U)) * (aX @ np.abs(rows).T)
+        return X1 @ rows.T, _gamma(rows.shape[1]) * (aX @ np.abs(rows).T)
 
-    s, ds = affine(layer.gate)
-    hidden = sigma(s)
-    dh = slope * ds + 4 * U * np.abs(hidden) + 1e-300
-    if gated:
-        t, dt = affine(layer.path)
-        p = hidden * t
-        dp = np.abs(hidden) * dt + dh * np.abs(t) + dh * dt + U * np.abs(p)
-    else:
-        p, dp = hidden, dh
-    m = layer.out.shape[0]
-    y = p @ layer.out
-    bias = 0.0 if layer.out_bias is None else layer.out_bias
-    gamma = (m + 1) * U / (1 - (m + 1) * U)
-    dy = dp @ np.abs(layer.out) + gamma * (np.abs(p) @ np.abs(layer.out) + np.abs(bias))
+    # a unit's rows (three factors, read and their absolute values) and its dozen (N,) temporaries
+    width = 3 * max(unit_width(gate), out.width) + 12 * N
+    for u0, u1 in _blocks(side.m, width, budget, 16):
+        s, ds = affine(unit_block(gate, u0, u1))
+        hidden = sigma(s)
+        dh = slope * ds + 4 * U * np.abs(hidden) + 1e-300
+        if path is not None:
+            t, dt = affine(unit_block(path, u0, u1))
+            p = hidden * t
+            dp = np.abs(hidden) * dt + dh * np.abs(t) + dh * dt + U * np.abs(p)
+        else:
+            p, dp = hidden, dh
+        V = unit_block(out, u0, u1)
+        y += p @ V
+        dy += dp @ np.abs(V)
+        size += np.abs(p) @ np.abs(V)
+    bias = 0.0 if side.out_bias is None else read_block(side.out_bias)
+    dy += _gamma(side.m + 1) * (size + np.abs(bias))
     return y + bias, dy * (1 + 4 * U) + 1e-300
 
 
-def _witness(A: _Layer, B: _Layer, a_layer: MlpLayer, b_layer: MlpLayer, X: np.ndarray) -> dict[str, Any] | str:
-    gated = a_layer.form == "gated"
-    first = _output_and_bound(A, a_layer.hf_activation, X, gated)
-    second = _output_and_bound(B, b_layer.hf_activation, X, gated)
+def output_enclosure(layer: MlpLayer | _Side, act: Any, x1: np.ndarray, column: int,
+                     budget: int = DEFAULT_MEMORY) -> Any:
+    """An Arb ball holding output ``column`` of the layer at the row x1 (with a last 1 when the
+    layer is biased), from the stored weights: each unit's dot products in float64 within a
+    rigorous bound (γ_n·|x|·|q|, doubled for the bound's own rounding), σ (the catalogue's
+    expression, ``act``) enclosed over the interval they leave, the rest in balls."""
+    from flint import arb
+    side = layer if isinstance(layer, _Side) else _side(layer)
+
+    from symcheck.exact.balls import arb_precision
+    from symcheck.exact.evaluate import enclose_range
+    z = next(iter(act.expr.free_symbols))
+    gate, path, out = side.factors
+
+    def ball(value: float, radius: float) -> Any:  # arb(float) is exact; the radius rounds up
+        return arb(value) + arb(0, 2 * radius + 1e-300)
+
+    with arb_precision(PRECISION):
+        total = arb(0) if side.out_bias is None else arb(float(read_block(side.out_bias)[column]))
+        for u0, u1 in _blocks(side.m, 3 * max(unit_width(gate), out.width), budget, 16):
+            G = unit_block(gate, u0, u1)
+            s, ds = G @ x1, _gamma(G.shape[1]) * (np.abs(G) @ np.abs(x1))
+            T = None if path is None else unit_block(path, u0, u1)
+            t, dt = (None, None) if T is None else (T @ x1, _gamma(T.shape[1]) * (np.abs(T) @ np.abs(x1)))
+            v = unit_block(out, u0, u1)[:, column]
+            for j in range(u1 - u0):
+                radius = Fraction(2 * float(ds[j])) + Fraction(1, 2**1000)
+                lo, hi = Fraction(float(s[j])) - radius, Fraction(float(s[j])) + radius
+                h = enclose_range(act.expr, {z: (lo, hi)}, PRECISION)
+                term = h * arb(float(v[j]))
+                if t is not None:
+                    term *= ball(float(t[j]), float(dt[j]))
+                total += term
+        return total
+
+
+def _witness(group: LayerGroup, A: _Side, B: _Side, a_layer: MlpLayer, b_layer: MlpLayer, X: np.ndarray,
+             budget: int) -> dict[str, Any] | str:
+    X1 = np.hstack([X, np.ones((len(X), 1))]) if a_layer.biased else X
+    first = _search(A, a_layer.hf_activation, X1, budget)
+    second = _search(B, b_layer.hf_activation, X1, budget)
     if first is None or second is None:
-        return f"no slope bound for σ = {a_layer.hf_activation}: no rounding bound to decide a difference"
+        return f"no slope bound for σ = {a_layer.hf_activation}: no search for a differing output"
     (ya, da), (yb, db) = first, second
     margin = np.abs(ya - yb) - (da + db)
-    row, column = np.unravel_index(int(np.argmax(margin)), margin.shape)
-    if margin[row, column] <= 0:
+    del ya, yb, da, db
+    candidates = np.argsort(margin, axis=None)[::-1][:CANDIDATES]
+    act = group.activation
+    for flat in candidates:
+        row, column = (int(i) for i in np.unravel_index(int(flat), margin.shape))
+        if margin[row, column] <= 0:
+            break
+        try:
+            ea = output_enclosure(A, act, X1[row], column, budget)
+            eb = output_enclosure(B, act, X1[row], column, budget)
+        except (ArithmeticError, ValueError) as err:  # σ not enclosable there (EvaluationError is one)
+            return f"σ = {act.name} could not be enclosed ({' '.join(str(err).split())[:80]})"
+        difference = ea - eb
+        if arb_sign(difference) in (1, -1):
+            return {"row": row, "output": column, "first": float(ea.mid()), "second": float(eb.mid()),
+                    "difference": abs(float(difference.mid())), "bound": float(ea.rad() + eb.rad()),
+                    "certified": "Arb enclosures of both outputs at the row (σ over each argument's interval)"}
+    if margin.max(initial=0.0) <= 0:
         return f"on {len(X)} input rows the outputs agree within their rounding bounds, and no g was found"
-    return {"row": int(row), "output": int(column), "first": float(ya[row, column]), "second": float(yb[row, column]),
-            "difference": float(abs(ya[row, column] - yb[row, column])), "bound": float(da[row, column] + db[row, column])}
+    return f"the outputs that looked different on {len(X)} input rows were not certified to differ"
 
 
 def _by_source(values: np.ndarray | None, P: np.ndarray) -> tuple[float, ...] | None:
@@ -290,51 +396,112 @@ def _by_source(values: np.ndarray | None, P: np.ndarray) -> tuple[float, ...] | 
 
 # ---- the comparison -------------------------------------------------------------------------------
 
-def compare_layer(group: LayerGroup, a_layer: MlpLayer, b_layer: MlpLayer, X: np.ndarray, seed: int = 0) -> LayerVerdict:
-    """One layer's verdict (module docstring)."""
+def compare_layer(group: LayerGroup, a_layer: MlpLayer, b_layer: MlpLayer, X: np.ndarray, seed: int = 0,
+                  memory: int | str = DEFAULT_MEMORY) -> LayerVerdict:
+    """One layer's verdict (module docstring), within ``memory``."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover - threadpoolctl is a dependency
+        return _compare(group, a_layer, b_layer, X, seed, parse_memory(memory))
+    with threadpool_limits(limits=1, user_api="blas"):  # small products: threads only wait (model_report)
+        return _compare(group, a_layer, b_layer, X, seed, parse_memory(memory))
+
+
+def _compare(group: LayerGroup, a_layer: MlpLayer, b_layer: MlpLayer, X: np.ndarray, seed: int,
+             budget: int) -> LayerVerdict:
     index = a_layer.index
     same = ((a_layer.form, a_layer.hf_activation, a_layer.d, a_layer.m, a_layer.e, a_layer.biased)
             == (b_layer.form, b_layer.hf_activation, b_layer.d, b_layer.m, b_layer.e, b_layer.biased))
-    A, B = _read(a_layer), _read(b_layer)
+    A, B = _side(a_layer), _side(b_layer)
+    budget = _working(budget, a_layer, b_layer, len(X))
     why = "the layers differ in form, σ or sizes"
     if same:
-        P, gates, lam, cs, why = _find(group, A, B, seed)
-        if len(P):
-            residual = _residual(A, B, P, gates, lam, cs)
+        why = _find(group, A, B, seed, budget)
+        if not isinstance(why, str):
+            P, gates, lam, residual = why
             if residual <= ROUNDINGS:
                 return LayerVerdict(index, "equivalent", f"B = g·A to {residual:.2f} units of {B.dtype} rounding "
                                     f"(≤ {ROUNDINGS:g}); every gate scale a proved member of G_σ",
                                     tuple(int(p) for p in P), _by_source(lam, P), _by_source(gates, P), residual)
             why = f"the best g found leaves B − g·A at {residual:.3g} units of {B.dtype} rounding (> {ROUNDINGS:g})"
-        if a_layer.d != b_layer.d or a_layer.e != b_layer.e:
-            return LayerVerdict(index, "undetermined", f"{why}; the layers' input or output sizes differ")
-    found = _witness(A, B, a_layer, b_layer, X)
+    if a_layer.d != b_layer.d or a_layer.e != b_layer.e:
+        return LayerVerdict(index, "undetermined", f"{why}; the layers' input or output sizes differ")
+    found = _witness(group, A, B, a_layer, b_layer, X, budget)
     if isinstance(found, str):
         return LayerVerdict(index, "undetermined", f"{why}; {found}")
     return LayerVerdict(index, "not equivalent",
                         f"{why}; at input row {found['row']}, output {found['output']}, the layers give "
                         f"{found['first']:.9g} and {found['second']:.9g}: they differ by {found['difference']:.3g}, "
-                        f"more than the float64 rounding bound {found['bound']:.3g}", witness=found)
+                        f"beyond the enclosures' radii {found['bound']:.3g} (certified, ball arithmetic)",
+                        witness=found)
+
+
+def _working(budget: int, a_layer: MlpLayer, b_layer: MlpLayer, rows: int) -> int:
+    """What the blocks of units may use: the budget less what a layer holds whole — both models'
+    unit features (with the tree's copy and the query's), the input rows (and their extended and
+    absolute copies) and the search's four (rows × outputs) arrays."""
+    m, e = max(a_layer.m, b_layer.m), max(a_layer.e, b_layer.e)
+    held = 8 * (6 * m * PROJECTIONS * 3 + 3 * rows * (a_layer.d + 1) + 4 * rows * e)
+    width = max(unit_width(f) for layer in (a_layer, b_layer) for f in layer_factors(layer) if f is not None)
+    needed = held + PER_ENTRY * max(width, 10 * rows) + 2 * MAP_BYTES
+    if budget < needed:
+        raise NumericError(f"the memory budget {size_text(budget)} is too small for layer {a_layer.index} "
+                           f"(m = {m}, {rows} input rows): it needs at least {size_text(needed)}", name="memory")
+    return budget - held
+
+
+def _find(group: LayerGroup, A: _Side, B: _Side, seed: int, budget: int
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, float] | str:
+    rng = np.random.default_rng(seed)
+    projections = [rng.standard_normal((unit_width(f), PROJECTIONS)) for f in A.present]
+    signed = group.negative_gates is False
+    fa, fb = _features(A, signed, projections, budget), _features(B, signed, projections, budget)
+    if not (np.isfinite(fa).all() and np.isfinite(fb).all()):
+        return "a weight is not finite"
+    P = _match(fa, fb, budget)
+    del fa, fb
+    if isinstance(P, str):
+        return P
+    fitted = _fit(group, A, B, P, budget)
+    if isinstance(fitted, str):
+        return fitted
+    gates, lam, _, residual = fitted
+    return P, gates, lam, residual
 
 
 def equiv(first: str | Path | Model, second: str | Path | Model, *, inputs: Any = None, tokens: int | None = None,
-          seed: int | None = 0, timeout: float = DEFAULT_TIMEOUT, progress=None) -> EquivReport:
-    """Every MLP layer of two checkpoints compared (module docstring)."""
+          seed: int | None = 0, memory: int | str = DEFAULT_MEMORY, workers: int | None = None,
+          scheduler: str | None = None, timeout: float = DEFAULT_TIMEOUT,
+          groups: dict[tuple[str, str], LayerGroup] | None = None, progress: Progress | None = None) -> EquivReport:
+    """Every MLP layer of two checkpoints compared (module docstring): one layer of each held at a
+    time, a block of units at a time within ``memory`` (per layer task); ``workers`` local dask
+    processes or an existing cluster at ``scheduler`` run the layers. ``groups``: the layer groups
+    by (σ, form), when already computed."""
     started = time.perf_counter()
+    budget = parse_memory(memory)
     a = first if isinstance(first, Model) else open_model(first)
     b = second if isinstance(second, Model) else open_model(second)
     if len(a.layers) != len(b.layers):
-        from symcheck.core.errors import NumericError
         raise NumericError(f"{a.directory} is {a.architecture.name} with {len(a.layers)} MLP layers, {b.directory} "
                            f"{b.architecture.name} with {len(b.layers)}: the layers are compared one to one",
                            name="models")
-    groups = layer_groups(a, timeout)
     X, source = inputs_for(a.layers[0].d, inputs, DEFAULT_TOKENS if inputs is None and tokens is None else tokens,
                            seed)
-    verdicts = []
-    for la, lb in zip(a.layers, b.layers):
-        verdicts.append(compare_layer(groups[la.activation, la.form], la, lb, X, 0 if seed is None else seed))
-        if progress is not None:
-            progress(f"layer {la.index}")
+    for la, lb in zip(a.layers, b.layers):  # a budget too small is an error before any work
+        _working(budget, la, lb, len(X))
+    groups = layer_groups(a, timeout) if groups is None else groups
+    arguments = [(groups[la.activation, la.form], la, lb, X, 0 if seed is None else seed, budget)
+                 for la, lb in zip(a.layers, b.layers)]
+    if workers is None and scheduler is None:
+        verdicts, runner = [], "serial"
+        for args in arguments:
+            verdicts.append(compare_layer(*args))
+            if progress is not None:
+                progress(f"layer {args[1].index}")
+    else:
+        from symcheck.numeric.distributed import dask_client, run_tasks
+        with dask_client(workers, scheduler) as (client, runner):
+            verdicts = run_tasks(client, compare_layer, arguments, progress=progress,
+                                 labels=[f"layer {args[1].index}" for args in arguments])
     return EquivReport(a.directory, b.directory, a.architecture.name, tuple(verdicts), source,
-                       time.perf_counter() - started)
+                       time.perf_counter() - started, budget, runner)

@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from symcheck.numeric.architectures import Factor
+from symcheck.numeric.architectures import Factor, MlpLayer
 from symcheck.numeric.checkpoint_writer import rows_view, widen
 from symcheck.numeric.safetensors_io import read_block
 
-__all__ = ["MAP_BYTES", "unit_block", "unit_width", "units_at", "units_per_block"]
+__all__ = ["MAP_BYTES", "layer_factors", "unit_block", "unit_width", "units_at", "units_per_block"]
 
-#: bytes of a file mapped at once when a block of columns is read
-MAP_BYTES = 4 * 2**20
+#: bytes of a file mapped at once when a block of columns is read (the pages stay resident while
+#: mapped: small, so that a small budget still holds them)
+MAP_BYTES = 256 * 2**10
 
 
 def unit_width(factor: Factor) -> int:
@@ -68,3 +69,9 @@ def units_at(factor: Factor, units: np.ndarray) -> np.ndarray:
     column = widen(np.asarray(bias[np.asarray(units, dtype=np.int64), 0]), factor.bias.dtype)
     del bias
     return np.hstack([rows, column[:, None]])
+
+
+def layer_factors(layer: MlpLayer) -> tuple[Factor, Factor | None, Factor]:
+    """The layer's gate, value path (gated; None for a plain MLP) and output factors."""
+    gated = layer.form == "gated"
+    return (layer.query if gated else layer.key), (layer.key if gated else None), layer.value
