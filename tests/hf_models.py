@@ -22,8 +22,9 @@ def _configs(transformers):
                  {"vocab_size": VOCAB, "n_embd": D, "n_inner": M, "n_layer": LAYERS, "n_head": 2, "n_positions": 32,
                       "bos_token_id": 0, "eos_token_id": 0}),
         "opt": (transformers.OPTConfig, transformers.OPTForCausalLM,
-                {"vocab_size": VOCAB, "hidden_size": D, "ffn_dim": M, "word_embed_proj_dim": D, "num_hidden_layers": LAYERS,
-                     "num_attention_heads": 2, "max_position_embeddings": 32, "pad_token_id": 1}),
+                {"vocab_size": VOCAB, "hidden_size": D, "ffn_dim": M, "word_embed_proj_dim": D,
+                 "num_hidden_layers": LAYERS, "num_attention_heads": 2, "max_position_embeddings": 32,
+                 "pad_token_id": 1}),
     }
 
 

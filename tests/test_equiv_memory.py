@@ -136,7 +136,7 @@ def _truth(arch: str, W: dict, X: list, column: int):
     sigma = _SIGMA[arch]
 
     def dot(row, bias=0.0):
-        return mpmath.fsum([mpmath.mpf(float(w)) * x for w, x in zip(row, X)]) + mpmath.mpf(float(bias))
+        return mpmath.fsum([mpmath.mpf(float(w)) * x for w, x in zip(row, X, strict=True)]) + mpmath.mpf(float(bias))
 
     if arch == "llama":
         Q, K, V = W["gate_proj.weight"], W["up_proj.weight"], W["down_proj.weight"]

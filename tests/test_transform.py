@@ -119,9 +119,10 @@ def test_the_layer_function_is_kept_to_rounding(llama, tmp_path) -> None:
     lam = np.random.default_rng(6).uniform(0.5, 2, M)
     report = transform(src, tmp_path / "out", scale_value=_save(tmp_path / "l.npy", lam))
     X = np.random.default_rng(0).standard_normal((32, 6))
-    for before, after, change in zip(open_model(src).layers, open_model(tmp_path / "out").layers, report.layers):
+    pairs = zip(open_model(src).layers, open_model(tmp_path / "out").layers, report.layers, strict=True)
+    for before, after, change in pairs:
         y0, y1 = layer_output(before, X), layer_output(after, X)
-        worst = max(np.linalg.norm(a - b) / np.linalg.norm(a) for a, b in zip(y0, y1))
+        worst = max(np.linalg.norm(a - b) / np.linalg.norm(a) for a, b in zip(y0, y1, strict=True))
         assert worst == pytest.approx(change.rounding, rel=1e-9)
         assert 0 < worst < 4 * 2.0**-8  # the weights were rounded to BF16 once
 

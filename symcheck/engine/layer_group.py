@@ -242,7 +242,7 @@ class LayerGroup(Renderable):
     def __str__(self) -> str:
         lines = [f"{self.title}: {'complete' if self.complete else 'partial'}", f"  unit: {self.unit}"]
         lines += [f"  {family}" for family in self.families()]
-        lines += [f"  {step.title}: {step.statement}  [{step.status}]" for step in self.proof]
+        lines += [step.line(f"  {step.title}: ") for step in self.proof]
         lines += [f"  not covered: {item}" for item in self.not_covered]
         return "\n".join(lines)
 
@@ -294,7 +294,8 @@ def layer_group(act: Any, form: str = "gated", *, timeout: float = DEFAULT_TIMEO
                           Relation(Rel.IN, Tuple((A, Ratio(S.One, Paren(Product((_MU, _NU))) if gated else _NU))), G),
                           ("x with q_j·x + b_j = u and k_j·x + e_j = 1 exists for every u when q_j, k_j are linearly "
                            "independent, so σ(a·u)·μν = σ(u) for all u" if gated else
-                           "x with k_j·x + b_j = u exists for every u when k_j ≠ 0, so σ(a·u)·ν = σ(u) for all u (v_j ≠ 0)")
+                           "x with k_j·x + b_j = u exists for every u when k_j ≠ 0, so σ(a·u)·ν = σ(u) for all u "
+                           "(v_j ≠ 0)")
                           + "; G_σ is complete (its maximality argument passed the proof kernel), so these are all",
                           Status.THEOREM))
     else:

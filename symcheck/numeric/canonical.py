@@ -231,9 +231,10 @@ class CanonicalReport(Renderable):
 
     def __str__(self) -> str:
         rounding = "n/a" if self.rounding is None else f"{self.rounding:.2e}"
-        lines = [f"{self.output}: {self.architecture}, {len(self.layers)} MLP layers of {self.source} in canonical form",
+        lines = [f"{self.output}: {self.architecture}, {len(self.layers)} MLP layers of {self.source} in canonical "
+                 "form",
                  f"  largest relative change of a layer's output: {rounding} (inputs: {self.inputs})"]
-        for group, rules in zip(self.groups, self.rules):
+        for group, rules in zip(self.groups, self.rules, strict=True):
             lines += [f"  σ = {group.activation.name}, {group.form}: {rule}" for rule in rules]
         for layer in self.layers:
             lines.append(f"  layer {layer.index}: {layer.moved} units moved, {layer.gate_flips} gates and "
@@ -243,7 +244,7 @@ class CanonicalReport(Renderable):
     def to_dict(self) -> dict[str, Any]:
         return {"source": str(self.source), "output": str(self.output), "architecture": self.architecture,
                 "groups": [{"activation": g.activation.name, "form": g.form, "complete": g.complete,
-                            "rules": list(rules)} for g, rules in zip(self.groups, self.rules)],
+                            "rules": list(rules)} for g, rules in zip(self.groups, self.rules, strict=True)],
                 "layers": [layer.to_dict() for layer in self.layers], "rounding": self.rounding,
                 "inputs": self.inputs, "memory": self.memory, "files": self.files, "skipped": list(self.skipped),
                 "elapsed_seconds": round(self.elapsed, 4)}
@@ -270,7 +271,7 @@ def canonical(directory: str | Path | Model, output: str | Path, *, inputs: Any 
                            seed)
     written, skipped, result = write_elements(model, output, elements, budget, progress)
     layers = tuple(replace(canon, rounding=output_change(before, after, X, budget))
-                   for canon, before, after in zip(canons, model.layers, result.layers))
+                   for canon, before, after in zip(canons, model.layers, result.layers, strict=True))
     return CanonicalReport(model.directory, Path(output), model.architecture.name, tuple(groups.values()),
                            tuple(normal_form(g) for g in groups.values()), layers, source, budget, len(written),
                            skipped, time.perf_counter() - started)

@@ -167,7 +167,7 @@ def _features(side: _Side, signed_gate: bool, projections: list[np.ndarray], bud
     """Invariants of each unit under the group: row directions in a random projection, sign-free
     where a sign may change (every factor but a gate whose sign is fixed), a block at a time."""
     parts = []
-    for k, (factor, R) in enumerate(zip(side.present, projections)):
+    for k, (factor, R) in enumerate(zip(side.present, projections, strict=True)):
         blocks = []
         for u0, u1 in _blocks(side.m, unit_width(factor), budget):
             projected = _directions(unit_block(factor, u0, u1)) @ R
@@ -203,39 +203,43 @@ def _least_squares(b: np.ndarray, a: np.ndarray) -> np.ndarray:
     return np.einsum("ij,ij->i", a, b) / np.where(norms == 0, 1.0, norms)
 
 
-def _snap(group: LayerGroup, estimate: float) -> float | None:
-    """The a of G_σ nearest the estimate: a finite set's nearest point, a half-line's own value."""
-    best = None
+def _snapped(group: LayerGroup, estimates: np.ndarray) -> np.ndarray:
+    """The a of G_σ nearest each estimate (NaN: none): a finite set's nearest point within 1%,
+    a half-line's own value."""
+    out, distance = np.full(len(estimates), np.nan), np.full(len(estimates), np.inf)
     for component in group.group.components:
         kind = component.aset.kind
         if kind == "finite":
-            for point in component.aset.points:
-                value = float(point)
-                if abs(value - estimate) <= 1e-2 * abs(value) and (best is None or abs(value - estimate) < abs(best - estimate)):
-                    best = value
-        elif kind == "all" or (kind == "positive" and estimate > 0) or (kind == "negative" and estimate < 0):
-            return estimate
-    return best
+            for point in (float(p) for p in component.aset.points):
+                gap = np.abs(estimates - point)
+                closer = (gap <= 1e-2 * abs(point)) & (gap < distance)
+                out[closer], distance[closer] = point, gap[closer]
+        elif kind in ("all", "positive", "negative"):
+            holds = estimates != 0 if kind == "all" else (estimates > 0 if kind == "positive" else estimates < 0)
+            out[holds], distance[holds] = estimates[holds], 0.0
+    return out
 
 
 class _Gates:
-    """Gate scales taken to G_σ and proved members, each distinct estimate once."""
+    """Gate scales taken to G_σ and proved members, each distinct value once."""
 
     def __init__(self, group: LayerGroup) -> None:
         self.group, self.cache = group, {}
 
     def __call__(self, estimates: np.ndarray, first_unit: int) -> tuple[np.ndarray, np.ndarray] | str:
-        gates, cs = np.empty(len(estimates)), np.empty(len(estimates))
-        for i, estimate in enumerate(estimates):
-            a = _snap(self.group, float(estimate))
-            if a is not None and a not in self.cache:
+        gates = _snapped(self.group, estimates)
+        cs = np.empty(len(estimates))
+        values, where = np.unique(gates, return_inverse=True)
+        for k, a in enumerate(float(v) for v in values):
+            if a == a and a not in self.cache:  # NaN: no a near the estimate
                 membership = self.group.gate_membership(a)
                 self.cache[a] = float(membership.c) if membership.value is True else None
-            c = None if a is None else self.cache[a]
+            c = self.cache.get(a) if a == a else None
             if c is None:
-                return (f"unit {first_unit + i}: the gate scale ≈ {float(estimate):.6g} is no proved member of G_σ "
-                        f"({self.group.gate_values()})")
-            gates[i], cs[i] = a, c
+                i = int(np.argmax(where.reshape(-1) == k))
+                return (f"unit {first_unit + i}: the gate scale ≈ {float(estimates[i]):.6g} is no proved member "
+                        f"of G_σ ({self.group.gate_values()})")
+            cs[where.reshape(-1) == k] = c
         return gates, cs
 
 
@@ -487,11 +491,11 @@ def equiv(first: str | Path | Model, second: str | Path | Model, *, inputs: Any 
                            name="models")
     X, source = inputs_for(a.layers[0].d, inputs, DEFAULT_TOKENS if inputs is None and tokens is None else tokens,
                            seed)
-    for la, lb in zip(a.layers, b.layers):  # a budget too small is an error before any work
+    for la, lb in zip(a.layers, b.layers, strict=True):  # a budget too small is an error before any work
         _working(budget, la, lb, len(X))
     groups = layer_groups(a, timeout) if groups is None else groups
     arguments = [(groups[la.activation, la.form], la, lb, X, 0 if seed is None else seed, budget)
-                 for la, lb in zip(a.layers, b.layers)]
+                 for la, lb in zip(a.layers, b.layers, strict=True)]
     if workers is None and scheduler is None:
         verdicts, runner = [], "serial"
         for args in arguments:

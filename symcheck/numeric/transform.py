@@ -213,7 +213,8 @@ def transform(directory: str | Path | Model, output: str | Path, *, permute: Any
     X, source = inputs_for(model.layers[0].d, inputs, DEFAULT_TOKENS if inputs is None and tokens is None else tokens,
                            seed)
     written, skipped, result = write_elements(model, output, elements, budget, progress)
-    changes = tuple(_change(a, b, element, X, budget) for a, b, element in zip(model.layers, result.layers, elements))
+    changes = tuple(_change(a, b, element, X, budget)
+                    for a, b, element in zip(model.layers, result.layers, elements, strict=True))
     return TransformReport(model.directory, Path(output), model.architecture.name, tuple(groups.values()), changes,
                            source, budget, len(written), skipped, time.perf_counter() - started)
 
@@ -233,7 +234,7 @@ def write_elements(model: Model, output: str | Path, elements: list[Element], bu
     the files written, the names left out, and the output model."""
     written, skipped = copy_directory(model.directory, Path(output), model.checkpoint.files)
     out_tensors = dict(open_checkpoint(output).tensors)
-    for layer, element in zip(model.layers, elements):
+    for layer, element in zip(model.layers, elements, strict=True):
         apply_element(layer, out_tensors, element, budget)
         if progress is not None:
             progress(f"layer {layer.index}")
@@ -255,7 +256,7 @@ def output_change(before: MlpLayer, after: MlpLayer, X: np.ndarray, budget: int)
     y0 = layer_output(before, X, budget)
     y1 = layer_output(after, X, budget)
     worst = 0.0
-    for row0, row1 in zip(y0, y1):
+    for row0, row1 in zip(y0, y1, strict=True):
         reference, difference = float(np.linalg.norm(row0)), float(np.linalg.norm(row1 - row0))
         if reference == 0.0:
             if difference != 0.0:
