@@ -1,14 +1,23 @@
 """A griffe extension for the API reference: docstring examples (``>>>`` lines and the output
-after them) become fenced ``pycon`` blocks.
+after them) become fenced ``pycon`` blocks, and Sphinx roles (``:func:`x.f```) code spans.
 
 The docstrings keep plain doctest form, which ``pytest --doctest-modules`` runs; rendered as
-Markdown, an output such as ``[0.0, 10000.0]`` would otherwise read as a link reference.
+Markdown, an output such as ``[0.0, 10000.0]`` would otherwise read as a link reference, and a
+role would show its markup.
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import griffe
+
+#: :class:`~a.b.C` (shown as C), :mod:`a.b` (shown whole), and the other Python roles
+ROLE = re.compile(r":(?:class|mod|func|meth|attr|data|exc|obj):`(~?)([^`]+)`")
+
+
+def plain_roles(text: str) -> str:
+    return ROLE.sub(lambda m: f"`{m[2].rsplit('.', 1)[-1] if m[1] else m[2]}`", text)
 
 
 def fence_examples(text: str) -> str:
@@ -32,7 +41,7 @@ def fence_examples(text: str) -> str:
     return "\n".join(out)
 
 
-class DoctestBlocks(griffe.Extension):
+class DocstringMarkdown(griffe.Extension):
     def on_instance(self, *, node: Any, obj: griffe.Object, agent: Any, **kwargs: Any) -> None:
-        if obj.docstring is not None and ">>>" in obj.docstring.value:
-            obj.docstring.value = fence_examples(obj.docstring.value)
+        if obj.docstring is not None:
+            obj.docstring.value = fence_examples(plain_roles(obj.docstring.value))
