@@ -241,6 +241,15 @@ class CanonicalReport(Renderable):
                          f"{layer.value_flips} value paths turned, {layer.ties} tied, {layer.degenerate} degenerate")
         return "\n".join(lines)
 
+    def table(self) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+        """The layers as plain text cells (head, rows), for the LaTeX and HTML renderers."""
+        def span(values: tuple[float, float] | None) -> str:
+            return "n/a" if values is None else f"{values[0]:.3g} to {values[1]:.3g}"
+        return (("layer", "moved", "gates turned", "values turned", "|a|", "|λ|", "tied", "degenerate", "rounding"),
+                tuple((str(c.index), str(c.moved), str(c.gate_flips), str(c.value_flips), span(c.gate), span(c.value),
+                       str(c.ties), str(c.degenerate), "n/a" if c.rounding is None else f"{c.rounding:.2e}")
+                      for c in self.layers))
+
     def to_dict(self) -> dict[str, Any]:
         return {"source": str(self.source), "output": str(self.output), "architecture": self.architecture,
                 "groups": [{"activation": g.activation.name, "form": g.form, "complete": g.complete,

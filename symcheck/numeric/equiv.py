@@ -122,6 +122,12 @@ class EquivReport(Renderable):
         lines += [f"  layer {v.index}: {v.verdict} — {v.reason}" for v in self.layers]
         return "\n".join(lines)
 
+    def table(self) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+        """The layers as plain text cells (head, rows), for the LaTeX and HTML renderers."""
+        return (("layer", "verdict", "residual", "why"),
+                tuple((str(v.index), v.verdict, "n/a" if v.residual is None else f"{v.residual:.2f}", v.reason)
+                      for v in self.layers))
+
     def to_dict(self) -> dict[str, Any]:
         return {"first": str(self.first), "second": str(self.second), "architecture": self.architecture,
                 "verdict": self.verdict, "layers": [layer.to_dict() for layer in self.layers],

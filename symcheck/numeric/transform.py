@@ -85,6 +85,12 @@ class TransformReport(Renderable):
                          f"a {_range(layer.gate)}, λ {_range(layer.value)}, rounding {_figure(layer.rounding)}")
         return "\n".join(lines)
 
+    def table(self) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+        """The layers as plain text cells (head, rows), for the LaTeX and HTML renderers."""
+        return (("layer", "permuted", "gate a", "value λ", "c", "rounding"),
+                tuple((str(layer.index), "yes" if layer.permuted else "no", _range(layer.gate), _range(layer.value),
+                       _range(layer.c), _figure(layer.rounding)) for layer in self.layers))
+
     def to_dict(self) -> dict[str, Any]:
         return {"source": str(self.source), "output": str(self.output), "architecture": self.architecture,
                 "groups": [{"activation": g.activation.name, "form": g.form, "complete": g.complete,

@@ -221,3 +221,44 @@ def layer_group_html(group: "LayerGroup") -> str:
     return (f"<p>{caption}</p><p>unit j: {_html.escape(group.unit)}</p><ul>{items}</ul>"
             + _table(("step", "formula", "status", "why"), _steps_html(group.proof), "<b>Proof</b>")
             + f"<p><b>Not covered</b></p><ul>{covered}</ul>")
+
+
+# ---- checkpoints moved, compared, made canonical (transform, equiv, canonical) -----------------
+
+from symcheck.numeric.canonical import CanonicalReport  # noqa: E402  (kept with its renderers)
+from symcheck.numeric.equiv import EquivReport  # noqa: E402
+from symcheck.numeric.transform import TransformReport  # noqa: E402
+
+
+def _checkpoint_html(caption: str, lines: Sequence[str], table: tuple) -> str:
+    head, rows = table
+    notes = "".join(f"<p>{_html.escape(line)}</p>" for line in lines)
+    return notes + _table(head, ([_html.escape(c) for c in row] for row in rows), caption)
+
+
+@renderer("html", TransformReport)
+def transform_report_html(report: TransformReport) -> str:
+    lines = [f"σ = {g.activation.name}, {g.form}: gate a with {g.gate_values()}" for g in report.groups]
+    lines.append("rounding: the largest relative change ‖f′(x) − f(x)‖/‖f(x)‖ of a layer's output over the input "
+                 f"rows ({report.inputs}), in float64")
+    caption = (f"<b>{_html.escape(str(report.output))}</b> ({_html.escape(report.architecture)}): "
+               f"{len(report.layers)} MLP layers transformed from {_html.escape(str(report.source))}")
+    return _checkpoint_html(caption, lines, report.table())
+
+
+@renderer("html", EquivReport)
+def equiv_report_html(report: EquivReport) -> str:
+    caption = (f"<b>{_html.escape(str(report.first))} vs {_html.escape(str(report.second))}</b> "
+               f"({_html.escape(report.architecture)}): <b>{_html.escape(report.verdict)}</b>")
+    lines = [f"inputs: {report.inputs}; residual: the largest entry of |B − g·A| in units of the dtype's rounding "
+             "of g·A"]
+    return _checkpoint_html(caption, lines, report.table())
+
+
+@renderer("html", CanonicalReport)
+def canonical_report_html(report: CanonicalReport) -> str:
+    lines = [f"σ = {g.activation.name}, {g.form}: " + "; ".join(rules)
+             for g, rules in zip(report.groups, report.rules, strict=True)]
+    caption = (f"<b>{_html.escape(str(report.output))}</b> ({_html.escape(report.architecture)}): "
+               f"{len(report.layers)} MLP layers of {_html.escape(str(report.source))} in canonical form")
+    return _checkpoint_html(caption, lines, report.table())

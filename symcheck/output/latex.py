@@ -761,3 +761,56 @@ def layer_group_fragment(group: "LayerGroup", notebook: bool = False, level: int
     lines += [rf"\item {prose(item)}" for item in group.not_covered]
     lines.append(r"\end{itemize}")
     return "\n".join(lines) + "\n"
+
+
+# ---- checkpoints moved, compared, made canonical (transform, equiv, canonical) -----------------
+
+from symcheck.numeric.canonical import CanonicalReport  # noqa: E402  (kept with its renderers)
+from symcheck.numeric.equiv import EquivReport  # noqa: E402
+from symcheck.numeric.transform import TransformReport  # noqa: E402
+
+
+def _checkpoint_fragment(title: str, lines: Sequence[str], table: tuple, notebook: bool, level: int,
+                         wide: int | None = None) -> str:
+    """A heading, the report's lines, then its table (``wide``: the column that wraps)."""
+    head, rows = table
+    if notebook:
+        cells = [r" & ".join(rf"\text{{{_mathjax_text(c)}}}" for c in row) for row in (head, *rows)]
+        return r"$$\begin{array}{" + "l" * len(head) + "} " + r" \\ ".join(cells) + r" \end{array}$$"
+    spec = "".join(r"p{7cm}" if i == wide else "l" for i in range(len(head)))
+    out = [_heading(level, escape_text(title)), ""]
+    out += [escape_text(line) + r"\\" for line in lines]
+    out += ["", r"\begin{center}\small", rf"\begin{{tabular}}{{{spec}}}",
+            " & ".join(rf"\textbf{{{escape_text(h)}}}" for h in head) + r" \\ \hline"]
+    out += [" & ".join(escape_text(c) for c in row) + r" \\" for row in rows]
+    out += [r"\end{tabular}", r"\end{center}"]
+    return "\n".join(out) + "\n"
+
+
+@renderer("latex", TransformReport)
+def transform_report_fragment(report: TransformReport, notebook: bool = False, level: int = 1) -> str:
+    """The output, its groups and the rounding, then one row per layer: the element applied."""
+    lines = [f"{report.output}: {report.architecture}, {len(report.layers)} MLP layers from {report.source}; "
+             f"inputs: {report.inputs}."]
+    lines += [f"σ = {g.activation.name}, {g.form}: gate a with {g.gate_values()}." for g in report.groups]
+    lines.append("rounding: the largest relative change ‖f′(x) − f(x)‖/‖f(x)‖ of a layer's output over the input "
+                 "rows, in float64.")
+    return _checkpoint_fragment(f"Transformed checkpoint {report.output}", lines, report.table(), notebook, level)
+
+
+@renderer("latex", EquivReport)
+def equiv_report_fragment(report: EquivReport, notebook: bool = False, level: int = 1) -> str:
+    """The models' verdict, then one row per layer: its verdict, the residual and why."""
+    lines = [f"{report.first} vs {report.second} ({report.architecture}): {report.verdict}; inputs: {report.inputs}.",
+             "residual: the largest entry of |B − g·A| in units of the dtype's rounding of g·A."]
+    return _checkpoint_fragment(f"Equivalence: {report.verdict}", lines, report.table(), notebook, level, wide=3)
+
+
+@renderer("latex", CanonicalReport)
+def canonical_report_fragment(report: CanonicalReport, notebook: bool = False, level: int = 1) -> str:
+    """The output, the normal form's rules, then one row per layer: what changed."""
+    lines = [f"{report.output}: {report.architecture}, {len(report.layers)} MLP layers of {report.source} in "
+             f"canonical form; inputs: {report.inputs}."]
+    lines += [f"σ = {g.activation.name}, {g.form}: {rule}." for g, rules in zip(report.groups, report.rules,
+                                                                              strict=True) for rule in rules]
+    return _checkpoint_fragment(f"Canonical checkpoint {report.output}", lines, report.table(), notebook, level)
