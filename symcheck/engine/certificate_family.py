@@ -4,7 +4,9 @@ A family's statement "for every θ in its declared range: ∀ a, b (scale in its
 right" is the ordinary statement claim (:func:`~symcheck.engine.certificate_emit.statement_claim`)
 with each parameter a variable whose domain is the declared range (or one region of it), and
 the claim's ``params`` naming them (docs/certificates.md, "Parameters"). A broken family is a
-``nonzero`` claim at a point whose parameter values the kernel checks lie in their domains.
+``nonzero`` claim at a point whose parameter values the kernel checks lie in their domains; a
+region broken for every parameter value in it is a ``nonzero-region`` claim: the statement at a
+probe (a, b and the scale fixed) non-zero over the region (:mod:`symcheck.engine.certificate_region`).
 """
 from __future__ import annotations
 
@@ -16,18 +18,20 @@ import sympy
 
 from symcheck.engine.certificate_emit import (
     EMIT_SECONDS,
+    SCHEMA,
     Outcome,
     _emit,
     _finish,
     _witnessed,
     statement_claim,
 )
-from symcheck.engine.certificate_points import region_json
+from symcheck.engine.certificate_points import point_json, region_json
 from symcheck.engine.certificate_tree import Unsupported, to_json
 from symcheck.exact.regions import Region
 from symcheck.kernel.verdict import Reject
 
-__all__ = ["certify_family_statement", "certify_family_witness", "regions_json"]
+__all__ = ["certify_family_cover", "certify_family_region", "certify_family_statement", "certify_family_witness",
+           "regions_json"]
 
 
 def regions_json(regions: Sequence[Region]) -> list:
@@ -68,3 +72,81 @@ def certify_family_witness(expr_sigma: sympy.Expr, transformation: Any, unit: An
     except (Unsupported, Reject, RecursionError) as why:
         return _finish(None, started, True, f"the statement has no tree: {why}")
     return _witnessed(claim, sorted(domains), point, about, started, True)
+
+
+def certify_family_region(expr_sigma: sympy.Expr, transformation: Any, unit: Any,
+                          ranges: Mapping[sympy.Symbol, Sequence[Region]], names: Mapping[sympy.Symbol, str],
+                          probe: Mapping[str, sympy.Rational], region: Mapping[sympy.Symbol, Region], *,
+                          about: str = "", seconds: float = 10.0) -> Outcome:
+    """The certificate of a region ``broken`` for every parameter value in it: left − right at
+    ``probe`` (a, b, the scale: exact rationals) is non-zero at every point of ``region`` (one
+    region of each parameter, inside its declared range)."""
+    return _region_certificate(expr_sigma, transformation, unit, ranges, names, [(probe, region)], region,
+                               about, seconds)
+
+
+def certify_family_cover(expr_sigma: sympy.Expr, transformation: Any, unit: Any,
+                         ranges: Mapping[sympy.Symbol, Sequence[Region]], names: Mapping[sympy.Symbol, str],
+                         segments: Sequence[tuple[Mapping[str, sympy.Rational], Region]],
+                         region: Mapping[sympy.Symbol, Region], *, about: str = "",
+                         seconds: float = 10.0) -> Outcome:
+    """One parameter's open ``region`` cut into ``segments`` (open, point, …, open, rational cuts),
+    each with the probe non-zero on it: every value of the region has a counterexample, though
+    no one probe serves all (each vanishes somewhere, perhaps at a transcendental value)."""
+    (symbol, _), = region.items()
+    return _region_certificate(expr_sigma, transformation, unit, ranges, names,
+                               [(probe, {symbol: r}) for probe, r in segments], region, about, seconds)
+
+
+def _region_certificate(expr_sigma, transformation, unit, ranges, names, segments, region, about, seconds) -> Outcome:
+    from symcheck.engine.certificate_region import region_proof
+    from symcheck.kernel.check import region_from
+    from symcheck.kernel.probe import variable_power_bases
+    from symcheck.kernel.signs import prove_sign
+    from symcheck.kernel.tree import substitute
+    started = time.perf_counter()
+    deadline = started + seconds
+    try:
+        expr, domains, claim = _claim(expr_sigma, transformation, unit, ranges, names, "nonzero-region")
+        probes: list[dict] = []
+        for probe, _ in segments:
+            shown = {name: point_json(sympy.Rational(value)) for name, value in probe.items()}
+            if shown not in probes:
+                probes.append(shown)
+        claim["region"] = {s.name: region_json(r.lower, r.upper) for s, r in region.items()}
+        parts = [(probes.index({n: point_json(sympy.Rational(v)) for n, v in probe.items()}),
+                  {s.name: region_json(r.lower, r.upper) for s, r in part.items()}) for probe, part in segments]
+    except (Unsupported, Reject, RecursionError, TypeError, ValueError) as why:
+        return _finish(None, started, True, f"the claim has no tree: {why}")
+    if len(segments) == 1:
+        claim["probe"] = probes[0]
+    else:
+        claim["probes"] = probes
+    nodes = []
+    for k, regions in parts:
+        g = expr
+        for name, value in probes[k].items():
+            g = substitute(g, name, tuple(value))
+        box = {name: region_from(r) for name, r in regions.items()}
+        for base in variable_power_bases(g):  # the kernel's first obligation (its x^θ is undefined at 0)
+            try:
+                prove_sign(base, "pos", box)
+            except Reject:
+                return _finish(None, started, True, "a power with a parameter exponent has a base not proved "
+                               "positive on the region (the kernel's x^θ is undefined at 0)")
+        try:
+            node = region_proof(g, regions, max(0.1, deadline - time.perf_counter()))
+        except (Reject, RecursionError, ArithmeticError, ValueError, TypeError) as err:
+            return _finish(None, started, True, f"the emitter failed ({type(err).__name__}: {str(err)[:160]})")
+        if node is None:
+            return _finish(None, started, True, "no sign argument of the kernel proves the probe non-zero on "
+                           "the region")
+        nodes.append(node)
+    if len(segments) == 1:
+        proof = nodes[0]
+    else:
+        (symbol, _), = region.items()
+        proof = {"var": symbol.name, "pieces": [{"region": regions[symbol.name], "probe": k, **node}
+                                                for (k, regions), node in zip(parts, nodes, strict=True)]}
+    cert = {"schema": SCHEMA, "about": {"statement": about} if about else {}, "claim": claim, "proof": proof}
+    return _finish(cert, started, True)

@@ -729,15 +729,18 @@ def _relation_paths(cond: Node, path: tuple = ()):
             yield from _relation_paths(cond[i], path + (i,))
 
 
-def _constant_factor(l: Node) -> Node | None:
+def _constant_factor(l: Node, groups_needed: int = 2) -> Node | None:
     """K·P when l is a polynomial whose coefficients in the variables (and the atoms holding
-    them) are rational multiples of one polynomial K in variable-free atoms; None otherwise."""
+    them) are rational multiples of one polynomial K in variable-free atoms; None otherwise
+    (and when P would have fewer than ``groups_needed`` terms)."""
     found = _polynomial_over_generators(l)
     if found is None:
         return None
     gens, form, n, d = found
     if not d.is_constant() or n.is_zero():
         return None
+    (_, d_coeff), = d.terms()
+    scale = Fraction(int(d_coeff.p), int(d_coeff.q))
     keys = sorted(form.index, key=form.index.get)
     closed = [i for i, k in enumerate(keys) if not free_vars(gens[k])]
     if not closed or len(closed) == len(keys):
@@ -748,7 +751,7 @@ def _constant_factor(l: Node) -> Node | None:
         inner = tuple(int(e) for i, e in enumerate(exps) if i in closed)
         groups.setdefault(outer, {})[inner] = Fraction(int(coeff.p), int(coeff.q))
     first = next(iter(groups.values()))
-    if len(groups) < 2 or all(e == (0,) * len(closed) for e in first):
+    if len(groups) < groups_needed or all(e == (0,) * len(closed) for e in first):
         return None
     (i0, c0), ratios = next(iter(first.items())), {}
     for outer, inner in groups.items():
@@ -757,7 +760,7 @@ def _constant_factor(l: Node) -> Node | None:
         r = inner[i0] / c0
         if any(inner[i] != r * first[i] for i in first):
             return None
-        ratios[outer] = r
+        ratios[outer] = r / scale  # l = n/d, d a constant: K·P must be n divided by it
     trees = [gens[k] for k in keys]
     closed_trees = [trees[i] for i in closed]
     outer_trees = [t for i, t in enumerate(trees) if i not in closed]

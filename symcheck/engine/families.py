@@ -34,6 +34,8 @@ from symcheck.core.budget import DEFAULT_TIMEOUT, Budget, BudgetExceeded
 from symcheck.core.errors import EvaluationError
 from symcheck.core.verdict import Verdict
 from symcheck.engine.certificate_family import (
+    certify_family_cover,
+    certify_family_region,
     certify_family_statement,
     certify_family_witness,
 )
@@ -71,6 +73,13 @@ ZERO_CANDIDATES = tuple(sympy.Rational(q) for q in ("0", "1", "-1", "2", "1/2", 
 GUARD_VALUES = 3
 #: how much of the check's budget one ordinary check at a parameter value may take
 POINT_SHARE = 0.25
+#: probes tried for the kernel certificate of one broken region, and the seconds each may take
+REGION_PROBES = 3
+REGION_SECONDS = 3.0
+#: probes with a proved cut set tried per region, fewest cuts first
+CUT_PROBES = 3
+#: pieces of one sweep of probes over a region (see _sweep)
+MAX_SEGMENTS = 8
 _BRANCHY = (sympy.Piecewise, sympy.Max, sympy.Min, sympy.Abs, sympy.sign, sympy.Heaviside,
             sympy.floor, sympy.ceiling, sympy.frac, sympy.Mod)
 
@@ -84,6 +93,9 @@ class _Piece:
     how: str = ""
     witness: dict[str, sympy.Rational] | None = None
     certificate: dict | None = field(default=None, repr=False)
+    #: a broken piece's probe: a, b and the scale (by name) where left − right ≠ 0 on the whole piece
+    probe: dict[str, sympy.Rational] | None = None
+    checked: bool = False  #: a broken piece whose region certificate the kernel accepted
 
 
 def check_family(family: FamilyActivation, t: Transformation, unit: Form, *,
@@ -128,7 +140,6 @@ class _Family:
             out = []
             for (a, b), scale in itertools.product(PROBES, scales):
                 values = {A: a, B: b} | ({self.t.scale: scale} if scale is not None else {})
-                values = {v: x for v, x in values.items() if v in self.difference.free_symbols}
                 try:
                     g = at_values(self.difference, values)
                 except (Undecided, EvaluationError, TypeError, ValueError):
@@ -146,31 +157,107 @@ class _Family:
             out: list[_Piece] = []
             for region in spec.regions:
                 out.extend(self._line(spec, region))
-            return out
-        return [self._box(dict(zip(self.symbols, combo)))
-                for combo in itertools.product(*(p.regions for p in self.params))]
+        else:
+            out = [self._box(dict(zip(self.symbols, combo)))
+                   for combo in itertools.product(*(p.regions for p in self.params))]
+        return [self._certified(piece) for piece in out]
+
+    def _certified(self, piece: _Piece) -> _Piece:
+        """A broken piece is reported only with a kernel certificate that its probe (or another)
+        is non-zero at every parameter value of it; else it is inconclusive (its witness kept)."""
+        if piece.verdict is not Verdict.BROKEN or piece.checked:
+            return piece
+        probes = [piece.probe] if piece.probe else []
+        probes += [{str(v): x for v, x in values.items()} for values, _ in self.probes()]
+        probes = list({tuple(sorted(p.items())): p for p in probes}.values())[:REGION_PROBES]
+        where = " and ".join(self.params.by_symbol(s).text for s in piece.regions)
+        admission = None
+        for probe in probes:
+            seconds = min(REGION_SECONDS, max(0.5, self.budget.remaining()))
+            outcome = certify_family_region(self.family.expr, self.t, self.unit,
+                                            {p.symbol: p.regions for p in self.params}, self.names, probe,
+                                            piece.regions, about=f"{self.t.describe()}, σ = {self.family.name}, "
+                                            f"{where}: broken on a region", seconds=seconds)
+            admission = admit(outcome)
+            if admission.accepted:
+                return _Piece(piece.regions, Verdict.BROKEN, piece.how, piece.witness, admission.certificate.data,
+                              probe, checked=True)
+        if all(r.is_point for r in piece.regions.values()) and "the ordinary check" not in piece.how:
+            # one parameter value: σ at it, decided (and kernel-checked) as an ordinary σ
+            ordinary = self._ordinary({s: r.lower for s, r in piece.regions.items()}, piece.regions)
+            if ordinary.verdict is Verdict.BROKEN:
+                ordinary.checked = True
+                return ordinary
+        reason = admission.reason if admission is not None else "no probe"
+        return _Piece(piece.regions, how=f"{piece.how}; the kernel did not accept it on the whole region "
+                      f"({reason[:200]})", witness=piece.witness)
 
     def _line(self, spec: ParamSpec, region: Region) -> list[_Piece]:
         """One region of a single parameter: cut where a probe may vanish, each piece decided."""
         p = spec.symbol
         if region.is_point:
             return [self._at_point({p: region.lower})]
-        for values, g in self.probes():
-            cuts = self._cuts(g, p, region)
-            if cuts is None:
-                continue
-            points, argument = cuts
-            if not self._nonzero_between(g, p, [region.lower, *points, region.upper]):
-                continue  # a claimed cut set the statement contradicts at a sample: next probe
+        best: list[_Piece] | None = None
+        candidates: list = []
+        for values, g, (points, argument) in self._cut_probes(p, region):
             out = []
             ends = [region.lower, *points, region.upper]
             for lo, hi in itertools.pairwise(ends):
-                sub = Region(lo, hi)
-                out.append(self._broken_interval({p: sub}, values, g, argument))
+                out.append(self._certified(self._broken_interval({p: Region(lo, hi)}, values, g, argument)))
                 if hi is not region.upper:
-                    out.append(self._at_point({p: hi}))
-            return out
-        return [self._undivided({p: region})]
+                    out.append(self._certified(self._at_point({p: hi})))
+            if _undecided(out) == (0, 0):
+                return out
+            if best is None or _undecided(out) < _undecided(best):
+                best = out
+            candidates.append((values, list(points)))
+        if best is not None and len(candidates) > 1:
+            covered = self._covered(p, region, candidates)
+            if covered is not None:
+                return [covered]
+        return best if best is not None else [self._undivided({p: region})]
+
+    def _covered(self, p: sympy.Symbol, region: Region, candidates: list) -> _Piece | None:
+        """The open region cut at rationals into pieces each free of one probe's zeros (every
+        probe vanishes somewhere in it, maybe at a transcendental value no certificate states):
+        sweeping up from the lower end, the probe whose next zero is furthest away runs until a
+        rational q just before that zero, from where another probe with no zero in [q, that zero]
+        takes over. One kernel certificate for the whole region, or None."""
+        try:
+            segments = _sweep(region, [({str(v): x for v, x in values.items()}, cuts) for values, cuts in candidates])
+        except Undecided:
+            return None
+        if segments is None:
+            return None
+        seconds = min(2 * REGION_SECONDS, max(0.5, self.budget.remaining()))
+        outcome = certify_family_cover(self.family.expr, self.t, self.unit, {q.symbol: q.regions for q in self.params},
+                                       self.names, segments, {p: region}, seconds=seconds,
+                                       about=f"{self.t.describe()}, σ = {self.family.name}: broken on a region")
+        admission = admit(outcome)
+        if not admission.accepted:
+            return None
+        probe, first = segments[0]
+        witness = {**probe, p.name: _simplest(first)}
+        user = self.params.by_symbol(p).shown
+        shown = "; ".join(f"{', '.join(f'{k} = {v}' for k, v in probe.items())} on {sympy.sstr(r.condition(user))}"
+                          for probe, r in segments if not r.is_point)
+        return _Piece({p: region}, Verdict.BROKEN, f"left − right is non-zero on each piece of a cut at rationals, "
+                      f"each piece with its own a, b ({shown})", witness, admission.certificate.data,
+                      probe, checked=True)
+
+    def _cut_probes(self, p: sympy.Symbol, region: Region):
+        """Probes with a proved cut set of the open region, fewest cut points first (a probe
+        that never vanishes there first of all: its region certificate has no cut to state,
+        where a transcendental cut cannot be stated at all), at most CUT_PROBES of them."""
+        found = []
+        for values, g in self.probes():
+            cuts = self._cuts(g, p, region)
+            if cuts is None or not self._nonzero_between(g, p, [region.lower, *cuts[0], region.upper]):
+                continue  # no cut set, or one the statement contradicts at a sample: next probe
+            found.append((values, g, cuts))
+            if not cuts[0] or len(found) == CUT_PROBES:
+                break
+        return sorted(found, key=lambda item: len(item[2][0]))
 
     def _cuts(self, g: sympy.Expr, p: sympy.Symbol, region: Region) -> tuple[list, str] | None:
         """Points containing every zero of g in the open region, with g ≠ 0 between them proved."""
@@ -219,7 +306,7 @@ class _Family:
         shown = ", ".join(f"{v} = {x}" for v, x in values.items())
         return _Piece(regions, Verdict.BROKEN, f"at {shown}, left − right as a function of "
                       f"{self.names[p]} has no zero here ({argument})",
-                      {str(v): x for v, x in point.items()})
+                      {str(v): x for v, x in point.items()}, probe={str(v): x for v, x in values.items()})
 
     def _box(self, regions: dict[sympy.Symbol, Region]) -> _Piece:
         if all(r.is_point for r in regions.values()):
@@ -236,7 +323,8 @@ class _Family:
                 if certify_nonzero(self.difference, full, max_prec=EXACT_SIGN_BITS) is not None:
                     shown = ", ".join(f"{v} = {x}" for v, x in values.items())
                     return _Piece(regions, Verdict.BROKEN, f"at {shown}, left − right has a certified "
-                                  "sign over the whole box", {str(v): x for v, x in full.items()})
+                                  "sign over the whole box", {str(v): x for v, x in full.items()},
+                                  probe={str(v): x for v, x in values.items()})
         return self._undivided(regions)
 
     def _at_point(self, values: dict[sympy.Symbol, sympy.Expr]) -> _Piece:
@@ -249,7 +337,7 @@ class _Family:
                     rational = all(v.is_Rational for v in values.values())
                     return _Piece(regions, Verdict.BROKEN, "left − right is certified non-zero at "
                                   + ", ".join(f"{v} = {x}" for v, x in probe.items()),
-                                  witness if rational else None)
+                                  witness if rational else None, probe={str(v): x for v, x in probe.items()})
             except (Undecided, EvaluationError, TypeError, ValueError):
                 continue
         return self._ordinary(values, regions)
@@ -264,12 +352,14 @@ class _Family:
         sigma = Activation(f"{self.family.name} at {where}", expr, self.family.name)
         seconds = max(1.0, POINT_SHARE * self.budget.remaining())
         result = self.ordinary(sigma, self.t, self.unit, timeout=seconds)
-        witness = None
-        if result.verdict is Verdict.BROKEN and all(v.is_Rational for v in values.values()):
-            witness = {**dict(result.witness or {}), **{s.name: v for s, v in values.items()}}
+        witness = probe = None
+        if result.verdict is Verdict.BROKEN:
+            probe = dict(result.witness or {}) or None
+            if all(v.is_Rational for v in values.values()):
+                witness = {**dict(result.witness or {}), **{s.name: v for s, v in values.items()}}
         return _Piece(regions, result.verdict, f"σ at {where} = {sympy.sstr(self.params.shown(expr))}: "
                       f"the ordinary check ({result.note or 'kernel-checked'})", witness,
-                      result.certificate)
+                      result.certificate, probe)
 
     def _undivided(self, regions: dict[sympy.Symbol, Region]) -> _Piece:
         """No probe cuts it: holds by a kernel certificate over the whole piece (after the
@@ -442,6 +532,48 @@ def _evaluated(g: sympy.Expr) -> sympy.Expr:
     if isinstance(g, sympy.Pow) and not args[1].is_Integer:
         return g.func(*args, evaluate=False) if args != list(g.args) else g
     return g.func(*args)
+
+
+def _sweep(region: Region, candidates: list[tuple[dict, list]]) -> list[tuple[dict, Region]] | None:
+    """Segments (probe, region: open, point, …, open) covering the open region, each probe free
+    of zeros on its segments (see _Family._covered); None when no sweep is found."""
+    lo, hi = region.lower, region.upper
+    segments: list[tuple[dict, Region]] = []
+    start = lo
+    for _ in range(MAX_SEGMENTS):
+        best, reach = None, None
+        for probe, cuts in candidates:
+            after = next((c for c in cuts if certified_order(c, start) > 0), hi)
+            if best is None or after is hi or (reach is not hi and certified_order(after, reach) > 0):
+                best, reach = probe, after
+            if after is hi:
+                break
+        if reach is hi:
+            segments.append((best, Region(start, hi)))
+            return segments
+        handover = None  # the lowest point after which another probe has no zero up to reach
+        for probe, cuts in candidates:
+            if probe is best or any(certified_order(c, reach) == 0 for c in cuts):
+                continue
+            below = [c for c in cuts if certified_order(c, reach) < 0 and certified_order(c, start) > 0]
+            low = start
+            for c in below:
+                low = c if certified_order(c, low) > 0 else low
+            if handover is None or certified_order(low, handover) < 0:
+                handover = low
+        if handover is None:
+            return None
+        q = _simplest(Region(handover, reach))
+        segments += [(best, Region(start, q)), (best, Region(q, q))]
+        start = q
+    return None
+
+
+def _undecided(pieces: list[_Piece]) -> tuple[int, int]:
+    """Inconclusive intervals, then inconclusive points: a partition with fewer is the better one."""
+    left = [p for p in pieces if p.verdict is Verdict.INCONCLUSIVE]
+    points = sum(all(r.is_point for r in p.regions.values()) for p in left)
+    return len(left) - points, points
 
 
 def _height(witness: Mapping[str, sympy.Rational], names: Mapping[sympy.Symbol, str]) -> tuple:

@@ -72,5 +72,7 @@ def merged(pieces: Sequence[Any], params: Parameters) -> list[RegionVerdict]:
             condition = sympy.Or(*(sympy.And(*(interval_condition(params.by_symbol(s).shown, r.lower, r.upper,
                                                                   r.is_point, r.is_point)
                                                for s, r in p.regions.items())) for p in mine))
-        out.append(RegionVerdict(condition, verdict, how))
+        certificates = tuple(p.certificate for p in mine
+                             if p.certificate is not None and verdict is not Verdict.INCONCLUSIVE)
+        out.append(RegionVerdict(condition, verdict, how, certificates))
     return out

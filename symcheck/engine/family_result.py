@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
@@ -24,6 +24,10 @@ class RegionVerdict:
     condition: sympy.Basic
     verdict: Verdict
     how: tuple[str, ...] = ()
+    #: the kernel-accepted certificates behind a holds or broken region (one per piece): a
+    #: holds piece's statement certificate, a broken piece's nonzero-region certificate (or, at
+    #: one parameter value, the ordinary check's witness)
+    certificates: tuple[dict, ...] = field(default=(), repr=False, compare=False)
 
     @property
     def region(self) -> str:
@@ -31,7 +35,8 @@ class RegionVerdict:
         return sympy.sstr(self.condition)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"region": self.region, "verdict": self.verdict.value, "how": list(self.how)}
+        return {"region": self.region, "verdict": self.verdict.value, "how": list(self.how),
+                "kernel_certificates": len(self.certificates)}
 
 
 @dataclass(frozen=True)

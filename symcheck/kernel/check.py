@@ -17,6 +17,7 @@ from typing import Any
 from symcheck.kernel.evaluate import exact, exactly_zero
 from symcheck.kernel.normal import Form, canon, generators, inverted_bases
 from symcheck.kernel.points import INF, NEG_INF, compare, parse_point, poly_sign_at
+from symcheck.kernel.probe import probe_box, variable_power_bases
 from symcheck.kernel.rules import RULES, instantiate, match
 from symcheck.kernel.signs import CLAIMS, as_poly, prove_sign
 from symcheck.kernel.tree import (
@@ -32,6 +33,7 @@ from symcheck.kernel.verdict import KernelVerdict, Reject
 
 SCHEMA = "symcheck.certificate/1"
 MAX_OBLIGATIONS = 100_000
+MAX_PROBES = 16  #: probes of one nonzero-region claim
 WHOLE_LINE = ("open", NEG_INF, INF)
 
 #: the sign of l − r that makes a relation true (first) or false (second) everywhere
@@ -144,6 +146,7 @@ class _Checker:
         self.domains: dict[str, list[tuple]] = {}
         self.facts: set = set()
         self.declared: set = set()
+        self.goal = "zero"  #: what a leaf's end shows: 0 (a zero claim) or a strict sign (nonzero-region)
 
     @contextmanager
     def at(self, label: str):
@@ -187,8 +190,31 @@ class _Checker:
         elif kind == "nonzero":
             with self.at("witness"):
                 self.witness(_dict(cert.get("witness"), "the witness"), expr)
+        elif kind == "nonzero-region":
+            with self.at("claim"):
+                params = set(claim["params"]) if isinstance(claim.get("params"), dict) else set()
+                probes = _list(claim["probes"], "probes") if "probes" in claim else [claim.get("probe")]
+                if not probes or len(probes) > MAX_PROBES or ("probes" in claim and "probe" in claim):
+                    raise Reject(f"a nonzero-region claim has one 'probe' or a list 'probes' of 1 to {MAX_PROBES}")
+                exprs = []
+                for probe in probes:
+                    at_probe, box = probe_box({**claim, "probe": probe}, self.domains, params, expr, region_from,
+                                              lambda r, d: not disjoint(r, d))
+                    for base in variable_power_bases(at_probe):
+                        with self.at(".power_base"):
+                            self.tick()
+                            prove_sign(base, "pos", box)
+                    exprs.append(at_probe)
+            self.goal = "nonzero"  # every leaf ends in a strict sign, never in a zero
+            with self.at("proof"):
+                proof = _dict(cert.get("proof"), "the proof")
+                if "probes" in claim:
+                    self.cover(proof, box, exprs)
+                else:
+                    self.node(proof, box, exprs[0])
         else:
-            raise Reject(f"claim kind must be 'zero', 'nonzero' or 'complete', got {show(kind, 40)}", "claim")
+            raise Reject("claim kind must be 'zero', 'nonzero', 'nonzero-region' or 'complete', "
+                         f"got {show(kind, 40)}", "claim")
 
     def claimed_expression(self, claim: dict) -> Node:
         if "member" in claim:
@@ -317,6 +343,27 @@ class _Checker:
                     continue
                 self.node(piece, {**box, v: region}, expr)
 
+    def cover(self, obj: dict, box: dict, exprs: list[Node]) -> None:
+        """Several probes: a split of one parameter's region whose every piece names the probe
+        (an index) its proof is about. Each parameter value lies in one piece, where that probe
+        is a counterexample."""
+        v = obj.get("var")
+        if v not in box or box[v][0] != "open":
+            raise Reject("a proof with several probes is a split of a parameter's open region")
+        pieces = _list(obj.get("pieces"), "pieces")
+        regions = []
+        for i, piece in enumerate(pieces):
+            with self.at(f".pieces[{i}]"):
+                regions.append(region_from(_dict(piece, "a piece").get("region")))
+        self.covers(regions, box[v], v)
+        for i, (piece, region) in enumerate(zip(pieces, regions, strict=True)):
+            with self.at(f".pieces[{i}]"):
+                k = piece.get("probe")
+                if type(k) is not int or not 0 <= k < len(exprs):
+                    raise Reject(f"each piece names its probe by an index below {len(exprs)}")
+                self.tick()
+                self.node(piece, {**box, v: region}, exprs[k])
+
     def covers(self, regions: list, whole: tuple, v: str) -> None:
         """Open, point, open, …, open: consecutive ends equal, from whole's lower to its upper."""
         kinds = [r[0] for r in regions]
@@ -379,7 +426,14 @@ class _Checker:
                 self.node(_dict(proof, "a proof"), box, replace(current, path, sub[k + 1][0]))
 
     def end(self, how: Any, current: Node, box: dict) -> None:
-        if how == "normal-form":
+        if self.goal == "nonzero":
+            # the last expression has a strict sign at every point of the piece where it is defined
+            end = _dict(how, "the end of a nonzero-region leaf ({'sign': 'pos' | 'neg' | 'nonzero', 'by': …})")
+            if end.get("sign") not in ("pos", "neg", "nonzero"):
+                raise Reject("a nonzero-region leaf ends in the sign 'pos', 'neg' or 'nonzero'")
+            self.tick()
+            prove_sign(current, end["sign"], box, end.get("by"))
+        elif how == "normal-form":
             form = Form(current)
             numerator = form.pythagoras(form.of(current)[0])
             if not numerator.is_zero():

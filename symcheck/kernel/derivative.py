@@ -1,7 +1,8 @@
 """The derivative of a tree in one variable, by the textbook rules (for the monotone argument).
 
-Only what the monotone sign argument needs: a piecewise, an absolute value or a variable
-exponent has no derivative here (:class:`Unknown`), and that argument then fails.
+Only what the monotone sign argument needs: a variable exponent b^e by b^e·(e'·log b + e·b'/b)
+(the kernel's b^e with a variable e is defined only for b > 0, where that holds); a piecewise
+or an absolute value has no derivative here (:class:`Unknown`), and that argument then fails.
 """
 from __future__ import annotations
 
@@ -32,8 +33,9 @@ def derivative(node: Node, v: str) -> Node:
         return ("add", *(_mul(*args[:i], derivative(a, v), *args[i + 1:]) for i, a in enumerate(args)))
     if head == "pow":
         base, e = node[1], node[2]
-        if v in free_vars(e):
-            raise Unknown("no derivative of a variable exponent")
+        if v in free_vars(e):  # b^e is defined only for b > 0 there: (b^e)' = b^e·(e'·log b + e·b'/b)
+            return _mul(node, ("add", _mul(derivative(e, v), ("log", base)),
+                               _mul(e, derivative(base, v), _pow(base, -1))))
         lowered = ("int", e[1] - 1) if e[0] == "int" else ("add", e, ("int", -1))
         return _mul(e, ("pow", base, lowered), derivative(base, v))
     if head not in ("exp", "log", "sin", "cos", "tan", "sinh", "cosh", "tanh", "asinh", "atan", "erf", "erfc"):

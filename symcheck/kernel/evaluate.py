@@ -70,6 +70,12 @@ def exact(node: Node, env: dict[str, Fraction]) -> Fraction | None:
                 or base.denominator.bit_length() * abs(n) > MAX_EXACT_BITS:
             return None
         return base ** n
+    if head == "pow" and node[2][0] != "int":
+        # b^e with e exactly an integer at the point (θ = 1 in x^θ): exact, where it is defined (b > 0)
+        e, base = exact(node[2], env), exact(node[1], env)
+        if e is None or e.denominator != 1 or abs(e) > MAX_POW or base is None or base <= 0:
+            return None
+        return exact(("pow", node[1], ("int", int(e))), env)
     if head == "piecewise":
         for value, cond in node[1:]:
             truth = exact_truth(cond, env)

@@ -13,6 +13,8 @@ The arguments, each re-done from scratch here:
 * ``enclosure`` — a bounded box: Arb enclosures of g over sub-boxes (bisected as needed);
 * ``monotone`` — one variable on a bounded open interval (α, β): an enclosure of g′ excludes
   0 on [α, β], and the sign of g at the end it moves away from is checked at that point;
+* ``bounds`` — a box with an infinite end: interval arithmetic on the extended line (the limits
+  of exp, tanh, atan, erf at ±∞; :mod:`symcheck.kernel.bounds`);
 * ``factors`` — g is a product: each factor's sign by one of the arguments above, multiplied
   (a polynomial in one variable times a constant too small for a low-precision enclosure).
 """
@@ -22,6 +24,7 @@ from fractions import Fraction
 
 from flint import arb, fmpq_poly
 
+from symcheck.kernel.bounds import bounds_sign
 from symcheck.kernel.derivative import derivative
 from symcheck.kernel.evaluate import POINT_PRECISIONS, PRECISIONS, Unknown, ball_sign, enclose, exact, precision
 from symcheck.kernel.points import (INF, NEG_INF, Point, between, compare, count_closed, count_open,
@@ -30,7 +33,7 @@ from symcheck.kernel.tree import Node, free_vars, show
 from symcheck.kernel.verdict import Reject
 
 CLAIMS = {"pos": {1}, "neg": {-1}, "zero": {0}, "nonneg": {0, 1}, "nonpos": {-1, 0}, "nonzero": {-1, 1}}
-ARGUMENTS = ("point", "structure", "roots", "enclosure", "monotone", "factors")
+ARGUMENTS = ("point", "structure", "roots", "enclosure", "monotone", "bounds", "factors")  # factors last
 MAX_BOXES = 2048
 MAX_POLY_DEGREE = 256
 ZERO_POINT = rational_point(Fraction(0))
@@ -143,6 +146,16 @@ def signs_of(node: Node, box: dict) -> frozenset:
         return frozenset({1})
     if head in ("sinh", "tanh", "asinh", "atan", "erf"):
         return signs_of(node[1], box)
+    if head == "log":  # increasing with log 1 = 0: the sign of x − 1 (x > 0 where it is defined)
+        x = node[1]
+        terms = list(x[1:]) if x[0] == "add" else [x]
+        const = [t for t in terms if t[0] in ("int", "rat")]
+        if len(const) == 1:  # x − 1 as the other terms plus (c − 1), c the one number in the sum
+            c = exact(const[0], {}) - 1
+            shifted = [t for t in terms if t is not const[0]] + [("rat", c.numerator, c.denominator)
+                                                                    if c.denominator != 1 else ("int", c.numerator)]
+            return signs_of(("add", *shifted) if len(shifted) > 1 else shifted[0], box)
+        return ALL
     if head == "abs":
         inner = signs_of(node[1], box)
         return frozenset({abs(s) for s in inner})
@@ -173,6 +186,9 @@ def as_poly(node: Node, v: str) -> fmpq_poly | None:
         for p in parts[1:]:
             acc = acc + p if head == "add" else acc * p
         return acc if acc.degree() <= MAX_POLY_DEGREE else None
+    if head == "pow" and node[2][0] == "int" and node[2][1] < 0:
+        value = exact(node, {})  # a rational constant such as 2^(−1); None with a variable
+        return None if value is None else fmpq_poly([q(value)])
     if head == "pow" and node[2][0] == "int" and 0 <= node[2][1] <= MAX_POLY_DEGREE:
         base = as_poly(node[1], v)
         if base is None or base.degree() * node[2][1] > MAX_POLY_DEGREE:
@@ -300,6 +316,12 @@ def _monotone(g: Node, allowed: set, box: dict) -> bool:
     return False
 
 
+def _bounds(g: Node, allowed: set, box: dict) -> bool:
+    if not any(r[0] == "open" and (r[1] == NEG_INF or r[2] == INF) for r in box.values()):
+        raise Unknown("every region is bounded (the enclosure argument bisects those)")
+    return bounds_sign(g, box) <= allowed
+
+
 def factor_signs(f: Node, box: dict) -> frozenset:
     """The fewest signs of a factor the other arguments prove (all three when none does)."""
     sub = {v: box[v] for v in free_vars(f)}
@@ -324,4 +346,4 @@ def _factors(g: Node, allowed: set, box: dict) -> bool:
 
 
 _ARGUMENTS = {"point": _point, "structure": _structure, "roots": _roots, "enclosure": _enclosure,
-              "monotone": _monotone, "factors": _factors}
+              "monotone": _monotone, "bounds": _bounds, "factors": _factors}

@@ -1,0 +1,234 @@
+"""Proofs of ``nonzero-region`` claims: g(θ) ≠ 0 for every θ in a region of the parameters.
+
+g is the claim's expression with the probe substituted (as the kernel substitutes it). The
+proof is a leaf ending in a strict sign proved by one of the kernel's sign arguments (tried
+here with the kernel's own :func:`~symcheck.kernel.signs.prove_sign`, so the emitter proposes
+only what the kernel will re-prove), or, for one parameter, a split of its region:
+
+* an unbounded region is cut at a rational c into a bounded part and a tail beyond c (the
+  ``bounds`` argument: interval arithmetic with the limits at ±∞), c tried further out in turn;
+* a bounded region a leaf cannot settle is cut at a rational inside it, each part proved
+  again (an end where g → 0 needs ``monotone`` on its own piece), to a fixed depth.
+
+The cut points are rationals, and a cut point is a piece of its own: g's sign there by ``point``.
+"""
+from __future__ import annotations
+
+import time
+from fractions import Fraction
+
+from symcheck.engine.certificate_emit import _regions
+from symcheck.engine.certificate_rewrite import (
+    Leaf,
+    NeedAlternatives,
+    NeedChange,
+    NeedSplit,
+    Stuck,
+    _constant_factor,
+    _polynomial_over_generators,
+    _term,
+)
+from symcheck.kernel.check import region_from
+from symcheck.kernel.points import INF, NEG_INF, Point, between, rational_point
+from symcheck.kernel.signs import prove_sign
+from symcheck.kernel.tree import Node, free_vars, to_json, walk
+from symcheck.kernel.verdict import Reject
+
+__all__ = ["TAIL_STARTS", "region_proof"]
+
+#: how far beyond a finite end the tail starts, tried in turn
+TAIL_STARTS = (1, 8, 64)
+#: bisections of a bounded region a leaf cannot settle
+MAX_DEPTH = 3
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+def region_proof(g: Node, regions: dict[str, list], seconds: float = 10.0) -> dict | None:
+    """A proof node for the claim "g ≠ 0 on the box" (JSON regions by variable), or None."""
+    deadline = time.perf_counter() + seconds
+    try:
+        return _node(g, regions, MAX_DEPTH, deadline)
+    except _OutOfTime:
+        return None
+
+
+def _node(g: Node, regions: dict[str, list], depth: int, deadline: float) -> dict | None:
+    """Branches chosen where their conditions are decided on the piece (cut where one is not),
+    then a strict sign; one parameter's region cut further when no argument gives the sign."""
+    if time.perf_counter() > deadline:
+        raise _OutOfTime
+    box = {v: region_from(r) for v, r in regions.items()}
+    leaf = Leaf(g, box)
+    try:
+        leaf.resolve_branches()
+    except NeedSplit as cut:
+        return _pieces(g, regions, cut.var, _regions(regions[cut.var], cut.points), depth, deadline)
+    except NeedAlternatives as alt:
+        proofs = [_node(e, regions, depth, deadline) for e in alt.exprs]
+        if any(p is None for p in proofs):
+            return None
+        return {"steps": _steps(alt.steps), "alternatives": {"at": list(alt.path), "take": alt.take,
+                                                             "proofs": proofs}}
+    except (NeedChange, Stuck, Reject):
+        leaf = Leaf(g, box)  # the branches as they are: the sign arguments take a hull of them
+    end = _end(leaf.expr, box, deadline)
+    if end is None:
+        end = _rewritten(leaf, box, deadline)
+    if end is not None:
+        return {"steps": _steps(leaf.steps), "end": end}
+    if len(regions) != 1 or depth <= 0:
+        return None
+    (v, r), = regions.items()
+    if r[0] != "open":
+        return None
+    for c in _cuts(box[v]):
+        cut = _number(c)
+        found = _pieces(g, regions, v, [["open", r[1], cut], ["point", cut], ["open", cut, r[2]]], depth - 1,
+                        deadline)
+        if found is not None:
+            return found
+    return None
+
+
+def _pieces(g: Node, regions: dict[str, list], v: str, parts: list, depth: int, deadline: float) -> dict | None:
+    pieces = []
+    for part in parts:
+        node = _node(g, {**regions, v: part}, depth, deadline)
+        if node is None:
+            return None
+        pieces.append({"region": part, **node})
+    return {"var": v, "pieces": pieces}
+
+
+def _steps(steps: list) -> list:
+    return [{**s, "after": to_json(s["after"])} for s in steps]
+
+
+def _sample_sign(g: Node, box: dict) -> str | None:
+    """The sign of g at a rational inside the box (the kernel's point argument), or None."""
+    point = {}
+    for v, r in box.items():
+        point[v] = r if r[0] == "point" else ("point", rational_point(between(r[1], r[2])))
+    for sign in ("pos", "neg"):
+        try:
+            prove_sign(g, sign, point, "point")
+            return sign
+        except Reject:
+            continue
+    return None
+
+
+def _rewritten(leaf: Leaf, box: dict, deadline: float) -> dict | None:
+    """The end after one ``ring`` step to a form the sign arguments read better: K·P (K free of
+    variables, its sign at its value), or for one variable θ on an unbounded piece the dominant
+    form θ^n·(c_n + c_(n−1)·θ^(−1) + …) and Horner's c_0 + θ·(c_1 + θ·(…)), where interval
+    arithmetic does not lose what θ·c − θ·d loses."""
+    forms = [_constant_factor(leaf.expr, groups_needed=1)]
+    live = [v for v, r in box.items() if r[0] == "open"]
+    if len(live) == 1:
+        forms += [_by_powers(leaf.expr, live[0], dominant) for dominant in (True, False)]
+    before = (leaf.expr, list(leaf.steps))
+    for form in forms:
+        if form is None or not leaf.ring((), form):
+            continue
+        end = _end(leaf.expr, box, deadline)
+        if end is not None:
+            return end
+        leaf.expr, leaf.steps = before[0], list(before[1])
+    return None
+
+
+def _by_powers(g: Node, v: str, dominant: bool) -> Node | None:
+    """g as a polynomial in the variable v with coefficients free of variables, in the dominant
+    or Horner form (None when g is not one, or is a constant or a monomial in v)."""
+    found = _polynomial_over_generators(g)
+    if found is None:
+        return None
+    gens, form, n, d = found
+    if not d.is_constant() or n.is_zero():
+        return None
+    keys = sorted(form.index, key=form.index.get)
+    at = [i for i, k in enumerate(keys) if gens[k] == ("var", v)]
+    if len(at) != 1 or any(free_vars(gens[k]) for i, k in enumerate(keys) if i != at[0]):
+        return None
+    (_, d_coeff), = d.terms()
+    scale = Fraction(int(d_coeff.p), int(d_coeff.q))
+    others = [gens[k] for i, k in enumerate(keys) if i != at[0]]
+    by_degree: dict[int, list[Node]] = {}
+    for exps, coeff in n.terms():
+        rest = [int(e) for i, e in enumerate(exps) if i != at[0]]
+        factors = [t if e == 1 else ("pow", t, ("int", e)) for t, e in zip(others, rest, strict=True) if e]
+        by_degree.setdefault(int(exps[at[0]]), []).append(_term(Fraction(int(coeff.p), int(coeff.q)) / scale,
+                                                                factors))
+    if len(by_degree) < 2:
+        return None
+    coeff = {e: ts[0] if len(ts) == 1 else ("add", *ts) for e, ts in by_degree.items()}
+    x = ("var", v)
+    top = max(coeff)
+    if dominant:
+        inner = [coeff[e] if e == top else ("mul", coeff[e], ("pow", x, ("int", e - top)))
+                 for e in sorted(coeff, reverse=True)]
+        return ("mul", x if top == 1 else ("pow", x, ("int", top)), ("add", *inner))
+    acc = coeff[top]
+    for e in range(top - 1, -1, -1):
+        acc = ("mul", x, acc) if e not in coeff else ("add", coeff[e], ("mul", x, acc))
+    return acc
+
+
+def _end(g: Node, box: dict, deadline: float) -> dict | None:
+    """The leaf's end: g's strict sign by one of the kernel's arguments (the sign at a sample
+    first; a piecewise left standing may change sign at a jump, so then also just non-zero)."""
+    if time.perf_counter() > deadline:
+        raise _OutOfTime
+    sign = _sample_sign(g, box)
+    if sign is None:
+        return None
+    claims = (sign, "nonzero") if any(n[0] == "piecewise" for n in walk(g)) else (sign,)
+    for claim in claims:
+        for by in _arguments(g, box, sign):
+            try:
+                return {"sign": claim, "by": prove_sign(g, claim, box, by)}
+            except Reject:
+                continue
+    return None
+
+
+def _arguments(g: Node, box: dict, sign: str) -> list[str]:
+    """The sign arguments worth trying, cheap and likely first: monotone before the bisecting
+    enclosure, which cannot succeed up to an end where g is 0 (its boxes are closed)."""
+    unbounded = any(r[0] == "open" and (r[1] == NEG_INF or r[2] == INF) for r in box.values())
+    if all(r[0] == "point" for r in box.values()):
+        return ["point"]
+    if unbounded:
+        return ["structure", "roots", "bounds", "factors"]
+    order = ["structure", "roots", "monotone", "enclosure", "factors"]
+    if len(box) == 1:
+        (v, r), = box.items()
+        for end in (r[1], r[2]):
+            try:
+                prove_sign(g, sign, {v: ("point", end)}, "point")
+            except Reject:
+                order.remove("enclosure")  # g is 0 (or undecided) at an end of the closed box
+                break
+    return order
+
+
+def _number(x: Fraction) -> list:
+    return ["int", x.numerator] if x.denominator == 1 else ["rat", x.numerator, x.denominator]
+
+
+def _cuts(r: tuple) -> list[Fraction]:
+    """Rational cut points to try inside the open region r, best first."""
+    lo, hi = r[1], r[2]
+    if lo == NEG_INF and hi == INF:
+        return [Fraction(0)]
+    if hi == INF:
+        start = lo.hi if isinstance(lo, Point) else Fraction(0)
+        return [Fraction(int(start // 1)) + k for k in TAIL_STARTS]
+    if lo == NEG_INF:
+        end = hi.lo if isinstance(hi, Point) else Fraction(0)
+        return [-(Fraction(int(-end // 1)) + k) for k in TAIL_STARTS]
+    return [between(lo, hi)]
