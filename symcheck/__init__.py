@@ -52,7 +52,8 @@ except PackageNotFoundError:  # running from a source tree that was never instal
 #: a format's modules are tried in order: the formula printer alone fills a JSON ``latex`` key
 _OUTPUT = {"rich": ("symcheck.output.render", "symcheck.output.families"),
            "html": ("symcheck.output.html", "symcheck.output.families"),
-           "latex": ("symcheck.output.formula_latex", "symcheck.output.latex", "symcheck.output.families")}
+           "latex": ("symcheck.output.formula_latex", "symcheck.output.latex", "symcheck.output.families"),
+           "text": ("symcheck.output.text",)}
 
 
 def _loader(module: str):

@@ -286,7 +286,7 @@ def catalog(timeout: float, as_json: bool, expect: str | None) -> None:
                         for name, formula, results in rows]}, True)
     else:
         from symcheck.output.render import catalogue_table
-        _emit(catalogue_table(rows, list(CATALOG_COLUMNS)), False)
+        _emit(catalogue_table([(name, results) for name, _, results in rows], list(CATALOG_COLUMNS)), False)
     _finish_rows(sweep, expect)
 
 

@@ -340,10 +340,10 @@ def test_rich_rendering_keeps_every_word(width: int, spec: str) -> None:
     console.print(g.formulation_symmetries("gated"))
     shown = console.export_text()
     name = g.activation.name if g.activation.builtin else "σ"
-    from symcheck.output.render import _aset_text  # the members' table prints a-sets in its own notation
-    texts = [_aset_text(c.aset) for c in g.components] + [s.statement for s in g.maximality]
+    from symcheck.output.render import _aset_text, sigma_text  # the table's notation: |a|, a², (−1)ʲ·a
+    texts = [_aset_text(c.aset) for c in g.components] + [s.text for s in g.maximality]
     texts += [s.justification for s in g.maximality] + list(g.formulation_symmetries("gated").families())
-    texts += [g.note, f"symmetry group of {name}", f"σ(z) = {g.activation.short}",
+    texts += [g.note, f"symmetry group of {name}", f"σ(z) = {sigma_text(g.activation)}",
               "diagonal symmetries (q, k, v) → (λq, μk, νv) of the gated unit"]
     for words in texts:
         assert _in_order(words, shown), (width, words)

@@ -47,4 +47,4 @@ def test_a_one_sided_power_above_the_taylor_cap_has_a_complete_group(spec: str) 
 @pytest.mark.parametrize("spec", [LEFT, RIGHT])
 def test_the_coefficient_of_order_17_is_the_one_named(spec: str) -> None:
     text = str(group(spec))
-    assert "_17 = " in text and "no Taylor coefficient" not in text
+    assert "₁₇ = " in text and "no Taylor coefficient" not in text  # p₁₇, as print shows it

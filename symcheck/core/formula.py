@@ -24,7 +24,7 @@ __all__ = ["Formula", "Term", "Rel", "Relation", "Apply", "Operator", "Product",
            "Terms", "Tuple", "Mapping", "And", "Both", "ForAll", "Given", "Qualified", "Aside",
            "Cases", "FiniteSet", "Interval", "SetUnion", "Cartesian", "Intersection", "SetMinus",
            "SetBuilder", "BigUnion", "Lines", "Abbreviated", "MatrixProduct", "Transposed", "Sum", "Scaled",
-           "to_latex"]
+           "to_latex", "to_text"]
 
 
 class Formula:
@@ -329,3 +329,9 @@ class Scaled(Formula):
 def to_latex(formula: Formula | None) -> str:
     """The formula printed as LaTeX by the output layer ('' for no formula)."""
     return "" if formula is None else render(formula, "latex")
+
+
+def to_text(formula: Formula) -> str:
+    """The formula printed as Unicode text by the output layer: one line, or one per case of a
+    definition by cases."""
+    return render(formula, "text")

@@ -17,8 +17,9 @@ from typing import Any
 
 __all__ = ["renderer", "render", "find", "load_with", "FORMATS"]
 
-#: "rich" (a rich renderable), "latex" (a LaTeX fragment), "html" (for Jupyter)
-FORMATS = ("rich", "latex", "html")
+#: "rich" (a rich renderable), "latex" (a LaTeX fragment), "html" (for Jupyter), "text" (Unicode
+#: lines for a terminal or ``print``)
+FORMATS = ("rich", "latex", "html", "text")
 
 _REGISTRY: dict[str, dict[str, Callable[..., Any]]] = {name: {} for name in FORMATS}
 _LOADERS: dict[str, list[Callable[[], None]]] = {name: [] for name in FORMATS}

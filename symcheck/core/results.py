@@ -8,8 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from symcheck.core.formula import Formula, to_latex
+from symcheck.core.formula import Formula, Text, to_latex, to_text
 from symcheck.core.rendering import render
+
 
 class Status(StrEnum):
     """How a step is backed: machine-checked, a stated theorem, given input, certified by
@@ -63,6 +64,19 @@ class Step:
     def latex(self) -> str:
         """The formula as LaTeX, printed by the output layer."""
         return to_latex(self.formula)
+
+    @property
+    def text(self) -> str:
+        """The statement as people read it: the formula printed by the output layer in the
+        notation of the LaTeX and the HTML (``r(z) = max(0, z) − z``, one line per case of a
+        definition by cases), or the words where the step's formula is words alone (the JSON
+        keeps ``statement``)."""
+        return self.statement if self.formula is None or isinstance(self.formula, Text) else to_text(self.formula)
+
+    def line(self, lead: str) -> str:
+        """``lead``, the text and the status in brackets, for ``print``: the lines after the
+        first of a definition by cases are indented under the first."""
+        return lead + self.text.replace("\n", "\n" + " " * len(lead)) + f"  [{self.status}]"
 
     def to_dict(self) -> dict[str, str]:
         return {"title": self.title, "statement": self.statement, "latex": self.latex,

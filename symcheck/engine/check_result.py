@@ -196,7 +196,7 @@ class CheckResult(Renderable):
         width = max(len(s.title) for s in self.steps) if self.steps else 0
         lines = [f"{self.title}: {self.verdict.value}"]
         for s in self.steps:
-            lines.append(f"  {s.title:<{width}}  {s.statement}  [{s.status}]")
+            lines.append(s.line(f"  {s.title:<{width}}  "))
             if s.justification:
                 lines.append(f"  {'':<{width}}    {s.justification}")
         if self.note:

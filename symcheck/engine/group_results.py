@@ -226,7 +226,7 @@ class SymmetryGroup(Renderable):
         lines = [f"{self.title}: {'complete' if self.complete else 'partial'}"]
         lines += [f"  {c.describe()}" for c in self.components]
         for step in self.maximality:
-            lines.append(f"  {step.title}: {step.statement}  [{step.status}]")
+            lines.append(step.line(f"  {step.title}: "))
         if self.note:
             lines.append(f"  note: {self.note}")
         return "\n".join(lines)

@@ -242,7 +242,7 @@ class LayerGroup(Renderable):
     def __str__(self) -> str:
         lines = [f"{self.title}: {'complete' if self.complete else 'partial'}", f"  unit: {self.unit}"]
         lines += [f"  {family}" for family in self.families()]
-        lines += [f"  {step.title}: {step.statement}  [{step.status}]" for step in self.proof]
+        lines += [step.line(f"  {step.title}: ") for step in self.proof]
         lines += [f"  not covered: {item}" for item in self.not_covered]
         return "\n".join(lines)
 

@@ -17,6 +17,7 @@ import sympy
 from symcheck.core.errors import ParseError, UnknownNameError
 from symcheck.core.formula import Apply, Rel, Relation, to_latex
 from symcheck.core.names import closest
+from symcheck.core.printing import text as printed
 from symcheck.core.rendering import render
 from symcheck.core.results import Renderable
 from symcheck.exact.signs import at_point
@@ -57,8 +58,9 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "sin": ("sin(z)", "sine"),
     "identity": ("z", "identity (no nonlinearity)"),
 }
-#: table-friendly formulas where the real one is too long to read
-SHORT = {"selu": "λ·Piecewise((z, z > 0), (α·(exp(z) - 1), True))"}
+#: table-friendly formulas where the real one is too long to read (SELU's constants as λ and α)
+SHORT_EXPR = {"selu": sympy.Symbol("λ") * sympy.Piecewise((Z, Z > 0), (sympy.Symbol("α") * (sympy.exp(Z) - 1), True))}
+SHORT = {name: printed(expr) for name, expr in SHORT_EXPR.items()}
 ALIASES = {"swish": "silu", "linear": "identity", "gelu_erf": "gelu", "squared_relu": "relu2",
            "leakyrelu": "leaky_relu", "hard_tanh": "hardtanh", "hard_sigmoid": "hardsigmoid",
            "hard_swish": "hardswish"}
@@ -83,6 +85,12 @@ class Activation:
     def short(self) -> str:
         """The formula for tables: SELU's closed-form constants are abbreviated as λ and α."""
         return SHORT.get(self.name, self.formula) if self.builtin else self.formula
+
+    @property
+    def short_expr(self) -> sympy.Expr:
+        """σ's expression for tables, the output layer's to print: :attr:`short`'s abbreviation
+        where it has one, else :attr:`expr`."""
+        return SHORT_EXPR.get(self.name, self.expr) if self.builtin else self.expr
 
     def to_numpy(self, dtype: object = "float64") -> Callable[[object], object]:
         """This σ as a vectorised NumPy function (float64, or float32 on request), built from

@@ -12,8 +12,12 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from symcheck.core.formula import Text as Words
 from symcheck.core.rendering import renderer
 from symcheck.core.verdict import Verdict
+from symcheck.output.flow import Flow, formula, words
+from symcheck.output.text import formula as text
+from symcheck.output.text import statement
 
 if TYPE_CHECKING:  # registered by qualified name: rich text need not import every result's module
     from symcheck.engine.check_result import CheckResult
@@ -45,20 +49,23 @@ def _steps_table(first: str, body: str, **first_style: object) -> Table:
 
 
 # Nothing is cropped at any width: a table wraps only its last column (so a folded cell reads
-# on, line after line), and when its other columns cannot fit whole it becomes a list; a panel
-# title or subtitle that does not fit moves into the panel's body, where it wraps.
+# on, line after line), and when its other columns cannot fit whole, or the last one cannot hold
+# its widest formula, it becomes a list; a panel title or subtitle that does not fit moves into
+# the panel's body, where it wraps. A formula is never split across lines (output.flow).
 
 #: the narrowest the wrapping last column of a table may get before the table becomes a list
 LAST_COLUMN_MIN = 24
 
 
 def _fits(console: Console, options: ConsoleOptions, table: Table, last_min: int) -> bool:
-    """Every column but the last at its full width, and the last at ``last_min``, fit the width."""
+    """Every column but the last at its full width, and the last at ``last_min`` or its widest
+    unbreakable piece (a formula), fit the width."""
     left, right = table.padding[3], table.padding[1]
     widths = []
     for column in table.columns[:-1]:
         cells = [column.header, *column.cells]
         widths.append(max(Measurement.get(console, options, cell).maximum for cell in cells) + left + right)
+    last_min = max([last_min, *(Measurement.get(console, options, cell).minimum for cell in table.columns[-1].cells)])
     borders = len(table.columns) + 1 if table.box is not None else 0
     return sum(widths) + last_min + left + right + borders <= options.max_width
 
@@ -88,13 +95,14 @@ class TitledPanel:
         if cell_len(title.plain) > room:
             parts.insert(0, Text.assemble(title, style="bold"))
             title = self.short if self.short is not None and cell_len(self.short.plain) <= room else None
-        if subtitle is not None and cell_len(Text(subtitle).plain if isinstance(subtitle, str) else subtitle.plain) > room:
-            parts.append(Text(subtitle, style="dim") if isinstance(subtitle, str) else subtitle)
+        shown = Text(subtitle) if isinstance(subtitle, str) else subtitle
+        if shown is not None and cell_len(shown.plain) > room:  # "σ(z) = …": one formula
+            parts.append(Flow(formula(shown.plain, "dim")) if isinstance(subtitle, str) else subtitle)
             subtitle = None
         yield Panel(Group(*parts), title=title, title_align="left", subtitle=subtitle, subtitle_align="left")
 
 
-def _proof(rows: Sequence[tuple[str, Text, Text]], first: str, body: str, **first_style: object) -> Fitted:
+def _proof(rows: Sequence[tuple[str, RenderableType, Text]], first: str, body: str, **first_style: object) -> Fitted:
     """A proof's steps: label, status, then the step with its reasons last (it wraps); as a list
     of labelled paragraphs where that does not fit."""
     table = Table(show_header=True, header_style="bold", box=None, expand=False, padding=(0, 1))
@@ -117,15 +125,24 @@ def _status(status: str) -> Text:
     return Text(status, style=STATUS_STYLE.get(status, ""))
 
 
-def _step_rows(steps) -> list[tuple[str, Text, Text]]:
-    """A proof's steps as rows: the title, the statement with its justification below, the status."""
+def _step_rows(steps) -> list[tuple[str, Flow, Text]]:
+    """A proof's steps as rows: the title, the statement with its justification below, the status.
+    The statement is the step's formula, printed in the one notation of output.text, each of its
+    lines whole; a step whose formula is words alone shows its statement, as prose."""
     rows = []
     for step in steps:
-        body = Text(step.statement)
+        prose = step.formula is None or isinstance(step.formula, Words)
+        pieces = [words(step.text)] if prose else [piece for i, line in enumerate(step.text.split("\n"))
+                                                   for piece in ([words("\n")] if i else []) + [formula(line)]]
         if step.justification:
-            body.append("\n" + step.justification, style="dim italic")
-        rows.append((step.title, body, _status(step.status)))
+            pieces.append(words("\n" + step.justification, "dim italic"))
+        rows.append((step.title, Flow(*pieces), _status(step.status)))
     return rows
+
+
+def sigma_text(act) -> str:
+    """σ's formula for a subtitle or a table, in the notation of every other formula shown."""
+    return text(act.short_expr)
 
 
 @renderer("rich", "symcheck.engine.check_result.CheckResult")
@@ -147,7 +164,7 @@ def rich_result(result: CheckResult) -> TitledPanel:
     # the verdict first, and alone in the border when the whole title does not fit
     verdict = verdict_text(result.verdict)
     return TitledPanel(parts, Text.assemble(verdict, ": ", result.title), verdict,
-                       subtitle=f"σ(z) = {result.formula}")
+                       subtitle=f"σ(z) = {sigma_text(result.activation)}")
 
 
 @renderer("rich", "symcheck.numeric.report.NumericReport")
@@ -179,23 +196,24 @@ def rich_numeric_report(report: NumericReport) -> TitledPanel:
 
 
 def catalogue_table(rows, columns: list[str]) -> Fitted:
-    """rows: (activation name, formula, [CheckResult per column]). The formula comes last (it
-    wraps); where the verdict columns cannot fit, one paragraph per activation."""
+    """rows: (activation name, [CheckResult per column]). σ's formula comes last (it wraps
+    between formulas); where the verdict columns and it cannot fit, one paragraph per activation."""
+    rows = [(name, sigma_text(results[0].activation), results) for name, results in rows]
     title = "Symmetries of the gated unit σ(a)·b"
     table = Table(title=title, header_style="bold")
     table.add_column("activation", style="bold", no_wrap=True)
     for column in columns:
         table.add_column(column, justify="center", no_wrap=True)
     table.add_column("σ(z)", overflow="fold")
-    for name, formula, results in rows:
-        table.add_row(name, *(verdict_text(r.verdict) for r in results), formula)
+    for name, shown, results in rows:
+        table.add_row(name, *(verdict_text(r.verdict) for r in results), Flow(formula(shown)))
 
     def narrow() -> Group:
         items: list[RenderableType] = [Text(title, style="bold")]
-        for name, formula, results in rows:
-            items.append(Text.assemble((name, "bold"), f"  σ(z) = {formula}"))
+        for name, shown, results in rows:
+            items.append(Flow(words(name, "bold"), words("  "), formula(f"σ(z) = {shown}")))
             verdicts = Text("  ")
-            for i, (column, result) in enumerate(zip(columns, results)):
+            for i, (column, result) in enumerate(zip(columns, results, strict=True)):
                 verdicts.append_text(Text.assemble(", " if i else "", f"{column}: ", verdict_text(result.verdict)))
             items.append(verdicts)
         return Group(*items)
@@ -204,7 +222,6 @@ def catalogue_table(rows, columns: list[str]) -> Fitted:
 
 def _degree(p) -> str:
     """p as it reads best: exact when rational, else a few digits (the JSON keeps it exact)."""
-    from symcheck.core.printing import text
     if p is None:
         return ""
     return text(p) if p.is_Rational else f"≈ {float(p.evalf(8)):.4f}"
@@ -216,11 +233,26 @@ _SHORT_KIND = {"inverse-scaling": "inverse scaling", "key-value-rescaling": "key
 
 def _transformation(row) -> str:
     """'inverse scaling, α > 0': the transformation and where its scale ranges, in one cell."""
+    from symcheck.language.symbols import ALPHA, BETA
     kind = _SHORT_KIND.get(row.transformation, row.transformation)
     if row.domain is None:
         return kind
-    scale = "β" if row.transformation == "key-value-rescaling" else "α"
-    return f"{kind}, {row.domain.condition(scale)}"
+    scale = BETA if row.transformation == "key-value-rescaling" else ALPHA
+    return f"{kind}, {statement(row.domain.formula(scale))}"
+
+
+def _basis(row, style: str = "") -> Flow:
+    """What backs an audit row, its witness's coordinates as formulas (``α = −2``, never split)."""
+    if not row.witness:
+        return Flow(words(row.basis, style))
+    import sympy
+
+    from symcheck.paper.auditing import witness_text
+    before, _, after = row.basis.partition(witness_text(row.witness))
+    point = [formula(f"{text(sympy.Symbol(k))} = {text(v)}", style) for k, v in row.witness.items()]
+    commas = [words(", ", style)] * len(point)
+    return Flow(words(before, style), *[p for pair in zip(commas, point, strict=True) for p in pair][1:],
+                words(after, style))
 
 
 @renderer("rich", "symcheck.language.activations.Listing")
@@ -245,7 +277,7 @@ def rich_audit(audit: Audit) -> Fitted:
     previous = None
     for row in audit.rows:
         table.add_row(row.form if row.form != previous else "", _transformation(row),
-                      verdict_text(row.verdict), _degree(row.degree), row.basis)
+                      verdict_text(row.verdict), _degree(row.degree), _basis(row))
         previous = row.form
 
     def narrow() -> Group:
@@ -258,7 +290,7 @@ def rich_audit(audit: Audit) -> Fitted:
             degree = _degree(row.degree)
             items.append(Padding(Text.assemble(_transformation(row), ": ", verdict_text(row.verdict),
                                                f", p = {degree}" if degree else ""), (0, 0, 0, 2)))
-            items.append(Padding(Text(row.basis, style="dim"), (0, 0, 0, 4)))
+            items.append(Padding(_basis(row, "dim"), (0, 0, 0, 4)))
         return Group(*items)
     return Fitted(table, narrow)
 
@@ -286,8 +318,7 @@ def rich_derivation(derivation: Derivation) -> TitledPanel:
 @renderer("rich", "symcheck.paper.targets.Catalogue")
 def rich_catalogue(catalogue: Catalogue) -> Fitted:
     labels = [t.name if t.domain is None else f"{t.name} ({t.domain})" for t in catalogue.columns]
-    return catalogue_table([(name, results[0].formula, list(results)) for name, results in catalogue.rows],
-                           labels)
+    return catalogue_table([(name, list(results)) for name, results in catalogue.rows], labels)
 
 
 @renderer("rich", "symcheck.paper.targets.PaperResult")
@@ -296,8 +327,6 @@ def rich_paper_result(result: PaperResult) -> Group:
 
 
 # ---- symmetry groups (symcheck.engine.group) ----------------------------------------------------
-
-from symcheck.output.text import formula as text  # noqa: E402  (one notation in every cell: |a|, a², (−1)ʲ·a)
 
 
 def _proof_summary(steps) -> Text:
@@ -357,7 +386,7 @@ def rich_group(group: SymmetryGroup) -> TitledPanel:
                   style="bold green" if group.complete else "bold yellow")
     name = group.activation.name if group.activation.builtin else "σ"
     return TitledPanel(parts, Text.assemble(status, f": symmetry group of {name}"), status,
-                       subtitle=f"σ(z) = {group.activation.short}")
+                       subtitle=f"σ(z) = {sigma_text(group.activation)}")
 
 
 @renderer("rich", "symcheck.engine.group_formulations.FormulationSymmetries")
@@ -461,7 +490,7 @@ def rich_layer_group(group) -> TitledPanel:
                   style="bold green" if group.complete else "bold yellow")
     name = group.activation.name if group.activation.builtin else "σ"
     return TitledPanel(parts, Text.assemble(status, f": weight symmetries of the {group.form} layer, σ = {name}"),
-                       status, subtitle=f"σ(z) = {group.activation.short}")
+                       status, subtitle=f"σ(z) = {sigma_text(group.activation)}")
 
 
 # ---- transformed checkpoints (symcheck transform) -----------------------------------------------
@@ -532,19 +561,20 @@ def rich_canonical_report(report) -> Group:
                          f"of {report.source} in canonical form; {report.files} files written; inputs: "
                          f"{report.inputs}; memory {size_text(report.memory)}; {report.elapsed:.2f} s")
     rules = [Text(f"σ = {g.activation.name}, {g.form}: " + "; ".join(rules), style="dim")
-             for g, rules in zip(report.groups, report.rules)]
+             for g, rules in zip(report.groups, report.rules, strict=True)]
+    if report.like is not None:
+        rules.append(Text(f"units matched to {report.like}: its order, and the signs that agree with it", style="dim"))
     table = Table(title="Layers", title_justify="left", header_style="bold", box=None, padding=(0, 1))
-    for column in ("layer", "moved", "gates turned", "values turned", "|a|", "|λ|", "tied", "degenerate", "rounding"):
+    head_cells, body = report.table()
+    for column in head_cells:
         table.add_column(column, no_wrap=True)
     rows = []
-    for layer in report.layers:
-        cells = [("moved", str(layer.moved)), ("gates turned", str(layer.gate_flips)),
-                 ("values turned", str(layer.value_flips)), ("|a|", _span_text(layer.gate)),
-                 ("|λ|", _span_text(layer.value)), ("tied", str(layer.ties)), ("degenerate", str(layer.degenerate)),
-                 ("rounding", _model_figure(layer.rounding))]
-        table.add_row(str(layer.index), *(value for _, value in cells))
-        rows.append((f"layer {layer.index}", cells))
+    for cells in body:
+        table.add_row(*cells)
+        rows.append((f"layer {cells[0]}", list(zip(head_cells[1:], cells[1:], strict=True))))
     note = Text("moved: units whose position changed; turned: signs fixed (a = −1, λ < 0); tied: units whose sign "
                 "patterns coincide, ordered by norms (stable only to rounding); degenerate: a zero row, left as it "
-                "was; rounding: the largest ‖f′(x) − f(x)‖/‖f(x)‖ over the input rows, in float64.", style="dim")
+                "was; rounding: the largest ‖f′(x) − f(x)‖/‖f(x)‖ over the input rows, in float64"
+                + ("; alignment: the smallest |cosine| between a unit's row and its match's." if report.like
+                   else "."), style="dim")
     return Group(head, *rules, Fitted(table, lambda: _listed(rows), last_min=len("rounding")), note)

@@ -12,6 +12,7 @@ on one line so that a table cell or a sentence can hold it.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import sympy
@@ -19,7 +20,10 @@ from sympy.printing.precedence import PRECEDENCE, precedence
 from sympy.printing.pretty.pretty_symbology import greek_unicode
 from sympy.printing.str import StrPrinter
 
-__all__ = ["formula"]
+from symcheck.core import formula as f
+from symcheck.core.rendering import renderer
+
+__all__ = ["formula", "lines", "statement", "text"]
 
 _SUPERSCRIPT = str.maketrans("0123456789-+=()nijk", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺⁼⁽⁾ⁿⁱʲᵏ")
 _SUPERSCRIPTABLE = set("0123456789-+=()nijk")
@@ -56,7 +60,33 @@ class _Printer(StrPrinter):
     def _print_Exp1(self, expr: Any) -> str:
         return "e"
 
+    def _print_Reals(self, expr: Any) -> str:
+        return "ℝ"
+
+    def _print_Integers(self, expr: Any) -> str:
+        return "ℤ"
+
+    def _print_EmptySet(self, expr: Any) -> str:
+        return "∅"
+
+    def _print_Interval(self, expr: sympy.Interval) -> str:
+        left = "(" if expr.left_open or expr.start.is_infinite else "["
+        right = ")" if expr.right_open or expr.end.is_infinite else "]"
+        return f"{left}{self._print(expr.start)}, {self._print(expr.end)}{right}"
+
+    def _print_Union(self, expr: Any) -> str:
+        return " ∪ ".join(self._print(a) for a in expr.args)
+
+    def _print_And(self, expr: Any) -> str:
+        return " and ".join(self._print(a) for a in expr.args)
+
+    def _print_Or(self, expr: Any) -> str:
+        return " or ".join(self._print(a) for a in expr.args)
+
     def _print_exp(self, expr: Any) -> str:
+        shown = self._print(expr.args[0])
+        if set(shown) <= _SUPERSCRIPTABLE:  # e⁻¹, e²
+            return "e" + shown.translate(_SUPERSCRIPT)
         return f"e^{self._group(expr.args[0])}"
 
     def _print_Pow(self, expr: sympy.Pow, rational: bool = False) -> str:
@@ -97,3 +127,188 @@ class _Printer(StrPrinter):
 def formula(expr: Any) -> str:
     """A SymPy expression as one line of Unicode text (minus signs as −)."""
     return _Printer().doprint(sympy.sympify(expr)).replace("-", "−")
+
+
+# ---- proof-step statements (symcheck.core.formula) ----------------------------------------------
+# A printer that dispatches on the node's class, as formula_latex and mathml do, its leaves printed
+# by formula(): the terminal shows the statement the LaTeX and the HTML show, in one notation.
+
+_SUBSCRIPT = str.maketrans("0123456789+-=()aehijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ")
+_SUBSCRIPTABLE = set("0123456789+-=()aehijklmnoprstuvx")
+
+
+def statement(node: Any) -> str:
+    """A proof step's formula (a :mod:`symcheck.core.formula` node or a SymPy leaf) on one line."""
+    if node is None:
+        return ""
+    if not isinstance(node, f.Formula):
+        return formula(node)
+    return _PRINTERS[type(node)](node)
+
+
+@renderer("text", f.Formula)
+def text(node: f.Formula, **_options: Any) -> str:
+    """A proof step's formula as text: its :func:`lines`, one under the other."""
+    return "\n".join(lines(node))
+
+
+def lines(node: Any) -> list[str]:
+    """A proof step's formula as the lines it reads best on: one, except that a definition by
+    cases (``r(z) = {…}``) shows a case a line and a list of statements a statement a line, so a
+    long residual breaks between its cases, never inside one."""
+    if isinstance(node, f.Lines):
+        return [line for item in node.items for line in lines(item)]
+    if isinstance(node, f.Relation) and node.left is not None and _pieces(node.right):
+        head = f"{statement(node.left)} {node.op.value} "
+        body = _case_lines(_pieces(node.right))
+        return [(head if i == 0 else " " * len(head)) + line for i, line in enumerate(body)]
+    if _pieces(node):
+        return _case_lines(_pieces(node))
+    return [statement(node)]
+
+
+def _pieces(node: Any) -> list[tuple[str, str]]:
+    """(value, condition) as text, for a Cases node or a SymPy Piecewise of two or more pieces."""
+    if isinstance(node, f.Cases):
+        return [(statement(value), _condition(condition)) for value, condition in node.pieces]
+    if isinstance(node, sympy.Piecewise) and len(node.args) > 1:
+        return [(formula(value), "otherwise" if condition is sympy.true else f"if {formula(condition)}")
+                for value, condition in node.args]
+    return []
+
+
+def _condition(condition: Any) -> str:
+    return statement(condition) if isinstance(condition, f.Text) else f"if {statement(condition)}"
+
+
+def _case_lines(pieces: list[tuple[str, str]]) -> list[str]:
+    """Cases stacked behind a brace (⎧ ⎨ ⎩), their conditions aligned."""
+    width, last = max(len(value) for value, _ in pieces), len(pieces) - 1
+    braces = ["⎧" if i == 0 else "⎩" if i == last else "⎨" if i == last // 2 else "⎪" for i in range(last + 1)]
+    return [f"{brace} {value:<{width}}  {condition}" for brace, (value, condition) in zip(braces, pieces, strict=True)]
+
+
+def _join(sep: str, items: Any) -> str:
+    return sep.join(statement(item) for item in items)
+
+
+def _relation(node: f.Relation) -> str:
+    shown = f"{node.op.value} {statement(node.right)}"
+    return shown if node.left is None else f"{statement(node.left)} {shown}"
+
+
+def _head(head: Any) -> str:
+    return head if isinstance(head, str) else formula(head)
+
+
+def _apply(node: f.Apply) -> str:
+    side = {1: "₊", -1: "₋"}.get(node.side, "")
+    return f"{_head(node.head)}{side}({_join(', ', node.args)})"
+
+
+def _sub(base: str, index: str) -> str:
+    return base + index.translate(_SUBSCRIPT) if set(index) <= _SUBSCRIPTABLE else f"{base}_{index}"
+
+
+def _indexed(node: f.Indexed) -> str:
+    return _sub(statement(node.base), str(node.index) if isinstance(node.index, int) else statement(node.index))
+
+
+def _power(node: f.Power) -> str:
+    if not node.grouped_base and not isinstance(node.base, f.Formula) and not isinstance(node.exponent, f.Formula):
+        return formula(sympy.Pow(node.base, node.exponent, evaluate=False))  # as in a table: √2ʲ, e^t
+    base, exponent = statement(node.base), statement(node.exponent)
+    if node.grouped_base or not _atomic(node.base):
+        base = f"({base})"
+    if set(exponent) <= _SUPERSCRIPTABLE | {"−"}:
+        return base + exponent.replace("−", "-").translate(_SUPERSCRIPT)
+    return f"{base}^{exponent}" if _atomic(node.exponent) else f"{base}^({exponent})"
+
+
+def _atomic(term: Any) -> bool:
+    """Printed without brackets round it as a factor, a base or an operator's argument."""
+    if isinstance(term, (f.Apply, f.Indexed, f.Paren, f.Abs, f.Tuple, f.Transposed, f.Text, f.Numeral)):
+        return True
+    return isinstance(term, sympy.Basic) and (term.is_Symbol or (term.is_Integer and term >= 0)
+                                              or term in (sympy.E, sympy.pi) or isinstance(term, sympy.Function))
+
+
+def _operator(node: f.Operator) -> str:
+    """``sign L``, ``sin ωs``; an argument of more than one factor in brackets: ``cos(2·π·t)``."""
+    shown = statement(node.arg)
+    return f"{node.name} {shown}" if _atomic(node.arg) and not isinstance(node.arg, f.Paren) else \
+        f"{node.name}{shown}" if isinstance(node.arg, f.Paren) else f"{node.name}({shown})"
+
+
+def _product(node: f.Product) -> str:
+    return "·".join(statement(item) for item in node.items)
+
+
+def _matrix_product(node: f.MatrixProduct) -> str:
+    return "".join(statement(item) for item in node.items)
+
+
+def _for_all(node: f.ForAll) -> str:
+    scope = _join(", ", node.scope)
+    return f"{statement(node.body)} for all {scope}" if node.trailing else f"for all {scope}: {statement(node.body)}"
+
+
+def _cases(node: f.Cases) -> str:
+    return "{" + "; ".join(f"{value} {condition}" for value, condition in _pieces(node)) + "}"
+
+
+def _abbreviated(node: f.Abbreviated) -> str:
+    shown = formula(node.expr)
+    from symcheck.output.formula_latex import LONG  # (loaded here: rich text need not load LaTeX)
+    if len(sympy.latex(node.expr)) <= LONG:  # the LaTeX printer's rule, so every format shows the same
+        return shown
+    approximate = formula(sympy.N(node.expr, 8))
+    return approximate if node.expr.free_symbols else f"≈ {approximate}"
+
+
+def _interval(node: f.Interval) -> str:
+    left, right = ("[", "]") if node.closed else ("(", ")")
+    return f"{left}{statement(node.lower)}, {statement(node.upper)}{right}"
+
+
+_PRINTERS: dict[type, Callable[..., str]] = {
+    f.Relation: _relation,
+    f.Apply: _apply,
+    f.Operator: _operator,
+    f.Product: _product,
+    f.Neg: lambda n: f"−{statement(n.term)}",
+    f.Ratio: lambda n: f"{statement(n.numerator)}/{statement(n.denominator)}",
+    f.Power: _power,
+    f.Abs: lambda n: f"|{statement(n.term)}|",
+    f.Paren: lambda n: f"({statement(n.term)})",
+    f.Plus: lambda n: _join(" + ", n.items),
+    f.Difference: lambda n: f"{statement(n.left)} − {statement(n.right)}",
+    f.PlusMinus: lambda n: f"±{statement(n.term)}",
+    f.Indexed: _indexed,
+    f.Text: lambda n: n.words,
+    f.Numeral: lambda n: n.digits.replace("-", "−"),
+    f.Terms: lambda n: _join(", ", n.items),
+    f.Tuple: lambda n: "(" + _join(", ", n.items) + ")",
+    f.Mapping: lambda n: f"{statement(n.source)} ↦ {statement(n.target)}",
+    f.And: lambda n: _join(", ", n.items),
+    f.Both: lambda n: f"{statement(n.first)} and {statement(n.second)}",
+    f.ForAll: _for_all,
+    f.Given: lambda n: f"{statement(n.condition)}: {statement(n.body)}",
+    f.Qualified: lambda n: f"{statement(n.statement)} ({statement(n.proviso)})",
+    f.Aside: lambda n: f"{statement(n.statement)}  ({statement(n.remark)})",
+    f.Cases: _cases,
+    f.FiniteSet: lambda n: "{" + _join(", ", n.items) + "}",
+    f.Interval: _interval,
+    f.SetUnion: lambda n: _join(" ∪ ", n.items),
+    f.Cartesian: lambda n: _join(" × ", n.items),
+    f.Intersection: lambda n: f"{statement(n.left)} ∩ {statement(n.right)}",
+    f.SetMinus: lambda n: f"{statement(n.left)} ∖ {statement(n.right)}",
+    f.SetBuilder: lambda n: f"{{{statement(n.element)} : {statement(n.condition)}}}",
+    f.BigUnion: lambda n: "⋃" if n.over is None else f"⋃ {statement(n.over)}",
+    f.Lines: lambda n: _join("; ", n.items),
+    f.Abbreviated: _abbreviated,
+    f.MatrixProduct: _matrix_product,
+    f.Transposed: lambda n: statement(n.term) + ("⁻ᵀ" if n.inverse else "ᵀ"),
+    f.Sum: lambda n: _sub("Σ", statement(n.index)) + " " + statement(n.body),
+    f.Scaled: lambda n: f"{statement(n.coefficient)}·{statement(n.vector)}",
+}
