@@ -772,20 +772,24 @@ def equiv(first: str, second: str, inputs: str | None, tokens: int | None, seed:
 @click.argument("directory", metavar="DIR")
 @click.option("-o", "--output", required=True, type=click.Path(file_okay=False), metavar="OUT",
               help="The new model directory (must not exist, or be empty).")
+@click.option("--like", default=None, metavar="REF",
+              help="Match the units to those of REF (a model of the same shape, e.g. another fine-tune in "
+                   "canonical form): the order and free signs of REF's matched units, the scales as always.")
 @_inputs_options
 @_MEMORY_CHECKPOINT
 @_timeout("Time budget in seconds for each activation's G_σ.")
 @_JSON
-def canonical(directory: str, output: str, inputs: str | None, tokens: int | None, seed: int, memory: str,
-              timeout: float, as_json: bool) -> None:
+def canonical(directory: str, output: str, like: str | None, inputs: str | None, tokens: int | None, seed: int,
+              memory: str, timeout: float, as_json: bool) -> None:
     """Write one representative of the model's orbit: A and g·A give the same canonical weights.
 
     \b
     Per layer, an element of the layer group (every scale proved, as in transform): gate signs
     fixed where G_σ has a = -1, gate scales where it has every a > 0, the value path balanced
-    (‖λ·k_j‖ = ‖v_j/λ‖), the units ordered by their sign patterns. Align two fine-tunes of one
-    model this way before averaging them.
-    Example:  symcheck canonical ./llama-ft1 -o ./llama-ft1-canonical
+    (‖λ·k_j‖ = ‖v_j/λ‖), the units ordered by their sign patterns — or, with --like REF, as
+    their matches in REF. Align two fine-tunes of one model this way before averaging them.
+    Example:  symcheck canonical ./llama-ft1 -o ./ft1-canonical
+              symcheck canonical ./llama-ft2 -o ./ft2-aligned --like ./ft1-canonical
     """
     if inputs is not None and tokens is not None:
         raise click.UsageError("--inputs and --tokens exclude each other: give one")
@@ -794,7 +798,7 @@ def canonical(directory: str, output: str, inputs: str | None, tokens: int | Non
     loaded = open_model(directory)
     with _progress(len(loaded.layers), quiet=False) as advance:
         report = run(loaded, output, inputs=inputs, tokens=tokens, seed=seed, memory=memory, timeout=timeout,
-                     progress=advance)
+                     like=like, progress=advance)
     if as_json:
         click.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False, allow_nan=False))
         return

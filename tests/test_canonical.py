@@ -141,6 +141,46 @@ def test_arrays_canonical_is_invariant_and_idempotent(seed, m, d, kind) -> None:
         assert np.all(first["query" if form == "gated" else "key"][:, 0] > 0)
 
 
+# ---- --like: the units matched to a reference ---------------------------------------------------
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(2, 40), st.integers(8, 24), st.sampled_from([0.0, 1e-3, 1e-2]),
+       st.sampled_from([("silu", "gated"), ("relu", "mlp"), ("tanh", "gated")]))
+def test_like_aligns_a_moved_fine_tune_unit_by_unit(seed, m, d, noise, kind) -> None:
+    """B = g·(A + noise): each unit of canonical(B, like=canonical(A)) lies within a few times the
+    noise of the same unit of canonical(A) (exactly, to 1e-12, without noise) — where sorting by
+    sign patterns would scramble the order as soon as one entry's sign changes."""
+    act, form = kind
+    group = _group(act, form)
+    rng = np.random.default_rng(seed)
+    roles = ("query", "key", "value") if form == "gated" else ("key", "value")
+    rows = {role: rng.standard_normal((m, d)) for role in roles}
+    for r in rows.values():  # first entries small: the noise turns their signs (the signs must come from the match)
+        r[:, 0] *= 1e-3
+    tuned = {role: r + noise * rng.standard_normal(r.shape) for role, r in rows.items()}
+    gate = {"silu": np.ones(m), "relu": rng.uniform(0.2, 5, m), "tanh": rng.choice([-1.0, 1.0], m)}[act]
+    g = prove_element(group, 0, m, rng.permutation(m), gate,
+                      rng.uniform(0.2, 5, m) * rng.choice([-1.0, 1.0], m) if form == "gated" else None)
+    reference = _canonical(group, form, rows)
+    moved = _apply(g, form, tuned)
+    factors, like = ((side["query"], side["key"], side["value"]) if form == "gated" else
+                     (side["key"], None, side["value"]) for side in (moved, reference))
+    element, canon = canonical_element(group, 0, *factors, m, like=like)
+    aligned = _apply(element, form, moved)
+    for role in roles:
+        error = np.linalg.norm(aligned[role] - reference[role], axis=1) / np.linalg.norm(reference[role], axis=1)
+        assert error.max() <= (1e-12 if noise == 0 else 10 * noise), (role, error.max())  # a row moves by ≈ noise
+    assert 0.0 <= canon.alignment <= 1.0 + 1e-12
+
+
+def test_like_refuses_a_reference_of_another_shape(tmp_path) -> None:
+    write_model(tmp_path / "a", "llama", layers=2, d=6, m=10)
+    write_model(tmp_path / "r", "llama", layers=2, d=6, m=12)
+    code, _, err = invoke("canonical", str(tmp_path / "a"), "-o", str(tmp_path / "o"), "--like", str(tmp_path / "r"))
+    assert code == 2 and "does not have" in err and "cannot be matched" in err
+    assert not (tmp_path / "o").exists()
+
+
 # ---- memory and the command --------------------------------------------------------------------
 
 def test_memory_stays_within_the_budget_on_a_model_four_times_larger(tmp_path) -> None:

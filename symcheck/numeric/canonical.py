@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from symcheck.core.budget import DEFAULT_TIMEOUT
+from symcheck.core.errors import NumericError
 from symcheck.core.results import Renderable
 from symcheck.engine.layer_group import LayerGroup
 from symcheck.numeric.architectures import Factor, Model, open_model
@@ -49,8 +51,10 @@ from symcheck.numeric.unit_blocks import (
     layer_factors,
     unit_block,
     unit_width,
+    units_at,
     units_per_block,
 )
+from symcheck.numeric.unit_matching import blocks, match_units, projections, row_width, unit_features
 
 __all__ = ["CanonicalReport", "FactorStats", "LayerCanon", "canonical", "canonical_element", "factor_stats",
            "normal_form"]
@@ -110,12 +114,13 @@ class LayerCanon:
     ties: int                               # units ordered by norms, their sign patterns equal
     degenerate: int                         # units with a zero row, left as they were
     rounding: float | None = None           # max over rows of ‖f′ − f‖/‖f‖ on the inputs
+    alignment: float | None = None          # with a reference: the smallest |cos| of matched rows
 
     def to_dict(self) -> dict[str, Any]:
         return {"index": self.index, "moved": self.moved, "gate_flips": self.gate_flips,
                 "value_flips": self.value_flips, "gate_scale": None if self.gate is None else list(self.gate),
                 "value_scale": None if self.value is None else list(self.value), "ties": self.ties,
-                "degenerate": self.degenerate, "rounding": self.rounding}
+                "degenerate": self.degenerate, "rounding": self.rounding, "alignment": self.alignment}
 
 
 def normal_form(group: LayerGroup) -> tuple[str, ...]:
@@ -148,17 +153,26 @@ def _positive_law(group: LayerGroup) -> tuple[float, float] | None:
 
 
 def canonical_element(group: LayerGroup, index: int, gate: Factor | np.ndarray, path: Factor | np.ndarray | None,
-                      out: Factor | np.ndarray, m: int, budget: int = DEFAULT_MEMORY) -> tuple[Element, LayerCanon]:
+                      out: Factor | np.ndarray, m: int, budget: int = DEFAULT_MEMORY,
+                      like: Sequence[Factor | np.ndarray | None] | None = None) -> tuple[Element, LayerCanon]:
     """The element taking a layer to its canonical form, proved a member, and what it does.
 
     ``gate``, ``path`` (gated layers; None for a plain MLP) and ``out``: the factors, or their m
-    units as rows (the bias as a last column), read a block at a time within ``budget``."""
+    units as rows (the bias as a last column), read a block at a time within ``budget``. ``like``:
+    a reference layer's factors — then the units are ordered as their matches there, and each
+    sign the group leaves free is the one that agrees with the matched unit."""
     sign = group.gate_membership(-1.0) if _sign_member(group) else None
     g = factor_stats(gate, m, budget, "first" if sign is not None else None)
     k = None if path is None else factor_stats(path, m, budget, "first")
-    a = np.where(g.first < 0, -1.0, 1.0) if sign is not None else np.ones(m)
+    alignment = None
+    if like is None:
+        gate_first, path_first = g.first, None if k is None else k.first
+    else:
+        order, dots, alignment = _aligned(group, (gate, path, out), like, m, budget)
+        gate_first, path_first = np.sign(dots[0]), None if k is None else np.sign(dots[1])
+    a = np.where(gate_first < 0, -1.0, 1.0) if sign is not None else np.ones(m)
     c = np.where(a < 0, float(sign.c), 1.0) if sign is not None else np.ones(m)
-    lam_sign = None if k is None else np.where(k.first < 0, -1.0, 1.0)
+    lam_sign = None if k is None else np.where(path_first < 0, -1.0, 1.0)
     v = factor_stats(out, m, budget, (c < 0) != (False if lam_sign is None else lam_sign < 0))  # v_j/(c·λ)
     degenerate = (g.norms == 0) | (v.norms == 0) | (False if k is None else k.norms == 0)
     a[degenerate], c[degenerate] = 1.0, 1.0
@@ -179,17 +193,47 @@ def canonical_element(group: LayerGroup, index: int, gate: Factor | np.ndarray, 
         lam = lam_sign * np.sqrt(v.norms / (np.abs(c) * np.where(degenerate, 1.0, k.norms)))
         lam[degenerate] = 1.0
     keys = _keys(g, k, v)
-    # exact invariants first; the canonical output and gate norms (then the index: equal units)
-    # break their ties — never a norm the form fixes (a unit gate's is 1 up to rounding noise)
-    first = v.norms / np.abs(c * (1.0 if lam is None else lam))
-    second = g.norms * np.abs(a)
-    order = np.asarray(sorted(range(m), key=lambda j: (keys[j], float(first[j]), float(second[j]), j)), np.int64)
+    if like is None:
+        # exact invariants first; the canonical output and gate norms (then the index: equal units)
+        # break their ties — never a norm the form fixes (a unit gate's is 1 up to rounding noise)
+        first = v.norms / np.abs(c * (1.0 if lam is None else lam))
+        second = g.norms * np.abs(a)
+        order = np.asarray(sorted(range(m), key=lambda j: (keys[j], float(first[j]), float(second[j]), j)), np.int64)
     element = prove_element(group, index, m, order, a if scaled_gate else None, lam)
     canon = LayerCanon(index, int(np.count_nonzero(order != np.arange(m))), int(np.count_nonzero(a < 0)),
                        0 if lam is None else int(np.count_nonzero(lam < 0)),
                        _span(np.abs(a)) if scaled_gate else None, None if lam is None else _span(np.abs(lam)),
-                       _tied(keys), int(np.count_nonzero(degenerate)))
+                       _tied(keys) if like is None else 0, int(np.count_nonzero(degenerate)), alignment=alignment)
     return element, canon
+
+
+def _aligned(group: LayerGroup, factors: Sequence[Factor | np.ndarray | None],
+             like: Sequence[Factor | np.ndarray | None], m: int,
+             budget: int) -> tuple[np.ndarray, list[np.ndarray], float]:
+    """Unit i of the reference matched to unit P[i] of the layer (invariant features: directions,
+    sign-free where a sign may change); per factor the dot product of each unit's row with its
+    match's; the smallest |cosine| of matched rows."""
+    present, reference = [f for f in factors if f is not None], [f for f in like if f is not None]
+    widths = [(row_width(f), row_width(r)) for f, r in zip(present, reference, strict=False)]
+    if len(present) != len(reference) or any(mine != theirs for mine, theirs in widths):
+        raise NumericError("the reference layer differs in form or sizes: units are matched one to one", name="like")
+    projected = projections(reference, 0)
+    signed = group.negative_gates is False
+    P = match_units(*(unit_features(side, m, signed, projected, budget) for side in (present, reference)), budget)
+    if isinstance(P, str):
+        raise NumericError(f"the units cannot be matched to the reference: {P}", name="like")
+    dots, smallest = [], 1.0
+    for factor, ref in zip(present, reference, strict=True):
+        dot = np.empty(m)
+        for i0, i1 in blocks(m, row_width(factor), budget, STATS_PER_ENTRY):
+            mine = factor[P[i0:i1]] if isinstance(factor, np.ndarray) else units_at(factor, P[i0:i1])
+            theirs = ref[i0:i1] if isinstance(ref, np.ndarray) else unit_block(ref, i0, i1)
+            products = np.einsum("ij,ij->i", mine, theirs)
+            dot[P[i0:i1]] = products
+            scale = np.linalg.norm(mine, axis=1) * np.linalg.norm(theirs, axis=1)
+            smallest = min(smallest, float(np.min(np.abs(products) / np.where(scale == 0, 1.0, scale), initial=1.0)))
+        dots.append(dot)
+    return P, dots, smallest
 
 
 def _span(values: np.ndarray) -> tuple[float, float] | None:
@@ -223,6 +267,7 @@ class CanonicalReport(Renderable):
     files: int
     skipped: tuple[str, ...]
     elapsed: float
+    like: Path | None = None                # the reference the units were matched to
 
     @property
     def rounding(self) -> float | None:
@@ -245,10 +290,12 @@ class CanonicalReport(Renderable):
         """The layers as plain text cells (head, rows), for the LaTeX and HTML renderers."""
         def span(values: tuple[float, float] | None) -> str:
             return "n/a" if values is None else f"{values[0]:.3g} to {values[1]:.3g}"
-        return (("layer", "moved", "gates turned", "values turned", "|a|", "|λ|", "tied", "degenerate", "rounding"),
+        aligned = self.like is not None
+        return (("layer", "moved", "gates turned", "values turned", "|a|", "|λ|", "tied", "degenerate", "rounding")
+                + (("alignment",) if aligned else ()),
                 tuple((str(c.index), str(c.moved), str(c.gate_flips), str(c.value_flips), span(c.gate), span(c.value),
                        str(c.ties), str(c.degenerate), "n/a" if c.rounding is None else f"{c.rounding:.2e}")
-                      for c in self.layers))
+                      + ((f"{c.alignment:.4f}",) if aligned else ()) for c in self.layers))
 
     def to_dict(self) -> dict[str, Any]:
         return {"source": str(self.source), "output": str(self.output), "architecture": self.architecture,
@@ -256,24 +303,32 @@ class CanonicalReport(Renderable):
                             "rules": list(rules)} for g, rules in zip(self.groups, self.rules, strict=True)],
                 "layers": [layer.to_dict() for layer in self.layers], "rounding": self.rounding,
                 "inputs": self.inputs, "memory": self.memory, "files": self.files, "skipped": list(self.skipped),
-                "elapsed_seconds": round(self.elapsed, 4)}
+                "like": None if self.like is None else str(self.like), "elapsed_seconds": round(self.elapsed, 4)}
 
 
 def canonical(directory: str | Path | Model, output: str | Path, *, inputs: Any = None, tokens: int | None = None,
               seed: int | None = 0, memory: int | str = DEFAULT_MEMORY, timeout: float = DEFAULT_TIMEOUT,
-              groups: dict[tuple[str, str], LayerGroup] | None = None,
+              groups: dict[tuple[str, str], LayerGroup] | None = None, like: str | Path | Model | None = None,
               progress: Progress | None = None) -> CanonicalReport:
     """Write ``output``: the model of ``directory`` in canonical form (module docstring).
-    ``groups``: the layer groups by (σ, form), when already computed."""
+    ``groups``: the layer groups by (σ, form), when already computed. ``like``: a model of the
+    same shape (another fine-tune, in canonical form) whose units each layer's are matched to:
+    the units ordered as their matches, the free signs agreeing with them; the scales as always."""
     started = time.perf_counter()
     budget = parse_memory(memory)
     model = directory if isinstance(directory, Model) else open_model(directory)
     check_budget(model, budget)
+    reference = None if like is None else like if isinstance(like, Model) else open_model(like)
+    if reference is not None and [(r.form, r.activation, r.d, r.m, r.e) for r in reference.layers] != \
+            [(r.form, r.activation, r.d, r.m, r.e) for r in model.layers]:
+        raise NumericError(f"{reference.directory} does not have {model.directory}'s MLP layers (form, σ and sizes, "
+                           "layer by layer): its units cannot be matched", name="like")
     groups = layer_groups(model, timeout) if groups is None else groups
     elements, canons = [], []
-    for layer in model.layers:  # every element proved before anything is written
+    for i, layer in enumerate(model.layers):  # every element proved before anything is written
         element, canon = canonical_element(groups[layer.activation, layer.form], layer.index,
-                                           *layer_factors(layer), layer.m, budget)
+                                           *layer_factors(layer), layer.m, budget,
+                                           None if reference is None else layer_factors(reference.layers[i]))
         elements.append(element)
         canons.append(canon)
     X, source = inputs_for(model.layers[0].d, inputs, DEFAULT_TOKENS if inputs is None and tokens is None else tokens,
@@ -283,4 +338,4 @@ def canonical(directory: str | Path | Model, output: str | Path, *, inputs: Any 
                    for canon, before, after in zip(canons, model.layers, result.layers, strict=True))
     return CanonicalReport(model.directory, Path(output), model.architecture.name, tuple(groups.values()),
                            tuple(normal_form(g) for g in groups.values()), layers, source, budget, len(written),
-                           skipped, time.perf_counter() - started)
+                           skipped, time.perf_counter() - started, None if reference is None else reference.directory)

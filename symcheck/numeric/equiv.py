@@ -47,8 +47,8 @@ from symcheck.numeric.unit_blocks import (
     unit_block,
     unit_width,
     units_at,
-    units_per_block,
 )
+from symcheck.numeric.unit_matching import PROJECTIONS, blocks, match_units, projections, unit_features
 
 __all__ = ["PER_ENTRY", "ROUNDINGS", "SLOPES", "EquivReport", "LayerVerdict", "compare_layer", "equiv",
            "output_enclosure"]
@@ -67,8 +67,6 @@ DEFAULT_TOKENS = 64
 #: bytes per entry of a block of units: B's rows and A's gathered ones (float64, and the stored
 #: bits mapped), the scaled copy, the differences and their quotients
 PER_ENTRY = 64
-#: directions of each factor's rows projected on this many random vectors (the matching's features)
-PROJECTIONS = 8
 #: candidate (row, output) pairs certified before giving up
 CANDIDATES = 3
 #: bits of the witness's ball arithmetic
@@ -157,51 +155,10 @@ def _side(layer: MlpLayer) -> _Side:
 
 
 def _blocks(m: int, width: int, budget: int, per_entry: int = PER_ENTRY):
-    step = units_per_block(width, budget, per_entry)
-    for u0 in range(0, m, step):
-        yield u0, min(u0 + step, m)
+    return blocks(m, width, budget, per_entry)
 
 
 # ---- finding g ------------------------------------------------------------------------------------
-
-def _directions(rows: np.ndarray) -> np.ndarray:
-    norms = np.linalg.norm(rows, axis=1, keepdims=True)
-    return rows / np.where(norms == 0, 1.0, norms)
-
-
-def _features(side: _Side, signed_gate: bool, projections: list[np.ndarray], budget: int) -> np.ndarray:
-    """Invariants of each unit under the group: row directions in a random projection, sign-free
-    where a sign may change (every factor but a gate whose sign is fixed), a block at a time."""
-    parts = []
-    for k, (factor, R) in enumerate(zip(side.present, projections, strict=True)):
-        blocks = []
-        for u0, u1 in _blocks(side.m, unit_width(factor), budget):
-            projected = _directions(unit_block(factor, u0, u1)) @ R
-            blocks.append(projected if (k == 0 and signed_gate) else np.abs(projected))
-        parts.append(np.vstack(blocks))
-    return np.hstack(parts)
-
-
-def _match(fa: np.ndarray, fb: np.ndarray, budget: int) -> np.ndarray | str:
-    """P with unit i of B matching unit P[i] of A: nearest neighbours, conflicts by assignment
-    (a reason instead when the conflicts' cost matrix would not fit the budget)."""
-    from scipy.optimize import linear_sum_assignment
-    from scipy.spatial import cKDTree
-    from scipy.spatial.distance import cdist
-    _, nearest = cKDTree(fa).query(fb, k=1)
-    P = np.asarray(nearest, dtype=np.int64)
-    counts = np.bincount(P, minlength=len(fa))
-    clash = counts[P] != 1
-    if clash.any():
-        rows = np.flatnonzero(clash)
-        if 3 * 8 * len(rows) ** 2 > budget:
-            return (f"{len(rows)} units of B have no unit of A to themselves: their assignment would not fit "
-                    f"the memory budget ({size_text(budget)})")
-        free = np.setdiff1d(np.arange(len(fa)), P[~clash])
-        r, c = linear_sum_assignment(cdist(fb[rows], fa[free]))
-        P[rows[r]] = free[c]
-    return P
-
 
 def _least_squares(b: np.ndarray, a: np.ndarray) -> np.ndarray:
     """Per row, the s minimising ‖b − s·a‖."""
@@ -462,13 +419,12 @@ def _working(budget: int, a_layer: MlpLayer, b_layer: MlpLayer, rows: int) -> in
 
 def _find(group: LayerGroup, A: _Side, B: _Side, seed: int, budget: int
           ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, float] | str:
-    rng = np.random.default_rng(seed)
-    projections = [rng.standard_normal((unit_width(f), PROJECTIONS)) for f in A.present]
+    projected = projections(A.present, seed)
     signed = group.negative_gates is False
-    fa, fb = _features(A, signed, projections, budget), _features(B, signed, projections, budget)
+    fa, fb = (unit_features(side.present, side.m, signed, projected, budget) for side in (A, B))
     if not (np.isfinite(fa).all() and np.isfinite(fb).all()):
         return "a weight is not finite"
-    P = _match(fa, fb, budget)
+    P = match_units(fa, fb, budget)
     del fa, fb
     if isinstance(P, str):
         return P
