@@ -207,9 +207,15 @@ class _Gates:
 
 
 def _off(b: np.ndarray, ga: np.ndarray, dtype: str) -> float:
-    """max over entries of |B − g·A| / (u·|g·A|): B's distance from g·A in units of its rounding."""
+    """max over entries of |B − g·A| / (u·|g·A|): B's distance from g·A in units of its rounding
+    (computed in place: both arrays are consumed)."""
     tiny = np.finfo(np.float32).tiny if dtype != "F64" else np.finfo(np.float64).tiny
-    return float(np.max(np.abs(b - ga) / (np.maximum(np.abs(ga), tiny) * UNIT_ROUNDOFF[dtype]), initial=0.0))
+    np.subtract(b, ga, out=b)
+    np.abs(b, out=b)
+    np.abs(ga, out=ga)
+    np.maximum(ga, tiny, out=ga)
+    np.divide(b, ga, out=b)
+    return float(np.max(b, initial=0.0)) / UNIT_ROUNDOFF[dtype]
 
 
 def _fit(group: LayerGroup, A: _Side, B: _Side, P: np.ndarray, budget: int
@@ -228,17 +234,20 @@ def _fit(group: LayerGroup, A: _Side, B: _Side, P: np.ndarray, budget: int
         if isinstance(found, str):
             return found
         gates[u0:u1], cs[u0:u1] = found
-        residual = max(residual, _off(b, a * gates[u0:u1, None], B.dtype))
+        a *= gates[u0:u1, None]
+        residual = max(residual, _off(b, a, B.dtype))
         divisor = cs[u0:u1].copy()
         if gated:
             b, a = unit_block(B.factors[1], u0, u1), units_at(A.factors[1], matched)
             lam[u0:u1] = _least_squares(b, a)
             if np.any(lam[u0:u1] == 0):
                 return "a value-path scale is 0"
-            residual = max(residual, _off(b, a * lam[u0:u1, None], B.dtype))
+            a *= lam[u0:u1, None]
+            residual = max(residual, _off(b, a, B.dtype))
             divisor *= lam[u0:u1]
         b, a = unit_block(B.factors[2], u0, u1), units_at(A.factors[2], matched)
-        residual = max(residual, _off(b, a / divisor[:, None], B.dtype))
+        a /= divisor[:, None]
+        residual = max(residual, _off(b, a, B.dtype))
         del a, b
     return gates, lam, cs, residual
 
