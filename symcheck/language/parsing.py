@@ -171,7 +171,7 @@ def parse_expression(
     """
     try:
         source, tree = _parse_tree(text)
-        _refuse_forbidden(tree, source)
+        _refuse_forbidden(tree, source, functions)
         parsed = _Builder(source, functions, symbols).build(tree.body)
         _check_against_as_written(parsed.expr, source, tree, functions, symbols)
         return parsed
@@ -322,13 +322,48 @@ def _check_tree_size(tree: ast.Expression) -> None:
                      if isinstance(child, (ast.expr, ast.keyword)))
 
 
-def _refuse_forbidden(tree: ast.Expression, source: str) -> None:
+def _refuse_forbidden(tree: ast.Expression, source: str, functions: Mapping[str, Any] = MappingProxyType({})) -> None:
     """Refuse constructs that are never allowed, reporting the leftmost one."""
-    problems = [(node, message) for node in ast.walk(tree.body)
-                if isinstance(node, ast.expr) and (message := _forbidden(node, source)) is not None]
+    nodes = [node for node in ast.walk(tree.body) if isinstance(node, ast.expr)]
+    outer = {id(node.value): node for node in nodes if isinstance(node, ast.Attribute)}
+    calls = {id(node.func): node for node in nodes if isinstance(node, ast.Call)}
+    problems = []
+    for node in nodes:
+        if isinstance(node, ast.Attribute):
+            top = node  # the whole dotted name: torch.nn.functional.gelu, whose call says what to write
+            while id(top) in outer:
+                top = outer[id(top)]
+            message: str | None = _attribute(node, top, calls.get(id(top)), source, functions)
+        else:
+            message = _forbidden(node, source)
+        if message is not None:
+            problems.append((node, message))
     if problems:
         node, message = min(problems, key=lambda item: _position(item[0]))
         raise ParseError(message)
+
+
+#: NumPy's, PyTorch's and math's names for functions written here otherwise (np.maximum is Max)
+_LIBRARY_NAMES = {"abs": "Abs", "absolute": "Abs", "fabs": "Abs", "maximum": "Max", "minimum": "Min",
+                  "arcsin": "asin", "arccos": "acos", "arctan": "atan", "arcsinh": "asinh", "arccosh": "acosh",
+                  "arctanh": "atanh", "heaviside": "Heaviside", "sgn": "sign", "pi": "pi", "e": "E"}
+
+
+def _attribute(node: ast.Attribute, top: ast.Attribute, call: ast.Call | None, source: str,
+               functions: Mapping[str, Any]) -> str:
+    """The refusal of ``node`` (an attribute of the dotted name ``top``): for ``np.tanh(z)``,
+    ``torch.relu(z)``, ``F.silu(z)``, what to write instead, when the last name is one of ours
+    (attributes are never read: only the message knows the libraries' spellings)."""
+    ours = _LIBRARY_NAMES.get(top.attr, top.attr)
+    dotted = f"attribute access is not allowed: {_segment(source, top)!r}"
+    if ours in _CONSTANTS and call is None:
+        return f"{dotted}; write {ours}"
+    if call is None or not (ours in _BUILTIN_FUNCTIONS or ours in functions):
+        return f"attribute access is not allowed: {node.attr!r}"
+    written = f"{ours}({', '.join(_segment(source, arg) for arg in call.args)})"
+    if ours in functions and ours not in _BUILTIN_FUNCTIONS:
+        return f"{dotted}; write {written} ({ours} is a built-in name: --act {ours})"
+    return f"{dotted}; write {written}"
 
 
 def _position(node: ast.AST) -> tuple[int, int, int, int]:
