@@ -5,7 +5,6 @@ stays within the budget."""
 from __future__ import annotations
 
 import json
-import tracemalloc
 import zlib
 
 import numpy as np
@@ -14,6 +13,7 @@ from conftest import invoke_cli as invoke
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from model_checkpoints import write_model
+from traced import traced_peak
 
 from symcheck.engine.layer_group import layer_group
 from symcheck.numeric.architectures import open_model
@@ -190,12 +190,7 @@ def test_memory_stays_within_the_budget_on_a_model_four_times_larger(tmp_path) -
     budget = 2**20
     assert model.checkpoint.nbytes >= 4 * budget
     groups = layer_groups(model, 60)  # G_σ's SymPy work is not the weights' memory
-    tracemalloc.start()
-    try:
-        report = canonical(model, tmp_path / "out", memory=budget, groups=groups)
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    report, peak = traced_peak(lambda: canonical(model, tmp_path / "out", memory=budget, groups=groups))
     assert peak <= budget, peak
     assert report.rounding < 1e-5
 

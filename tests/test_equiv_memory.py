@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import tracemalloc
 
 import mpmath
 import numpy as np
@@ -13,6 +12,7 @@ from conftest import invoke_cli as invoke
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from model_checkpoints import write_model
+from traced import traced_peak
 
 from symcheck.numeric.architectures import open_model
 from symcheck.numeric.equiv import compare_layer, equiv, output_enclosure
@@ -48,12 +48,7 @@ def test_memory_stays_within_the_budget_on_a_model_four_times_larger(tmp_path) -
     assert first.checkpoint.nbytes >= 4 * budget and second.checkpoint.nbytes >= 4 * budget
     groups = layer_groups(first, 60)  # G_σ's SymPy work is not the weights' memory
     _imported()
-    tracemalloc.start()
-    try:
-        report = equiv(first, second, memory=budget, groups=groups)
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    report, peak = traced_peak(lambda: equiv(first, second, memory=budget, groups=groups))
     assert report.verdict == "equivalent", report
     assert peak <= budget, peak
 
@@ -68,12 +63,7 @@ def test_a_witness_within_the_budget_too(tmp_path) -> None:
     first, second = open_model(tmp_path / "a"), open_model(tmp_path / "b")
     groups = layer_groups(first, 60)
     _imported()
-    tracemalloc.start()
-    try:
-        report = equiv(first, second, memory=3 * 2**20, groups=groups, tokens=16)
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    report, peak = traced_peak(lambda: equiv(first, second, memory=3 * 2**20, groups=groups, tokens=16))
     assert [layer.verdict for layer in report.layers] == ["equivalent", "not equivalent"]
     assert peak <= 3 * 2**20, peak
 

@@ -3,7 +3,6 @@ files copied, memory within the budget (checkpoints written by tests/model_check
 from __future__ import annotations
 
 import json
-import tracemalloc
 from fractions import Fraction
 from pathlib import Path
 
@@ -13,6 +12,7 @@ from conftest import invoke_cli as invoke
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from model_checkpoints import write_model
+from traced import traced_peak
 
 from symcheck.core.errors import NumericError, WeightsError
 from symcheck.numeric.architectures import open_model
@@ -191,12 +191,8 @@ def test_memory_stays_within_the_budget_on_a_model_four_times_larger(tmp_path) -
     rng = np.random.default_rng(9)
     P, lam = _save(tmp_path / "P.npy", rng.permutation(1024)), _save(tmp_path / "l.npy", rng.uniform(0.5, 2, 1024))
     groups = layer_groups(model, 60)  # G_σ's SymPy work is not the weights' memory
-    tracemalloc.start()
-    try:
-        transform(model, tmp_path / "out", permute=P, scale_value=lam, memory=budget, groups=groups)
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    _, peak = traced_peak(lambda: transform(model, tmp_path / "out", permute=P, scale_value=lam, memory=budget,
+                                            groups=groups))
     assert peak <= budget, peak
 
 

@@ -33,7 +33,6 @@ import numpy as np
 
 from symcheck.core.budget import DEFAULT_TIMEOUT
 from symcheck.core.errors import NumericError
-from symcheck.core.results import Renderable
 from symcheck.engine.layer_group import LayerGroup
 from symcheck.numeric.architectures import Factor, Model, open_model
 from symcheck.numeric.layer_elements import Element, prove_element
@@ -42,6 +41,7 @@ from symcheck.numeric.planner import DEFAULT_MEMORY, parse_memory
 from symcheck.numeric.transform import (
     DEFAULT_TOKENS,
     Progress,
+    WrittenCheckpoint,
     check_budget,
     layer_groups,
     output_change,
@@ -253,26 +253,11 @@ def _tied(keys: list[bytes]) -> int:
 
 
 @dataclass(frozen=True)
-class CanonicalReport(Renderable):
-    """A checkpoint written in canonical form: each layer's changes, the rules, the rounding."""
+class CanonicalReport(WrittenCheckpoint):
+    """A checkpoint written in canonical form: each layer's changes (LayerCanon), the rules, the rounding."""
 
-    source: Path
-    output: Path
-    architecture: str
-    groups: tuple[LayerGroup, ...]
-    rules: tuple[tuple[str, ...], ...]      # the normal form of each group
-    layers: tuple[LayerCanon, ...]
-    inputs: str
-    memory: int
-    files: int
-    skipped: tuple[str, ...]
-    elapsed: float
-    like: Path | None = None                # the reference the units were matched to
-
-    @property
-    def rounding(self) -> float | None:
-        values = [layer.rounding for layer in self.layers]
-        return None if any(v is None for v in values) else max(values, default=0.0)
+    rules: tuple[tuple[str, ...], ...] = ()     # the normal form of each group
+    like: Path | None = None                    # the reference the units were matched to
 
     def __str__(self) -> str:
         rounding = "n/a" if self.rounding is None else f"{self.rounding:.2e}"
@@ -336,6 +321,7 @@ def canonical(directory: str | Path | Model, output: str | Path, *, inputs: Any 
     written, skipped, result = write_elements(model, output, elements, budget, progress)
     layers = tuple(replace(canon, rounding=output_change(before, after, X, budget))
                    for canon, before, after in zip(canons, model.layers, result.layers, strict=True))
-    return CanonicalReport(model.directory, Path(output), model.architecture.name, tuple(groups.values()),
-                           tuple(normal_form(g) for g in groups.values()), layers, source, budget, len(written),
-                           skipped, time.perf_counter() - started, None if reference is None else reference.directory)
+    return CanonicalReport(model.directory, Path(output), model.architecture.name, tuple(groups.values()), layers,
+                           source, budget, len(written), skipped, time.perf_counter() - started,
+                           tuple(normal_form(g) for g in groups.values()),
+                           None if reference is None else reference.directory)

@@ -29,8 +29,8 @@ from symcheck.numeric.model_report import inputs_for, layer_output
 from symcheck.numeric.planner import DEFAULT_MEMORY, parse_memory, size_text
 from symcheck.numeric.safetensors_io import TensorInfo, open_checkpoint
 
-__all__ = ["PER_ENTRY", "LayerChange", "TransformReport", "apply_element", "check_budget", "layer_groups",
-           "output_change", "transform", "write_elements"]
+__all__ = ["PER_ENTRY", "LayerChange", "TransformReport", "WrittenCheckpoint", "apply_element", "check_budget",
+           "layer_groups", "output_change", "transform", "write_elements"]
 
 #: bytes one entry of a block costs while it is rewritten: the gathered bits, float64, the
 #: rounding's temporaries (BF16's round-to-odd holds six arrays) and the rounded bits
@@ -58,14 +58,15 @@ class LayerChange:
 
 
 @dataclass(frozen=True)
-class TransformReport(Renderable):
-    """A transformed checkpoint: where it went, each layer's element and the rounding."""
+class WrittenCheckpoint(Renderable):
+    """A checkpoint written by moving a model along its groups (transform, canonical): where it
+    went, what each layer underwent (``layers``, each with its ``rounding``), the inputs used."""
 
     source: Path
     output: Path
     architecture: str
     groups: tuple[LayerGroup, ...]
-    layers: tuple[LayerChange, ...]
+    layers: tuple[Any, ...]
     inputs: str
     memory: int
     files: int
@@ -74,8 +75,14 @@ class TransformReport(Renderable):
 
     @property
     def rounding(self) -> float | None:
+        """The largest of the layers' roundings (None when one is undefined)."""
         values = [layer.rounding for layer in self.layers]
         return None if any(v is None for v in values) else max(values, default=0.0)
+
+
+@dataclass(frozen=True)
+class TransformReport(WrittenCheckpoint):
+    """A transformed checkpoint: where it went, each layer's element (LayerChange) and the rounding."""
 
     def __str__(self) -> str:
         lines = [f"{self.output}: {self.architecture}, {len(self.layers)} MLP layers transformed from {self.source}",
