@@ -288,6 +288,10 @@ class Leaf:
             rest = [f for f in g[1:] if f is not varying[0]] if len(varying) == 1 else []
             if rest and self.sign(rest[0] if len(rest) == 1 else ("mul", *rest), "nonzero"):
                 g = varying[0]
+            elif len(varying) > 1:  # u·(θ − 1) with u < 0 on the piece: the sign of θ − 1 alone
+                unsigned = [f for f in g[1:] if not self.sign(f, "nonzero")]
+                if len(unsigned) == 1:
+                    g = unsigned[0]
         live = sorted(v for v in free_vars(g) if self.box[v][0] == "open")
         if len(live) == 1:
             v = live[0]
@@ -637,9 +641,18 @@ class Leaf:
         for k, (_, cond) in enumerate(node[1:]):
             for rel in _relation_paths(cond):
                 at = path + (k + 1, 1) + rel
-                factored = _constant_factor(get(self.expr, list(at))[1])
+                relation = get(self.expr, list(at))
+                factored = _constant_factor(relation[1])
+                if factored is None and relation[2] == ZERO and self._live(relation[1]) >= 2 \
+                        and self.truth(relation) is None:
+                    # a condition in two variables such as u − θ·u: u·(1 − θ), each factor signed alone
+                    factored = _product_factor(relation[1])
                 if factored is not None:
                     self.ring(at + (1,), factored)
+
+    def _live(self, node: Node) -> int:
+        """How many variables of the node range over an open region of the piece."""
+        return sum(self.box[v][0] == "open" for v in free_vars(node) if v in self.box)
 
     def zero(self) -> bool:
         return zero_numerator(self.expr)
@@ -773,6 +786,33 @@ def _constant_factor(l: Node, groups_needed: int = 2) -> Node | None:
     k = k_terms[0] if len(k_terms) == 1 else ("add", *k_terms)
     p = p_terms[0] if len(p_terms) == 1 else ("add", *p_terms)
     return ("mul", k, p)
+
+
+def _product_factor(l: Node) -> Node | None:
+    """l as a product of its irreducible factors over the generators (FLINT's factorisation of
+    the normal form's numerator, the constant denominator folded into the content), when it has
+    at least two: u − θ·u is −1·(θ − 1)·u. None otherwise."""
+    found = _polynomial_over_generators(l)
+    if found is None:
+        return None
+    gens, form, n, d = found
+    if not d.is_constant() or n.is_zero():
+        return None
+    (_, d_coeff), = d.terms()
+    content, factors = n.factor()
+    if sum(int(e) for _, e in factors) < 2:
+        return None
+    trees = [gens[k] for k in sorted(form.index, key=form.index.get)]
+
+    def tree_of(p) -> Node:
+        terms = [_term(Fraction(int(c.p), int(c.q)), [t if e == 1 else ("pow", t, ("int", int(e)))
+                                                      for t, e in zip(trees, exps, strict=True) if e])
+                 for exps, c in p.terms()]
+        return terms[0] if len(terms) == 1 else ("add", *terms)
+
+    scale = Fraction(int(content.p), int(content.q)) / Fraction(int(d_coeff.p), int(d_coeff.q))
+    parts = [tree_of(p) if int(e) == 1 else ("pow", tree_of(p), ("int", int(e))) for p, e in factors]
+    return ("mul", number(scale), *parts)
 
 
 def _innermost_piecewise(node: Node, path: tuple = ()) -> tuple | None:
