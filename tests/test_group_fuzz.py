@@ -2,6 +2,7 @@
 point refutes, and a complete group's components survive the same check."""
 from __future__ import annotations
 
+import pytest
 import sympy
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -13,6 +14,8 @@ from symcheck.engine.group import symmetry_group
 from symcheck.exact.evaluate import certify_nonzero
 from symcheck.exact.signs import at_point
 from symcheck.language.symbols import Z
+
+pytestmark = pytest.mark.slow  # among the heaviest files measured: left out of the quick run
 
 ATOMS = st.sampled_from(["z", "z", "1", "2", "1/3", "-1"])
 UNARY = ("tanh", "sin", "cos", "exp", "Abs", "atan", "erf", "sign", "Heaviside")

@@ -12,6 +12,8 @@ from model_checkpoints import write_model, write_safetensors
 from symcheck.core.errors import NumericError, WeightsError
 from symcheck.numeric.model_report import model_report
 
+pytestmark = pytest.mark.slow  # among the heaviest files measured: left out of the quick run
+
 distributed = pytest.importorskip("dask.distributed", reason="needs dask.distributed (the dask extra)")
 
 

@@ -27,6 +27,8 @@ from symcheck.core.errors import NumericError
 from symcheck.numeric import distributed as ours
 from symcheck.numeric.model_report import model_report
 
+pytestmark = pytest.mark.slow  # among the heaviest files measured: left out of the quick run
+
 pytest.importorskip("dask.distributed", reason="needs dask.distributed (the dask extra)")
 
 #: what "bounded" means here: far above the patched bounds, far below "for ever"

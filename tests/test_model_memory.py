@@ -16,6 +16,8 @@ import pytest
 
 from model_checkpoints import write_model
 
+pytestmark = pytest.mark.slow  # among the heaviest files measured: left out of the quick run
+
 ROOT = Path(__file__).resolve().parent.parent
 
 PROGRAM = textwrap.dedent("""

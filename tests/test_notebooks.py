@@ -19,6 +19,8 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+pytestmark = pytest.mark.slow  # among the heaviest files measured: left out of the quick run
+
 ROOT = Path(__file__).resolve().parent.parent
 PROOFS = ROOT / "proofs"
 KERNEL = "python3"

@@ -23,7 +23,8 @@ from symcheck.core.errors import SymcheckError
 from conftest import invoke_cli
 from tiny_constants import D_TEXT, P_TEXT, POSITIONS, Position, Tiny, mp_rational, tiny_constants
 
-pytestmark = pytest.mark.usefixtures("generous_parse_budget")  # verdicts, not the machine's load
+# verdicts, not the machine's load; slow: among the heaviest files measured, left out of the quick run
+pytestmark = [pytest.mark.usefixtures("generous_parse_budget"), pytest.mark.slow]
 
 
 TIMEOUT = 10

@@ -32,7 +32,8 @@ from symcheck.language.symbols import Z
 from tiny_constants import (BASES, D, D_TEXT, FAMILIES, K_RANGES, P, P_TEXT, Tiny, mp_value, negated, tiny,
                             tiny_constants)
 
-pytestmark = pytest.mark.usefixtures("generous_parse_budget")  # verdicts, not the machine's load
+# verdicts, not the machine's load; slow: among the heaviest files measured, left out of the quick run
+pytestmark = [pytest.mark.usefixtures("generous_parse_budget"), pytest.mark.slow]
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

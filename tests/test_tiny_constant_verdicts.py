@@ -33,7 +33,8 @@ from conftest import invoke_cli
 from tiny_constants import (FAMILIES, D, D_TEXT, DEFINEDNESS, P, P_TEXT, POSITIONS, POSITIONS_BY_NAME, Definedness,
                             Position, Tiny, mp_rational, tiny, tiny_constants, witness_breaks)
 
-pytestmark = pytest.mark.usefixtures("generous_parse_budget")  # verdicts, not the machine's load
+# verdicts, not the machine's load; slow: among the heaviest files measured, left out of the quick run
+pytestmark = [pytest.mark.usefixtures("generous_parse_budget"), pytest.mark.slow]
 
 TIMEOUT = 10
 #: each example runs whole checks: no shrinking (the failure message names the whole case anyway)
