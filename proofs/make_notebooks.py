@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import nbformat
@@ -381,13 +382,28 @@ def notebook_text(name: str) -> str:
     return nbformat.writes(notebook(name)) + "\n"
 
 
-def expected() -> dict[Path, str]:
-    """Every generated file in proofs/ and its content: the notebooks and the LaTeX."""
+def expected(progress: Callable[[str], None] | None = None) -> dict[Path, str]:
+    """Every generated file in proofs/ and its content: the notebooks and the LaTeX.
+    ``progress`` is told a result's name after each of its computations (``targets.steps``)."""
     from symcheck.output.documents import latex_document
-    from symcheck.paper.targets import PAPER
+    from symcheck.paper.targets import PAPER, resolve
     files = {HERE / f"{name}.ipynb": notebook_text(name) for name in NOTEBOOKS}
-    files.update({HERE / f"{name}.tex": latex_document(name) for name in PAPER})
+    for name in PAPER:
+        resolve(name, progress)  # computed here, once, so that the progress is told
+        files[HERE / f"{name}.tex"] = latex_document(name)
     return files
+
+
+def computed() -> dict[Path, str]:
+    """:func:`expected`, with a progress bar on stderr when it is a terminal (about 2 minutes)."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from symcheck.paper.targets import steps
+    console = Console(stderr=True)
+    with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
+        task = bar.add_task("the paper's results", total=steps("all"))
+        return expected(lambda name: bar.update(task, advance=1, description=name))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -395,7 +411,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="report stale files instead of writing")
     args = parser.parse_args(argv)
     stale = []
-    for path, text in expected().items():
+    for path, text in computed().items():
         current = path.read_text(encoding="utf-8") if path.exists() else None
         if current == text:
             continue

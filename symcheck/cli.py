@@ -372,7 +372,10 @@ def latex(target: tuple[str, ...], output: str | None, fragment: bool) -> None:
                                f"{os.path.splitext(output)[1]}; name the file .tex and compile it "
                                "with pdflatex (it needs amsmath and amssymb)")
     from symcheck.output.documents import latex_document
-    _write(latex_document(target_result(target), fragment=fragment), output)
+    from symcheck.paper.targets import steps
+    with _progress(steps(target[0]) if len(target) == 1 else 0, quiet=False) as advance:
+        result = target_result(target, progress=advance)
+    _write(latex_document(result, fragment=fragment), output)
 
 
 #: file types that are not LaTeX source: writing .tex text into them would only mislead
@@ -462,7 +465,7 @@ _TARGET_COMMANDS: dict[str, tuple[str, Callable[..., Any]]] = {
 }
 
 
-def target_result(target: str | tuple[str, ...] | list[str]) -> Any:
+def target_result(target: str | tuple[str, ...] | list[str], progress: Callable[[str], None] | None = None) -> Any:
     """The result a TARGET names, written as on the command line (one string, or its words).
 
     ``exchange --act silu``, ``scaling --act relu --alpha -1``, ``audit --act relu`` and
@@ -484,8 +487,8 @@ def target_result(target: str | tuple[str, ...] | list[str]) -> Any:
     head, rest = words[0].strip().lower().replace("_", "-"), words[1:]
     if head == "derive" and len(rest) == 1:  # as in `symcheck derive NAME`
         head, rest = rest[0], []
-    if not rest:
-        return resolve(head)
+    if not rest:  # progress: told after each computation of a paper result (targets.steps)
+        return resolve(head, progress)
     if head not in _TARGET_COMMANDS:
         from symcheck.paper.targets import NAMES
         if head in NAMES:
@@ -806,10 +809,13 @@ def canonical(directory: str, output: str, like: str | None, inputs: str | None,
 
 
 class _progress:
-    """A transient rich progress bar on stderr (silent when stderr is not a terminal)."""
+    """A transient rich progress bar on stderr (silent when stderr is not a terminal, or with --json)."""
 
     def __init__(self, total: int, quiet: bool) -> None:
-        self.total, self.quiet, self.bar = total, quiet or not sys.stderr.isatty(), None
+        context = click.get_current_context(silent=True)  # --json: nothing but the JSON, anywhere
+        as_json = context is not None and bool(context.params.get("as_json"))
+        self.total, self.bar = total, None
+        self.quiet = quiet or as_json or total == 0 or not sys.stderr.isatty()
 
     def __enter__(self) -> Callable[[str], None]:
         if self.quiet:

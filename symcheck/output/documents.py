@@ -19,5 +19,5 @@ def latex_document(what: Any, *, fragment: bool = False) -> str:
     body = "\n".join(_latex.fragment(item) for item in items)
     if fragment:
         return body
-    title = "symcheck: the paper's results" if isinstance(resolved, tuple) else None
-    return _latex.document(body, title=title)
+    several = isinstance(resolved, tuple)
+    return _latex.document(body, title="symcheck: the paper's results" if several else None, contents=several)

@@ -168,15 +168,46 @@ def _math_word(word: str) -> str | None:
     return "".join(out)
 
 
+#: a short relation in prose, as the library writes one: K = W1, a > 0, z ∈ R, α = −1, b ≠ 0
+_ATOM = r"[−-]?(?:[A-Za-zα-ωΑ-Ω]\d*|\d+(?:/\d+)?)"
+_RELATION = re.compile(rf"(?<![\w\\^_{{}}(|·/*+−-])({_ATOM}) (=|≠|<|>|≤|≥|∈) ({_ATOM})(?![\w(^_{{/·*]|\.\.)")
+
+
+def _relation(match: re.Match[str]) -> str:
+    r"""``K = W1`` as ``K = W_{1}``, ``z ∈ R`` as ``z \in \mathbb{R}`` (no delimiters)."""
+    def atom(text: str) -> str:
+        if text == "R":
+            return r"\mathbb{R}"
+        sign, head, digits = re.fullmatch(r"([−-]?)([^\d]*)(.*)", text).groups()
+        shown = ("-" if sign else "") + "".join(_MATH.get(c, c) for c in head)
+        return f"{shown}_{{{digits}}}" if head and digits else shown + digits
+    left, op, right = match.groups()
+    return f"{atom(left)} {_MATH.get(op, op)} {atom(right)}"
+
+
 def prose(text: str) -> str:
     r"""Library prose as LaTeX: :func:`escape_text`, except that words written the way the
-    library writes math (``q_j``, ``Q_jK_jᵀ``, ``R^{d×d}``, ``R``) are typeset as math.
+    library writes math (``q_j``, ``Q_jK_jᵀ``, ``R^{d×d}``, ``R``) and short relations between
+    letters and numbers (``K = W1``, ``a > 0``, ``z ∈ R``) are typeset as math.
 
     Only for text the library wrote; text from users goes through :func:`escape_text` alone.
 
     >>> print(prose("rows k_j of K, Q_g ∈ R^{d×d}; leaky_relu"))
     rows $k_{j}$ of K, $Q_{g}$ $\in$ $\mathbb{R}^{d \times d}$; leaky\_relu
+    >>> print(prose("Case a > 0, z ∈ R: keys K = W1"))
+    Case $a > 0$, $z \in \mathbb{R}$: keys $K = W_{1}$
     """
+    out, last = [], 0
+    for match in _RELATION.finditer(str(text)):
+        out.append(_words(text[last:match.start()]))
+        out.append(f"${_relation(match)}$")
+        last = match.end()
+    out.append(_words(text[last:]))
+    return "".join(out)
+
+
+def _words(text: str) -> str:
+    """Prose without relations: math words as math, the rest escaped."""
     out, last = [], 0
     for match in _MATH_WORD.finditer(str(text)):
         converted = _math_word(match.group())
@@ -275,7 +306,10 @@ def _symmetry_map(symmetry: str) -> str:
 
 
 def _heading(level: int, text: str) -> str:
-    return rf"\{'sub' * level}section*{{{text}}}"
+    """An unnumbered heading, listed in a table of contents (sections and subsections)."""
+    kind = f"{'sub' * level}section"
+    listed = rf"\addcontentsline{{toc}}{{{kind}}}{{{text}}}" if level < 2 else ""
+    return rf"\{kind}*{{{text}}}{listed}"
 
 
 def _status(status: str) -> str:
@@ -297,7 +331,7 @@ def _steps(steps: Sequence["Step"]) -> list[str]:
     """A numbered list: title and status, the formula displayed, the justification."""
     lines = [r"\begin{enumerate}"]
     for step in steps:
-        lines.append(rf"\item \textbf{{{escape_text(step.title)}}} \hfill {_status(step.status)}")
+        lines.append(rf"\item \textbf{{{prose(step.title)}}} \hfill {_status(step.status)}")
         if step.latex:
             lines.append(rf"\[ {step.latex} \]")
         if step.justification:
@@ -612,11 +646,14 @@ def fragment(item: Any) -> str:
     return _fragment(item, level=0 if isinstance(item, PaperResult) else 1)
 
 
-def document(body: str, title: str | None = None) -> str:
-    """A standalone article around ``body`` (amsmath, amssymb); no date, so it is reproducible."""
+def document(body: str, title: str | None = None, contents: bool = False) -> str:
+    """A standalone article around ``body`` (amsmath, amssymb); no date, so it is reproducible.
+    ``contents``: a table of contents after the title (a long document of several results)."""
     head = _PREAMBLE + r"\begin{document}" + "\n"
     if title:
         head += rf"\begin{{center}}\Large {escape_text(title)}\end{{center}}" + "\n"
+    if contents:
+        head += r"\tableofcontents" + "\n"
     return head + body.rstrip("\n") + "\n\\end{document}\n"
 
 

@@ -153,19 +153,23 @@ PAPER: dict[str, tuple[str, str, tuple[Callable[[], Any], ...]]] = {
 _DERIVATIONS = ("absorb", "rank1", "mlp", "gated", "rank-r")
 
 
-def paper_result(name: str) -> Any:
-    """A paper result: the Derivation itself for a derivation, else a :class:`PaperResult`."""
+def paper_result(name: str, progress: Callable[[str], None] | None = None) -> Any:
+    """A paper result: the Derivation itself for a derivation, else a :class:`PaperResult`.
+    ``progress`` is told the result's name after each of its computations (see :func:`steps`)."""
     if name not in PAPER:
         raise UnknownNameError("paper result", name, closest(name, PAPER), tuple(PAPER))
-    return _paper_result(name)
+    if name not in _COMPUTED:  # computed once per process, as every target is
+        title, statement, calls = PAPER[name]
+        done = []
+        for call in calls:
+            done.append(call())
+            if progress is not None:
+                progress(name)
+        _COMPUTED[name] = done[0] if name in _DERIVATIONS else PaperResult(name, title, statement, tuple(done))
+    return _COMPUTED[name]
 
 
-@lru_cache(maxsize=None)
-def _paper_result(name: str) -> Any:
-    title, statement, calls = PAPER[name]
-    if name in _DERIVATIONS:
-        return calls[0]()
-    return PaperResult(name, title, statement, tuple(call() for call in calls))
+_COMPUTED: dict[str, Any] = {}
 
 
 # ---- names ------------------------------------------------------------------------------------
@@ -175,18 +179,30 @@ NAMES = (*PAPER, "catalogue", "all")
 _ALIASES = {"catalog": "catalogue"}
 
 
-def resolve(name: str) -> Any:
-    """The result a name stands for: a derivation, a paper result, ``catalogue`` (the sweep on
-    the gated form) or ``all`` (a tuple of every paper result)."""
+def _key(name: str) -> str:
     key = name.strip().lower().replace("_", "-")
-    key = _ALIASES.get(key, key)
+    return _ALIASES.get(key, key)
+
+
+def resolve(name: str, progress: Callable[[str], None] | None = None) -> Any:
+    """The result a name stands for: a derivation, a paper result, ``catalogue`` (the sweep on
+    the gated form) or ``all`` (a tuple of every paper result). ``progress``: see :func:`steps`."""
+    key = _key(name)
     if key == "all":
-        return tuple(paper_result(n) for n in PAPER)
+        return tuple(paper_result(n, progress) for n in PAPER)
     if key == "catalogue":
         return _catalogue()
     if key in PAPER:
-        return paper_result(key)
+        return paper_result(key, progress)
     raise UnknownNameError("target", name, closest(key, NAMES), NAMES)
+
+
+def steps(name: str) -> int:
+    """How often :func:`resolve` tells its ``progress`` when it computes ``name`` afresh: once per
+    check, derivation or group of each paper result it names (0 for any other name)."""
+    key = _key(name)
+    names = tuple(PAPER) if key == "all" else (key,) if key in PAPER else ()
+    return sum(len(PAPER[n][2]) for n in names)
 
 
 @lru_cache(maxsize=None)
