@@ -346,6 +346,67 @@ NOTEBOOKS["group"] = (
     "points, the log-periodic form), each step shown.",
     group_cells())
 
+NOTEBOOKS["weight-symmetries"] = (
+    "Weight symmetries of MLP layers, proved and applied to a checkpoint",
+    "The per-unit weight symmetries of a gated layer $\\sigma(q_j x + b_j)(k_j x + e_j) v_j$ and of a plain "
+    "MLP, derived from $G_\\sigma$: permutations, the value path scaled by any $\\lambda \\neq 0$, the gate "
+    "scaled by $a$ with the value path divided by $c$ for $(a, c) \\in G_\\sigma$. Then the SwiGLU layers of "
+    "the shipped `examples/tiny-llama` moved along their group (`transform`), the move found again "
+    "(`equiv`), an illegal move refused, and two copies brought to one canonical form (`canonical`).",
+    [("", """\
+groups = {(g.activation.name, g.form): g for g in sc.paper_result("weight-symmetries").items}
+assert all(g.complete for g in groups.values())
+assert groups["silu", "gated"].gate_values() == "a ∈ {1}" and groups["gelu_tanh", "mlp"].gate_values() == "a ∈ {1}"
+assert groups["relu", "mlp"].gate_values() == "a > 0" and groups["tanh", "gated"].gate_values() == "a ∈ {1, -1}"
+# membership is decided: True with a proof, False with G_σ's certified reason, never a guess
+swiglu = groups["silu", "gated"]
+assert swiglu.contains(gate=1, value=-3.5) is True    # any λ ≠ 0 on the value path
+assert swiglu.contains(gate=2) is False               # no scale on SwiGLU's gate but a = 1
+assert groups["relu", "mlp"].contains(gate=0.25) is True and groups["relu", "mlp"].contains(gate=-1) is False
+swiglu"""),
+     ("A random element of the group applied to the checkpoint: a permutation of the 172 units of every "
+      "layer and value-path scales of both signs. Every scale is proved a member before anything is "
+      "written; the report gives each layer's largest relative output change, the BF16 rounding.", """\
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+model = Path("..") / "examples" / "tiny-llama"
+work = Path(tempfile.mkdtemp())
+rng = np.random.default_rng(0)
+P = rng.permutation(172)
+np.save(work / "P.npy", P)
+np.save(work / "lam.npy", rng.uniform(0.5, 2, 172) * rng.choice([-1.0, 1.0], 172))
+moved = sc.transform(model, work / "moved", permute=work / "P.npy", scale_value=work / "lam.npy")
+assert 0 < moved.rounding < 8 * 2.0**-8   # each weight rounded once to BF16
+moved"""),
+     ("`equiv` finds the element again: the permutation exactly, the scales to rounding.", """\
+found = sc.equiv(model, work / "moved")
+assert found.verdict == "equivalent"
+assert all(layer.permutation == tuple(int(p) for p in P) for layer in found.layers)
+found"""),
+     ("A scale of SwiGLU's gate is no member: refused with $G_\\sigma$'s certified reason, nothing written.", """\
+np.save(work / "two.npy", np.full(172, 2.0))
+try:
+    sc.transform(model, work / "bad", scale_gate=work / "two.npy")
+    reason = None
+except sc.SymcheckError as refused:
+    reason = str(refused)
+assert reason is not None and "is not in the layer group" in reason and "certified" in reason
+assert not (work / "bad").exists()
+print(reason)"""),
+     ("The canonical forms of the model and of its moved copy are one model: comparing them finds the "
+      "identity permutation and scales within rounding of 1.", """\
+sc.canonical(model, work / "canonical-a")
+second = sc.canonical(work / "moved", work / "canonical-b")
+same = sc.equiv(work / "canonical-a", work / "canonical-b")
+assert same.verdict == "equivalent"
+assert all(layer.permutation == tuple(range(172)) for layer in same.layers)
+assert all(max(abs(s - 1) for s in layer.value_scale) < 1e-2 for layer in same.layers)
+second"""),
+     ("The LaTeX in this folder is what the tool generates for this result.", tex_cell("weight-symmetries"))])
+
 for _name in ("absorb", "rank1", "mlp", "gated", "rank-r"):
     NOTEBOOKS[_name][2].append(("The LaTeX in this folder is what the tool generates for this result.",
                                 tex_cell(_name)))

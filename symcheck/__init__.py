@@ -30,6 +30,8 @@ _LAZY = {
     "model_report": "symcheck.numeric.model_report", "ModelReport": "symcheck.numeric.model_report",
     "symmetry_group": "symcheck.engine.group", "SymmetryGroup": "symcheck.engine.group",
     "layer_group": "symcheck.engine.layer_group", "LayerGroup": "symcheck.engine.layer_group",
+    "transform": "symcheck.numeric.transform", "equiv": "symcheck.numeric.equiv",
+    "canonical": "symcheck.numeric.canonical",
     # what the notebooks in proofs/ use: the paper's results, the tool's LaTeX, a certified
     # non-zero test, the explicit layers' symbols, the defect plots, MathML display
     "paper_result": "symcheck.paper.targets", "latex_document": "symcheck.output.documents",

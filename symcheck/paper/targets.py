@@ -2,18 +2,19 @@
 catalogue sweep, the audit.
 
 A name here is a plain identifier — a derivation (``absorb``, ``rank1``, ``mlp``, ``gated``,
-``rank-r``), a paper result (``exchange``, ``scaling``, ``audit``, ``group``: the theorem and the
-checks that show it), ``catalogue`` (every catalogue activation × the transformations of the gated
-unit), or ``all`` (every paper result, in the order of :data:`PAPER` — the files in
-``proofs/``). A check with options (``exchange --act silu``) is read by the command line's own
+``rank-r``), a paper result (``exchange``, ``scaling``, ``audit``, ``group``, ``weight-symmetries``:
+the theorem and the checks that show it), ``catalogue`` (every catalogue activation × the
+transformations of the gated unit), or ``all`` (every paper result, in the order of :data:`PAPER` —
+the files in ``proofs/``). A check with options (``exchange --act silu``) is read by the command line's own
 option parsing (``symcheck latex``), not here: each paper result lists its checks as calls.
 
 Results are immutable and checking again gives the same answer, so resolved names are cached.
 
 >>> resolve("exchange").items[0].verdict.value
 'broken'
->>> [name for name in PAPER]
-['absorb', 'rank1', 'mlp', 'gated', 'exchange', 'scaling', 'rank-r', 'audit', 'group']
+>>> [name for name in PAPER]  # doctest: +NORMALIZE_WHITESPACE
+['absorb', 'rank1', 'mlp', 'gated', 'exchange', 'scaling', 'rank-r', 'audit', 'group',
+ 'weight-symmetries']
 """
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ from symcheck.core.results import Renderable
 from symcheck.engine.check_result import CheckResult
 from symcheck.engine.symmetries import check, check_exchange, check_inverse_scaling
 from symcheck.engine.group import symmetry_group
+from symcheck.engine.layer_group import layer_group
 from symcheck.language.activations import CATALOGUE, catalogue
 from symcheck.language.transformations import Transformation, domain
 from symcheck.paper.auditing import audit
@@ -148,6 +150,17 @@ PAPER: dict[str, tuple[str, str, tuple[Callable[[], Any], ...]]] = {
         r"$a > 0$, the odd activations (tanh, sin, softsign, hardtanh, \dots) only $(\pm 1, \pm 1)$, and "
         r"GELU, SiLU, sigmoid and the rest only $(1, 1)$ (Godfrey et al.\ 2022).",
         tuple(partial(symmetry_group, name) for name in CATALOGUE)),
+    "weight-symmetries": (
+        "Weight symmetries of MLP layers",
+        r"For a gated unit $\sigma(q_j x + b_j)\,(k_j x + e_j)\,v_j$ the per-unit weight symmetries are "
+        r"the permutations of the units, the value path $(k_j, e_j) \mapsto \lambda (k_j, e_j)$ with "
+        r"$v_j \mapsto v_j / \lambda$ for every $\lambda \neq 0$, and the gate $(q_j, b_j) \mapsto a (q_j, "
+        r"b_j)$ with the value path divided by $c$ for every $(a, c) \in G_\sigma$; for $\sigma(k_j x + b_j)"
+        r"\,v_j$ the same without a value path. The group is complete exactly when $G_\sigma$ is: SwiGLU's "
+        r"gate takes no scale but $a = 1$, ReLU's every $a > 0$, tanh's $a = \pm 1$.",
+        tuple(partial(layer_group, act, form) for act, form in (
+            ("silu", "gated"), ("gelu_tanh", "gated"), ("relu", "gated"), ("tanh", "gated"),
+            ("gelu_tanh", "mlp"), ("relu", "mlp")))),
 }
 #: the paper results that are one derivation
 _DERIVATIONS = ("absorb", "rank1", "mlp", "gated", "rank-r")
