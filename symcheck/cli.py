@@ -295,20 +295,22 @@ def catalog(timeout: float, as_json: bool, expect: str | None) -> None:
 @_timeout("Time budget per row, in seconds.")
 @_JSON
 @_EXPECT_ROWS
-def audit(act: str, timeout: float, as_json: bool, expect: str | None) -> None:
+@_PARAM
+def audit(act: str, timeout: float, as_json: bool, expect: str | None, param: tuple[str, ...]) -> None:
     """Every formulation against every transformation, for one activation.
 
     \b
     Rows: exchange, inverse scaling (α>0, α<0, α=−1, α≠0), key-value rescaling,
     query-value rescaling with the homogeneity degree p, permutation and gauge, on
     gated, rank1, mlp, query-mlp, bilinear and rank-r, each with its proof or witness.
+    With --param, each row is for every parameter value in the range, with its regions.
     Example:  symcheck audit --act silu
     """
     from symcheck.paper.auditing import UNIT_ROWS, audit as run_audit
     with _progress(len(UNIT_ROWS), quiet=False) as advance:
-        result = run_audit(act, timeout=timeout, progress=advance)
+        result = run_audit(act, timeout=timeout, progress=advance, params=list(param) or None)
     _emit(result.to_dict() if as_json else result, as_json)
-    _finish_rows(result, expect)
+    _finish_rows(result.verdict_rows() if param else result, expect)
 
 
 @cli.command()

@@ -100,7 +100,9 @@ class FamilyResult(Renderable):
     def witness_text(self) -> str:
         if self.witness is None:
             return ""
-        point = ", ".join(f"{k} = {v}" for k, v in self.witness_point.items())
+        names = set(self.witness_params)  # a parameter named like the scale: say which is which
+        point = ", ".join(f"{k}{' (of the statement)' if k in names else ''} = {v}"
+                          for k, v in self.witness_point.items())
         params = ", ".join(f"{k} = {v}" for k, v in self.witness_params.items())
         return f"{point} with {params}" if point else params
 

@@ -75,3 +75,69 @@ def html_family(result: FamilyResult) -> str:
     return (f"<p><b>{_html.escape(result.title)}: {_html.escape(result.verdict.value)}</b> "
             f"&nbsp; ${_html.escape(quantifier_latex(result))}$</p>{witness}"
             f"<table><tr><th>region</th><th>verdict</th><th>why</th></tr>{rows}</table>{note}")
+
+
+# --------------------------------------------------------------------------- a family's audit
+
+_AUDIT = "symcheck.paper.family_audit.FamilyAudit"
+
+
+def _row_name(row) -> str:
+    where = f" ({row.domain})" if row.domain is not None else ""
+    p = f", p = {row.degree}" if row.degree is not None else ""
+    return f"{row.transformation}{where}{p}"
+
+
+def _regions_text(row) -> str:
+    """The regions of a row that has more than one: 'Eq(beta, 0): holds; beta > 0: broken'."""
+    return "; ".join(f"{r.region}: {r.verdict.value}" for r in row.regions) if len(row.regions) > 1 else ""
+
+
+@renderer("rich", _AUDIT)
+def rich_family_audit(audit):
+    from symcheck.output.render import verdict_text
+    title = f"Symmetry audit, σ = {audit.family.name}, {audit.quantifier}"
+    table = Table(title=title, header_style="bold")
+    for column in ("form", "transformation", "verdict"):
+        table.add_column(column, no_wrap=True)
+    table.add_column("basis and regions", overflow="fold")
+    previous = None
+    for row in audit.rows:
+        regions = _regions_text(row)
+        basis = Text(row.basis, style="dim italic")
+        if regions:
+            basis.append(f"\n{regions}", style="")
+        table.add_row(row.form if row.form != previous else "", _row_name(row), verdict_text(row.verdict), basis)
+        previous = row.form
+    return table
+
+
+def _latex_text(text: str) -> str:
+    return "".join({"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
+                    "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "\\": r"\textbackslash{}"}.get(c, c)
+                   for c in text)
+
+
+@renderer("latex", _AUDIT)
+def latex_family_audit(audit, notebook: bool = False, level: int = 1) -> str:
+    quantifier = ",\\ ".join(f"\\forall\\, {_latex(p.condition())}" if not p.all_reals
+                             else f"\\forall\\, {_latex(p.shown)} \\in \\mathbb{{R}}" for p in audit.family.params)
+    lines = [f"\\textbf{{Symmetry audit}}, $\\sigma(z) = {_latex(audit.family.shown_expr)}$, ${quantifier}$.",
+             "\\begin{tabular}{llll}", "form & transformation & verdict & regions \\\\ \\hline"]
+    for row in audit.rows:
+        regions = ", ".join(f"${_latex(r.condition)}$: {r.verdict.value}" for r in row.regions
+                            if len(row.regions) > 1)
+        lines.append(f"{_latex_text(row.form)} & {_latex_text(_row_name(row))} & {row.verdict.value} & "
+                     f"{regions} \\\\")
+    lines.append("\\end{tabular}")
+    return "\n".join(lines)
+
+
+@renderer("html", _AUDIT)
+def html_family_audit(audit) -> str:
+    rows = "".join(f"<tr><td>{_html.escape(r.form)}</td><td>{_html.escape(_row_name(r))}</td>"
+                   f"<td>{_html.escape(r.verdict.value)}</td><td>{_html.escape(r.basis)}</td>"
+                   f"<td>{_html.escape(_regions_text(r))}</td></tr>" for r in audit.rows)
+    return (f"<p><b>Symmetry audit, σ = {_html.escape(audit.family.name)}, {_html.escape(audit.quantifier)}</b></p>"
+            f"<table><tr><th>form</th><th>transformation</th><th>verdict</th><th>basis</th><th>regions</th></tr>"
+            f"{rows}</table>")

@@ -378,11 +378,20 @@ def _structural_rows(form: str) -> Iterator[AuditRow]:
 
 
 def audit(act: str | Activation, *, timeout: float = DEFAULT_TIMEOUT,
-          progress: Callable[[str], None] | None = None) -> Audit:
+          progress: Callable[[str], None] | None = None, params: Any = None) -> Audit:
     """Every transformation of docs/theory.md §2 on every formulation where it makes sense.
 
     ``timeout`` bounds each row's check; ``progress`` is called with a label after each form.
+    ``params`` (``{"alpha": "0<alpha<1"}``, or the CLI's ``--param`` texts) makes σ a family: a
+    :class:`~symcheck.paper.family_audit.FamilyAudit`, each row for every parameter value.
     """
+    if params:
+        from symcheck.paper.family_audit import Layout, audit_family
+        layout = Layout(UNIT_ROWS, SCALING_DOMAINS, KEY_VALUE_DOMAINS, QUERY_VALUE, _structural_rows, _degree)
+        if not isinstance(act, str):
+            from symcheck.core.errors import UnknownNameError
+            raise UnknownNameError("activation with parameters", repr(act))
+        return audit_family(act, params, layout, timeout=timeout, progress=progress)
     started = time.perf_counter()
     sigma = _lookup(act)
     done: dict[tuple[Transformation, str], CheckResult] = {}
