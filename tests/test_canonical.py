@@ -9,19 +9,19 @@ import zlib
 
 import numpy as np
 import pytest
-from conftest import invoke_cli as invoke
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from model_checkpoints import write_model
-from traced import traced_peak
+from traced import large_model, traced_peak
 
 from symcheck.engine.layer_group import layer_group
-from symcheck.numeric.architectures import open_model
 from symcheck.numeric.canonical import canonical, canonical_element
 from symcheck.numeric.checkpoint_writer import UNIT_ROUNDOFF
 from symcheck.numeric.layer_elements import prove_element
 from symcheck.numeric.safetensors_io import open_checkpoint, read_block
-from symcheck.numeric.transform import layer_groups, transform
+from symcheck.numeric.transform import transform
+
+from conftest import invoke_cli as invoke
+from model_checkpoints import write_model
 
 DTYPES = {"float32": "F32", "bfloat16": "BF16"}
 #: canonical(g·A) = round(s'·round(λ·A)) against canonical(A) = round(s·A), where s' = s/λ up to
@@ -184,12 +184,8 @@ def test_like_refuses_a_reference_of_another_shape(tmp_path) -> None:
 # ---- memory and the command --------------------------------------------------------------------
 
 def test_memory_stays_within_the_budget_on_a_model_four_times_larger(tmp_path) -> None:
-    src = tmp_path / "src"
-    write_model(src, "llama", layers=6, d=64, m=1024, dtype="F32", shards=3)
-    model = open_model(src)
     budget = 2**20
-    assert model.checkpoint.nbytes >= 4 * budget
-    groups = layer_groups(model, 60)  # G_σ's SymPy work is not the weights' memory
+    model, groups = large_model(tmp_path / "src", budget)
     report, peak = traced_peak(lambda: canonical(model, tmp_path / "out", memory=budget, groups=groups))
     assert peak <= budget, peak
     assert report.rounding < 1e-5

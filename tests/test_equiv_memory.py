@@ -8,25 +8,18 @@ import json
 import mpmath
 import numpy as np
 import pytest
-from conftest import invoke_cli as invoke
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from model_checkpoints import write_model
 from traced import traced_peak
 
 from symcheck.numeric.architectures import open_model
 from symcheck.numeric.equiv import compare_layer, equiv, output_enclosure
 from symcheck.numeric.transform import layer_groups, transform
 
+from conftest import invoke_cli as invoke
+from model_checkpoints import write_model
+
 M = 10
-
-
-def _imported() -> None:
-    """What equiv imports on first use (modules are not the weights' memory)."""
-    import flint  # noqa: F401
-    import scipy.optimize
-    import scipy.spatial.distance  # noqa: F401
-    import threadpoolctl  # noqa: F401
 
 
 def _moved(tmp_path, arch: str = "llama", **shape) -> tuple:
@@ -47,7 +40,6 @@ def test_memory_stays_within_the_budget_on_a_model_four_times_larger(tmp_path) -
     budget = 3 * 2**20
     assert first.checkpoint.nbytes >= 4 * budget and second.checkpoint.nbytes >= 4 * budget
     groups = layer_groups(first, 60)  # G_σ's SymPy work is not the weights' memory
-    _imported()
     report, peak = traced_peak(lambda: equiv(first, second, memory=budget, groups=groups))
     assert report.verdict == "equivalent", report
     assert peak <= budget, peak
@@ -62,7 +54,6 @@ def test_a_witness_within_the_budget_too(tmp_path) -> None:
     write_safetensors(tmp_path / "b" / "model.safetensors", {n: ("F32", v) for n, v in tensors.items()})
     first, second = open_model(tmp_path / "a"), open_model(tmp_path / "b")
     groups = layer_groups(first, 60)
-    _imported()
     report, peak = traced_peak(lambda: equiv(first, second, memory=3 * 2**20, groups=groups, tokens=16))
     assert [layer.verdict for layer in report.layers] == ["equivalent", "not equivalent"]
     assert peak <= 3 * 2**20, peak
