@@ -258,7 +258,7 @@ def _resolve(sign: int, relations: list[_Relation], unit: bool, discrete: Bound 
     for r in relations:
         if r.K == 0:
             return conclude(Bound(sign, "empty", reason=r.why), f"no a with {where} is in the group",
-                            Relation(Rel.EQ, Intersection(SetBuilder(A, Relation(_REL[sign], None, S.Zero)), G),
+                            Relation(Rel.EQ, Intersection(SetBuilder(A, Relation(_REL[sign], A, S.Zero)), G),
                                      S.EmptySet),
                             f"{r.why}, but c ≠ 0 since σ is not identically 0")
     first = relations[0] if relations else None
@@ -358,7 +358,7 @@ def opposite_signs(sigma: Activation, pieces, steps: list[Step]) -> Bound | None
         else:
             continue
         steps.append(Step("Conclusion, a < 0", "no a < 0 is in the group",
-                          Relation(Rel.EQ, Intersection(SetBuilder(A, Relation(Rel.LT, None, S.Zero)), G), S.EmptySet),
+                          Relation(Rel.EQ, Intersection(SetBuilder(A, Relation(Rel.LT, A, S.Zero)), G), S.EmptySet),
                           f"{reason}: an a < 0 maps these points into {where}, where σ(a·z₁) = c·σ(z₁) " +
                           ("would make c = 0" if strict == "zero" else
                            "and σ(a·z₂) = c·σ(z₂) would have opposite signs"), Status.THEOREM))
