@@ -74,9 +74,11 @@ def _node(g: Node, regions: dict[str, list], depth: int, deadline: float) -> dic
                                                              "proofs": proofs}}
     except (NeedChange, Stuck, Reject):
         leaf = Leaf(g, box)  # the branches as they are: the sign arguments take a hull of them
-    end = _end(leaf.expr, box, deadline)
+    end = _end(leaf.expr, box, deadline, cheap=True)
     if end is None:
         end = _rewritten(leaf, box, deadline)
+    if end is None:  # the bisecting arguments on the expression as it is, last: they fail slowly
+        end = _end(leaf.expr, box, deadline)
     if end is not None:
         return {"steps": _steps(leaf.steps), "end": end}
     if len(regions) != 1 or depth <= 0:
@@ -126,19 +128,58 @@ def _rewritten(leaf: Leaf, box: dict, deadline: float) -> dict | None:
     variables, its sign at its value), or for one variable θ on an unbounded piece the dominant
     form θ^n·(c_n + c_(n−1)·θ^(−1) + …) and Horner's c_0 + θ·(c_1 + θ·(…)), where interval
     arithmetic does not lose what θ·c − θ·d loses."""
-    forms = [_constant_factor(leaf.expr, groups_needed=1)]
+    forms = [lambda: _constant_factor(leaf.expr, groups_needed=1)]
     live = [v for v, r in box.items() if r[0] == "open"]
     if len(live) == 1:
-        forms += [_by_powers(leaf.expr, live[0], dominant) for dominant in (True, False)]
+        forms += [lambda dominant=dominant: _by_powers(leaf.expr, live[0], dominant) for dominant in (True, False)]
+    forms.append(lambda: _exponentials_factored(leaf))
     before = (leaf.expr, list(leaf.steps))
-    for form in forms:
-        if form is None or not leaf.ring((), form):
-            continue
-        end = _end(leaf.expr, box, deadline)
-        if end is not None:
-            return end
+    for make in forms:
+        try:
+            form = make()
+        except (Stuck, Reject):
+            form = None
+        if form is not None and leaf.ring((), form):
+            end = _end(leaf.expr, box, deadline)
+            if end is not None:
+                return end
         leaf.expr, leaf.steps = before[0], list(before[1])
     return None
+
+
+def _exponentials_factored(leaf: Leaf) -> Node | None:
+    """A gap that decays at infinity: exp(n·x) written exp(x)^n (one generator per base, the
+    emitter's exp rules), then g as a quotient of factored polynomials in the generators —
+    2·(e^(−2β) − e^(−4β))/(…) becomes 2·T²·(T − 1)·(T + 1)·(…)^(−1) with T = e^β, each factor
+    signed alone (T − 1 by monotonicity near β = 0, by its bound beyond)."""
+    leaf.normalize(level=1)
+    return _rational_factor(leaf.expr)
+
+
+def _rational_factor(g: Node) -> Node | None:
+    """N/D with N and D each the product of its irreducible factors (FLINT), or None."""
+    found = _polynomial_over_generators(g)
+    if found is None:
+        return None
+    gens, form, n, d = found
+    if n.is_zero():
+        return None
+    trees = [gens[k] for k in sorted(form.index, key=form.index.get)]
+
+    def tree_of(p) -> Node:
+        terms = [_term(Fraction(int(c.p), int(c.q)), [t if e == 1 else ("pow", t, ("int", int(e)))
+                                                      for t, e in zip(trees, exps, strict=True) if e])
+                 for exps, c in p.terms()]
+        return terms[0] if len(terms) == 1 else ("add", *terms)
+
+    n_content, n_factors = n.factor()
+    d_content, d_factors = d.factor()
+    content = Fraction(int(n_content.p), int(n_content.q)) / Fraction(int(d_content.p), int(d_content.q))
+    parts: list[Node] = [("int", content.numerator) if content.denominator == 1
+                         else ("rat", content.numerator, content.denominator)]
+    parts += [tree_of(p) if int(e) == 1 else ("pow", tree_of(p), ("int", int(e))) for p, e in n_factors]
+    parts += [("pow", tree_of(p), ("int", -int(e))) for p, e in d_factors]
+    return ("mul", *parts)
 
 
 def _by_powers(g: Node, v: str, dominant: bool) -> Node | None:
@@ -178,7 +219,7 @@ def _by_powers(g: Node, v: str, dominant: bool) -> Node | None:
     return acc
 
 
-def _end(g: Node, box: dict, deadline: float) -> dict | None:
+def _end(g: Node, box: dict, deadline: float, cheap: bool = False) -> dict | None:
     """The leaf's end: g's strict sign by one of the kernel's arguments (the sign at a sample
     first; a piecewise left standing may change sign at a jump, so then also just non-zero)."""
     if time.perf_counter() > deadline:
@@ -189,6 +230,8 @@ def _end(g: Node, box: dict, deadline: float) -> dict | None:
     claims = (sign, "nonzero") if any(n[0] == "piecewise" for n in walk(g)) else (sign,)
     for claim in claims:
         for by in _arguments(g, box, sign):
+            if cheap and by in ("monotone", "enclosure"):
+                continue
             try:
                 return {"sign": claim, "by": prove_sign(g, claim, box, by)}
             except Reject:
@@ -202,9 +245,11 @@ def _arguments(g: Node, box: dict, sign: str) -> list[str]:
     unbounded = any(r[0] == "open" and (r[1] == NEG_INF or r[2] == INF) for r in box.values())
     if all(r[0] == "point" for r in box.values()):
         return ["point"]
+    product = g[0] == "mul"  # each factor alone first: a product's derivative rarely keeps a sign
     if unbounded:
-        return ["structure", "roots", "bounds", "factors"]
-    order = ["structure", "roots", "monotone", "enclosure", "factors"]
+        return ["structure", "roots", "factors", "bounds"] if product else ["structure", "roots", "bounds", "factors"]
+    order = ["structure", "factors", "roots", "monotone", "enclosure"] if product else \
+        ["structure", "roots", "monotone", "enclosure", "factors"]
     if len(box) == 1:
         (v, r), = box.items()
         for end in (r[1], r[2]):

@@ -172,8 +172,11 @@ class _Family:
         probes = list({tuple(sorted(p.items())): p for p in probes}.values())[:REGION_PROBES]
         where = " and ".join(self.params.by_symbol(s).text for s in piece.regions)
         admission = None
+        deadline = time.perf_counter() + 2 * REGION_SECONDS  # all probes together
         for probe in probes:
-            seconds = min(REGION_SECONDS, max(0.5, self.budget.remaining()))
+            seconds = min(REGION_SECONDS, deadline - time.perf_counter(), self.budget.remaining())
+            if seconds <= 0.2:
+                break
             outcome = certify_family_region(self.family.expr, self.t, self.unit,
                                             {p.symbol: p.regions for p in self.params}, self.names, probe,
                                             piece.regions, about=f"{self.t.describe()}, σ = {self.family.name}, "
@@ -189,8 +192,8 @@ class _Family:
                 ordinary.checked = True
                 return ordinary
         reason = admission.reason if admission is not None else "no probe"
-        return _Piece(piece.regions, how=f"{piece.how}; the kernel did not accept it on the whole region "
-                      f"({reason[:200]})", witness=piece.witness)
+        return _Piece(piece.regions, how=f"{piece.how}; not proved broken for every value of the region "
+                      f"(the kernel: {reason[:200]})", witness=piece.witness)
 
     def _line(self, spec: ParamSpec, region: Region) -> list[_Piece]:
         """One region of a single parameter: cut where a probe may vanish, each piece decided."""
@@ -366,8 +369,10 @@ class _Family:
         guard), or inconclusive (broken at a sampled value is recorded as the witness)."""
         found = self._guard(regions)
         if found is not None:
-            return _Piece(regions, how=f"broken at a sampled value ({found.how}), not proved on the whole piece",
-                          witness=found.witness)
+            # no probe's zeros were found by the engine; the kernel may still prove one non-zero
+            # on the whole piece (a gap that decays at infinity, signed factor by factor)
+            return self._certified(_Piece(regions, Verdict.BROKEN, f"broken at a sampled value ({found.how})",
+                                          found.witness, probe=found.probe))
         outcome = self._certify({s: (r,) for s, r in regions.items()})
         if outcome.accepted:
             return _Piece(regions, Verdict.HOLDS, "the kernel accepted the statement with the parameter "
