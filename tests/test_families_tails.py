@@ -63,3 +63,21 @@ def test_scaled_swish_plus_linear_is_never_homogeneous(k, c):
     assert result.verdict.value != "holds"
     assert all(r.verdict.value != "holds" for r in result.regions)
     _every_decided_region_is_kernel_checked(result)
+
+
+@pytest.mark.parametrize("c", [R(1), R(2), R(1, 3)])
+def test_squareplus_is_broken_for_every_b_under_positive_scaling(c):
+    """(z + √(z² + c·b))/2 is homogeneous only at b = 0 (ReLU), outside b > 0: the gap at a = 2,
+    b = 1, α = 2 is a difference of two growing square roots, rationalized to −3cb/(4(…)) < 0."""
+    result = sc.check_inverse_scaling(f"(z + sqrt(z**2 + ({c})*b))/2", params={"b": "b>0"})
+    assert result.verdict.value == "broken"
+    assert [r.verdict.value for r in result.regions] == ["broken"]
+    _every_decided_region_is_kernel_checked(result)
+    steps = [s["rule"] for c_ in result.regions[0].certificates for s in _steps(c_["proof"])]
+    assert "square_sqrt" in steps
+
+
+def _steps(node):
+    if "pieces" in node:
+        return [s for piece in node["pieces"] for s in _steps(piece)]
+    return node.get("steps", [])

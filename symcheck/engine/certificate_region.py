@@ -27,7 +27,10 @@ from symcheck.engine.certificate_rewrite import (
     _constant_factor,
     _polynomial_over_generators,
     _term,
+    factored,
+    polynomial_tree,
 )
+from symcheck.engine.certificate_tree import number
 from symcheck.kernel.check import region_from
 from symcheck.kernel.points import INF, NEG_INF, Point, between, rational_point
 from symcheck.kernel.signs import prove_sign
@@ -133,6 +136,7 @@ def _rewritten(leaf: Leaf, box: dict, deadline: float) -> dict | None:
     if len(live) == 1:
         forms += [lambda dominant=dominant: _by_powers(leaf.expr, live[0], dominant) for dominant in (True, False)]
     forms.append(lambda: _exponentials_factored(leaf))
+    forms.append(lambda: _rationalized(leaf))
     before = (leaf.expr, list(leaf.steps))
     for make in forms:
         try:
@@ -153,33 +157,54 @@ def _exponentials_factored(leaf: Leaf) -> Node | None:
     2·(e^(−2β) − e^(−4β))/(…) becomes 2·T²·(T − 1)·(T + 1)·(…)^(−1) with T = e^β, each factor
     signed alone (T − 1 by monotonicity near β = 0, by its bound beyond)."""
     leaf.normalize(level=1)
-    return _rational_factor(leaf.expr)
+    return factored(leaf.expr)
 
 
-def _rational_factor(g: Node) -> Node | None:
-    """N/D with N and D each the product of its irreducible factors (FLINT), or None."""
-    found = _polynomial_over_generators(g)
+_HALF = ("rat", 1, 2)
+
+
+def _rationalized(leaf: Leaf) -> Node | None:
+    """p·√x + q·√y (p, q free of the roots): (p²·x − q²·y)·(p·√x − q·√y)^(−1), by a ring step
+    to (p²·√x² − q²·√y²)·(…)^(−1) and square_sqrt on each square. The difference of two square
+    roots that both grow (squareplus under α > 0: √(16 + b)/4 − √(4 + b)/2) becomes a polynomial
+    over a sum of one sign. The ring step's own check refuses a denominator not proved non-zero."""
+    leaf.normalize(level=0)
+    found = _polynomial_over_generators(leaf.expr)
     if found is None:
         return None
     gens, form, n, d = found
-    if n.is_zero():
+    keys = sorted(form.index, key=form.index.get)
+    trees = [gens[k] for k in keys]
+    roots = [i for i, t in enumerate(trees) if t[0] == "pow" and t[2] == _HALF]
+    if len(roots) != 2 or not d.is_constant():
         return None
-    trees = [gens[k] for k in sorted(form.index, key=form.index.get)]
-
-    def tree_of(p) -> Node:
-        terms = [_term(Fraction(int(c.p), int(c.q)), [t if e == 1 else ("pow", t, ("int", int(e)))
-                                                      for t, e in zip(trees, exps, strict=True) if e])
-                 for exps, c in p.terms()]
-        return terms[0] if len(terms) == 1 else ("add", *terms)
-
-    n_content, n_factors = n.factor()
-    d_content, d_factors = d.factor()
-    content = Fraction(int(n_content.p), int(n_content.q)) / Fraction(int(d_content.p), int(d_content.q))
-    parts: list[Node] = [("int", content.numerator) if content.denominator == 1
-                         else ("rat", content.numerator, content.denominator)]
-    parts += [tree_of(p) if int(e) == 1 else ("pow", tree_of(p), ("int", int(e))) for p, e in n_factors]
-    parts += [("pow", tree_of(p), ("int", -int(e))) for p, e in d_factors]
-    return ("mul", *parts)
+    i, j = roots
+    p_terms: dict = {}
+    q_terms: dict = {}
+    for exps, c in n.terms():
+        if (exps[i], exps[j]) not in ((1, 0), (0, 1)):
+            return None  # not linear in the two roots, or a term free of them
+        rest = tuple(0 if k in (i, j) else int(e) for k, e in enumerate(exps))
+        (p_terms if exps[i] else q_terms)[rest] = c
+    if not p_terms or not q_terms:
+        return None
+    ctx = n.context()
+    p_poly = ctx.from_dict(p_terms)
+    q_poly = ctx.from_dict(q_terms)
+    (_, dc), = d.terms()
+    scale = Fraction(int(dc.p), int(dc.q))
+    p_tree, q_tree = polynomial_tree(p_poly, trees), polynomial_tree(q_poly, trees)
+    s1, s2 = trees[i], trees[j]
+    numerator = ("add", ("mul", ("pow", p_tree, ("int", 2)), ("pow", s1, ("int", 2))),
+                 ("mul", ("int", -1), ("pow", q_tree, ("int", 2)), ("pow", s2, ("int", 2))))
+    conjugate = ("add", ("mul", p_tree, s1), ("mul", ("int", -1), q_tree, s2))
+    target = ("mul", number(1 / scale), numerator, ("pow", conjugate, ("int", -1)))
+    if not leaf.ring((), target):
+        return None
+    for path in ((2, 1, 2), (2, 2, 3)):  # the two squares of roots, then each is its radicand
+        if not leaf.rule("square_sqrt", path):
+            return None
+    return leaf.expr
 
 
 def _by_powers(g: Node, v: str, dominant: bool) -> Node | None:

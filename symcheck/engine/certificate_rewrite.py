@@ -789,30 +789,46 @@ def _constant_factor(l: Node, groups_needed: int = 2) -> Node | None:
 
 
 def _product_factor(l: Node) -> Node | None:
-    """l as a product of its irreducible factors over the generators (FLINT's factorisation of
-    the normal form's numerator, the constant denominator folded into the content), when it has
-    at least two: u − θ·u is −1·(θ − 1)·u. None otherwise."""
-    found = _polynomial_over_generators(l)
+    """l as a product of its irreducible factors over the generators, when l is a polynomial
+    (a constant denominator folded into the content) with at least two: u − θ·u is
+    −1·(θ − 1)·u. None otherwise."""
+    return factored(l, quotient=False)
+
+
+def polynomial_tree(p, trees: list[Node]) -> Node:
+    """The tree of a polynomial of the normal form, its generators' trees in index order."""
+    terms = [_term(Fraction(int(c.p), int(c.q)), [t if e == 1 else ("pow", t, ("int", int(e)))
+                                                  for t, e in zip(trees, exps, strict=True) if e])
+             for exps, c in p.terms()]
+    if not terms:
+        return ZERO
+    return terms[0] if len(terms) == 1 else ("add", *terms)
+
+
+def factored(g: Node, quotient: bool = True) -> Node | None:
+    """g = N/D over the generators as content·(N's irreducible factors)·(D's)^(−1), each factor by
+    FLINT's factorisation of the normal form. ``quotient=False``: only a polynomial (D a
+    constant) with at least two factors. None when the normal form refuses g or it is 0."""
+    found = _polynomial_over_generators(g)
     if found is None:
         return None
     gens, form, n, d = found
-    if not d.is_constant() or n.is_zero():
+    if n.is_zero() or (not quotient and not d.is_constant()):
         return None
-    (_, d_coeff), = d.terms()
-    content, factors = n.factor()
-    if sum(int(e) for _, e in factors) < 2:
+    n_content, n_factors = n.factor()
+    d_content, d_factors = d.factor()
+    if not quotient and sum(int(e) for _, e in n_factors) < 2:
         return None
     trees = [gens[k] for k in sorted(form.index, key=form.index.get)]
 
     def tree_of(p) -> Node:
-        terms = [_term(Fraction(int(c.p), int(c.q)), [t if e == 1 else ("pow", t, ("int", int(e)))
-                                                      for t, e in zip(trees, exps, strict=True) if e])
-                 for exps, c in p.terms()]
-        return terms[0] if len(terms) == 1 else ("add", *terms)
+        return polynomial_tree(p, trees)
 
-    scale = Fraction(int(content.p), int(content.q)) / Fraction(int(d_coeff.p), int(d_coeff.q))
-    parts = [tree_of(p) if int(e) == 1 else ("pow", tree_of(p), ("int", int(e))) for p, e in factors]
-    return ("mul", number(scale), *parts)
+    content = Fraction(int(n_content.p), int(n_content.q)) / Fraction(int(d_content.p), int(d_content.q))
+    parts = [number(content)]
+    parts += [tree_of(p) if int(e) == 1 else ("pow", tree_of(p), ("int", int(e))) for p, e in n_factors]
+    parts += [("pow", tree_of(p), ("int", -int(e))) for p, e in d_factors]
+    return ("mul", *parts)
 
 
 def _innermost_piecewise(node: Node, path: tuple = ()) -> tuple | None:
