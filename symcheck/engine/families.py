@@ -108,7 +108,7 @@ def check_family(family: FamilyActivation, t: Transformation, unit: Form, *,
     try:
         pieces = job.pieces()
     except BudgetExceeded:
-        pieces = [_Piece(dict(zip(job.symbols, combo)), how="the time budget ran out")
+        pieces = [_Piece(dict(zip(job.symbols, combo, strict=True)), how="the time budget ran out")
                   for combo in itertools.product(*(p.regions for p in family.params))]
     verdict, witness, admission, note = job.overall(pieces)
     return FamilyResult(family=family, transformation=t, form=unit, verdict=verdict,
@@ -158,7 +158,7 @@ class _Family:
             for region in spec.regions:
                 out.extend(self._line(spec, region))
         else:
-            out = [self._box(dict(zip(self.symbols, combo)))
+            out = [self._box(dict(zip(self.symbols, combo, strict=True)))
                    for combo in itertools.product(*(p.regions for p in self.params))]
         return [self._certified(piece) for piece in out]
 
@@ -257,6 +257,7 @@ class _Family:
             cuts = self._cuts(g, p, region)
             if cuts is None or not self._nonzero_between(g, p, [region.lower, *cuts[0], region.upper]):
                 continue  # no cut set, or one the statement contradicts at a sample: next probe
+            cuts = ([_plain(x) for x in cuts[0]], cuts[1])
             found.append((values, g, cuts))
             if not cuts[0] or len(found) == CUT_PROBES:
                 break
@@ -383,7 +384,7 @@ class _Family:
         """Sampled rational values of the piece, each decided as an ordinary σ: a broken one."""
         samples = [r.samples(GUARD_VALUES) if not r.is_point else [r.lower] for r in regions.values()]
         for combo in itertools.islice(itertools.product(*samples), GUARD_VALUES):
-            piece = self._at_point(dict(zip(regions, combo)))
+            piece = self._at_point(dict(zip(regions, combo, strict=True)))
             if piece.verdict is Verdict.BROKEN and piece.witness is not None:
                 return piece
         return None
@@ -572,6 +573,22 @@ def _sweep(region: Region, candidates: list[tuple[dict, list]]) -> list[tuple[di
         segments += [(best, Region(start, q)), (best, Region(q, q))]
         start = q
     return None
+
+
+def _plain(x: sympy.Expr) -> sympy.Expr:
+    """A cut point as a rational when it is one in disguise ((e − e²/2)/(2e − e²) is 1/2, the
+    root −c0/c1 of a linear probe): the rational SymPy guesses, kept only when the difference is
+    proved exactly 0 (exact_sign). A rational end can be stated in a certificate; the disguise
+    cannot, and it reads badly in a region."""
+    if x.is_Rational or not x.is_number:
+        return x
+    try:
+        guess = sympy.Rational(x.evalf(40)).limit_denominator(10**6)  # a guess; exact_sign decides
+        if exact_sign(x - guess) == 0:
+            return guess
+    except (Undecided, EvaluationError, TypeError, ValueError, RecursionError):
+        pass
+    return x
 
 
 def _undecided(pieces: list[_Piece]) -> tuple[int, int]:
