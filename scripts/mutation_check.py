@@ -70,13 +70,13 @@ ROOT = Path(__file__).resolve().parent.parent
 # decisions built on it). A mutant runs only its module's files, with ``-x``.
 CORE: dict[str, tuple[str, ...]] = {
     "roots": ("test_mutants_roots.py", "test_mutants_parametrised.py", "test_mutants_regions.py", "test_roots.py", "test_regions.py", "test_split_soundness.py", "test_symmetries.py"),
-    "signs": ("test_mutants_signs.py", "test_roots.py", "test_regions.py", "test_split_soundness.py", "test_symmetries.py"),
+    "signs": ("test_mutants_signs.py", "test_substitute_without_sign_guesses.py", "test_roots.py", "test_regions.py", "test_split_soundness.py", "test_symmetries.py"),
     "regions": ("test_mutants_regions.py", "test_mutants_undecided.py", "test_mutants_zero.py", "test_regions.py", "test_split_soundness.py", "test_roots.py", "test_symmetries.py"),
     "zero": ("test_mutants_zero.py", "test_fallback_wiring.py", "test_split_soundness.py", "test_regions.py", "test_symmetries.py"),
     "plane": ("test_mutants_plane.py", "test_plane.py", "test_fallback_wiring.py"),
     "evaluate": ("test_mutants_evaluate.py", "test_point_coordinate_types.py", "test_inverse_functions_at_rationals.py", "test_mutants_undecided.py", "test_evaluate.py", "test_arb_enclose_range.py", "test_intervals.py"),
     "balls": ("test_mutants_balls.py", "test_inverse_functions_at_rationals.py", "test_mutants_refusals.py", "test_mutants_hulls.py", "test_mutants_evaluate.py", "test_arb_enclose_range.py", "test_evaluate.py", "test_intervals.py"),
-    "intervals": ("test_mutants_balls.py", "test_mutants_refusals.py", "test_mutants_hulls.py", "test_mutants_intervals.py", "test_intervals.py", "test_arb_enclose_range.py"),
+    "intervals": ("test_second_opinion_gamma.py", "test_mutants_balls.py", "test_mutants_refusals.py", "test_mutants_hulls.py", "test_mutants_intervals.py", "test_intervals.py", "test_arb_enclose_range.py"),
     "symmetries": ("test_mutants_symmetries.py", "test_mutants_steps.py", "test_fallback_wiring.py", "test_mutants_degree_domain.py", "test_symmetries.py", "test_guard.py", "test_custom_forms.py"),
     "theorems": ("test_mutants_symmetries.py", "test_symmetries.py"),
     "domain": ("test_mutants_domain.py", "test_domain.py"),
@@ -453,6 +453,8 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         "`small` only chooses where the series stops: the tail bound 2·t_(n+1) is added wherever it stops, once ratio(n+1) <= 1/2",
     ("kernel_evaluate", "`_PARTIAL` gets the extra entry `gt`, in `_PARTIAL = {\"acos\": lambda x: _in(x, arb(-1), arb(1), True).acos(),`"):
         "enclose only reads trees validated by kernel/tree.parse_expr or built by engine/certificate_tree.tree, and both put a relation head only in a condition (read through _TESTS): no value node has the head gt",
+    ("group_members", "`Proof(proof.verdict, proof.steps, proof.witness, proof.note, admissio…`: arguments 3 and 4 swapped, in `return Proof(proof.verdict, proof.steps, proof.witness, proof.note, admission)`"):
+        "_admitted only gets a fresh Proof(HOLDS, steps) (witness None, note ''), and it returns it only when accepted, i.e. certified: group.py reads a proof's witness only when BROKEN and its note only when not certified",
     ("kernel_check", "`region[1:2]` → `region[1:3]`, in `ends = region[1:] if region[0] == \"open\" else region[1:2]`"):
         "every point region the kernel builds (region_from, the witness point, complete.py) is the 2-tuple ('point', p), so region[1:3] and region[1:2] are the same 1-tuple",
 }
@@ -732,7 +734,7 @@ def _allow_lists(tree: ast.Module) -> dict[str, list[str]]:
     used: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Compare):
-            used.update(c.id for op, c in zip(node.ops, node.comparators)
+            used.update(c.id for op, c in zip(node.ops, node.comparators, strict=True)
                         if isinstance(op, (ast.In, ast.NotIn)) and isinstance(c, ast.Name))
         elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) \
                 and not _constant_key(node.slice):
@@ -775,7 +777,7 @@ def _extra_entry(value: ast.AST, pool: list[str]) -> tuple[str, str] | None:
     if isinstance(mutated, ast.Dict):
         key_name = entry.strip("'").rsplit(".", 1)[-1]
         pattern = None
-        for k, v in zip(mutated.keys, mutated.values):
+        for k, v in zip(mutated.keys, mutated.values, strict=True):
             kn = (_name_like(k) or "").strip("'").rsplit(".", 1)[-1]
             if isinstance(v, ast.Attribute) and v.attr == kn:
                 pattern = ast.Attribute(copy.deepcopy(v.value), key_name, ast.Load())
@@ -1309,7 +1311,7 @@ def _step_text_names(function: ast.AST) -> frozenset[str]:
             elif (isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple)
                   and len(target.elts) == len(node.value.elts)
                   and all(isinstance(t, ast.Name) for t in target.elts)):
-                for t, v in zip(target.elts, node.value.elts):
+                for t, v in zip(target.elts, node.value.elts, strict=True):
                     values.setdefault(t.id, []).append(v)
                     plain.add(id(t))
     loads = [n for n in ast.walk(function) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
