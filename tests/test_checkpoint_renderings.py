@@ -7,7 +7,6 @@ import re
 
 import numpy as np
 import pytest
-from model_checkpoints import write_model, write_safetensors
 from test_latex import PDFLATEX, compile_pdf
 
 from symcheck.core.rendering import render
@@ -15,6 +14,8 @@ from symcheck.numeric.canonical import canonical
 from symcheck.numeric.equiv import equiv
 from symcheck.numeric.transform import transform
 from symcheck.output.documents import latex_document
+
+from model_checkpoints import write_model, write_safetensors
 
 
 @pytest.fixture(scope="module")

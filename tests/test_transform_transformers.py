@@ -11,10 +11,10 @@ import pytest
 torch = pytest.importorskip("torch", reason="needs torch (the torch extra)")
 transformers = pytest.importorskip("transformers", reason="needs transformers (the test extra)")
 
-import hf_models as hf
-
 from symcheck.numeric.checkpoint_writer import UNIT_ROUNDOFF
 from symcheck.numeric.transform import transform
+
+import hf_models as hf
 
 DTYPES = {"float32": "F32", "bfloat16": "BF16"}
 
