@@ -76,3 +76,16 @@ def test_product_factor_is_the_same_polynomial(factors, scale):
     (n1, d1), (n2, d2) = form.of(flat_tree), form.of(proposed)
     assert (n1 * d2 - n2 * d1).is_zero()
     assert not flat.is_zero()
+
+
+@pytest.mark.parametrize("check", [sc.check_exchange,
+                                   lambda a, params: sc.check_inverse_scaling(a, alpha=-1, params=params)])
+def test_prelu_is_linear_and_odd_exactly_at_slope_one(check):
+    """Max(z, θz) is z at θ = 1 and neither linear nor odd at any other θ: the zero of the probe
+    at θ = 1 is only proposed by the engine (its sign search does not cover Max), and the kernel
+    decides each piece on either side."""
+    result = check("Max(z, alpha*z)", params={"alpha": "alpha"})
+    assert {r.region: r.verdict.value for r in result.regions} == {"Eq(alpha, 1)": "holds",
+                                                                    "Ne(alpha, 1)": "broken"}
+    for region in result.regions:
+        assert region.certificates and all(kernel_check(c).accepted for c in region.certificates)

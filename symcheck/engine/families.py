@@ -78,6 +78,8 @@ REGION_PROBES = 3
 REGION_SECONDS = 3.0
 #: probes with a proved cut set tried per region, fewest cuts first
 CUT_PROBES = 3
+#: the argument of a cut set that is only proposed (the kernel decides each piece between its points)
+PROPOSED = "its exact rational zeros, with no other zero proved by the engine; the kernel decides each piece"
 #: pieces of one sweep of probes over a region (see _sweep)
 MAX_SEGMENTS = 8
 _BRANCHY = (sympy.Piecewise, sympy.Max, sympy.Min, sympy.Abs, sympy.sign, sympy.Heaviside,
@@ -261,7 +263,7 @@ class _Family:
             found.append((values, g, cuts))
             if not cuts[0] or len(found) == CUT_PROBES:
                 break
-        return sorted(found, key=lambda item: len(item[2][0]))
+        return sorted(found, key=lambda item: (item[2][1] == PROPOSED, len(item[2][0])))
 
     def _cuts(self, g: sympy.Expr, p: sympy.Symbol, region: Region) -> tuple[list, str] | None:
         """Points containing every zero of g in the open region, with g ≠ 0 between them proved."""
@@ -282,6 +284,10 @@ class _Family:
         ends = [lo, *zeros, hi]
         for a, b in itertools.pairwise(ends):
             if prove_nonzero(g, {p: Range(a, b)}) is None:
+                if zeros and g.has(*_BRANCHY):
+                    # a proposal only: the kernel decides each piece between the exact zeros (a
+                    # piece it does not accept is inconclusive), so completeness is not needed
+                    return zeros, PROPOSED
                 return None
         return zeros, "its sign is certified on each interval between its exact rational zeros"
 
