@@ -13,11 +13,16 @@ The **regions** partition the range. A *probe* fixes a, b (and the scale) at rat
 is left, g(θ) = left − right, is a function of the parameter alone. On an open interval, the
 cut points of g (its roots, proved complete by :func:`~symcheck.exact.roots.roots_in`, or its
 exact rational zeros with a certified sign of g proved on every interval between them by
-:func:`~symcheck.exact.definite.prove_nonzero`) leave open pieces where g ≠ 0 at every value:
-**broken** for every value there. A cut point is decided as an ordinary σ (the family at that
-value: holds, broken or inconclusive). An interval no probe cuts is **holds** by a kernel
-certificate over it, or inconclusive. With several parameters the pieces are boxes, one region
-of each parameter's range, decided the same way without cuts.
+:func:`~symcheck.exact.definite.prove_nonzero`, or for a branchy g its exact rational zeros
+only proposed) leave open pieces where g ≠ 0 at every value: **broken** for every value there
+once the kernel accepts a ``nonzero-region`` certificate of it (:func:`certify_family_region`;
+several probes may share a region cut at rationals, :func:`_sweep`), else inconclusive. The
+probe with the fewest cuts is tried first. A cut point is decided as an ordinary σ (the family
+at that value: holds, broken or inconclusive, each kernel-checked). An interval no probe cuts is
+**holds** by a kernel certificate over it, or, broken at a sampled value, offered whole to the
+kernel as broken. With several parameters the pieces are boxes, one region of each parameter's
+range, decided the same way without cuts. Every region reported holds or broken carries the
+certificates behind it (:attr:`RegionVerdict.certificates`).
 """
 from __future__ import annotations
 
