@@ -12,7 +12,6 @@ import json
 
 import pytest
 import sympy
-from conftest import invoke_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,6 +21,8 @@ from symcheck.kernel.check import check as kernel_check
 from symcheck.language.family import parse_family
 from symcheck.language.transformations import Transformation
 from symcheck.language.unit_forms import form
+
+from conftest import invoke_cli
 
 R = sympy.Rational
 beta = sympy.Symbol("beta", real=True)
