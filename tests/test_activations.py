@@ -53,6 +53,7 @@ def test_aliases_resolve() -> None:
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
+@pytest.mark.slow
 def test_extended_table(name: str) -> None:
     exchange, positive, minus_one, any_alpha = (VERDICT[c] for c in EXPECTED[name])
     assert sc.check_exchange(name).verdict.value == exchange

@@ -69,6 +69,7 @@ def assert_broken_rows_certified(result) -> None:
 
 # --- the two examples of the issue ------------------------------------------------------------
 
+@pytest.mark.slow
 def test_min_example_rows_carry_a_real_witness() -> None:
     code, out, err = invoke_cli("audit", "--act", MIN_EXAMPLE, "--json")
     assert code == 0, err
@@ -84,6 +85,7 @@ def test_min_example_rows_carry_a_real_witness() -> None:
     assert_broken_rows_certified(audit(MIN_EXAMPLE))
 
 
+@pytest.mark.slow
 def test_min_example_latex_shows_the_certified_witness() -> None:
     code, out, err = invoke_cli("latex", "audit", "--act", MIN_EXAMPLE)
     assert code == 0, err
@@ -92,6 +94,7 @@ def test_min_example_latex_shows_the_certified_witness() -> None:
             r"(witness $a = -1,\ b = 1,\ \alpha = 2$)") in out
 
 
+@pytest.mark.slow
 def test_a_point_value_at_zero_is_homogeneous_of_degree_zero() -> None:
     result = audit(POINT_AT_ZERO)
     for form in ("gated", "rank1", "bilinear", "rank-r"):
@@ -144,6 +147,7 @@ SPECIAL = [
 
 @pytest.mark.parametrize("act, truth", GENERATED + SPECIAL, ids=[a for a, _ in GENERATED + SPECIAL])
 @pytest.mark.parametrize("form", ["gated", "rank1"])
+@pytest.mark.slow
 def test_query_value_truth_table(act: str, truth: set | None, form: str) -> None:
     row = query_value(act, form)
     if truth == set():
@@ -195,5 +199,6 @@ def test_refutations_name_what_they_exclude() -> None:
 
 
 @pytest.mark.parametrize("act", ["relu", "silu", "tanh", "identity", "hardshrink", "sign(z)"])
+@pytest.mark.slow
 def test_every_broken_row_of_an_audit_is_certified(act: str) -> None:
     assert_broken_rows_certified(audit(act))

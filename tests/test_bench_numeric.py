@@ -21,6 +21,7 @@ def report() -> str:
     return done.stdout
 
 
+@pytest.mark.slow
 def test_the_targets_are_the_gemm_ratio_torch_and_peak(report: str) -> None:
     assert re.search(r"^ratio to GEMM\s+\d+\.\d\d\s+≥ 0\.75", report, re.M), report
     assert re.search(r"^peak memory\s+\d+\.\d+ × \(inputs \+ budget\)\s+≤ 1\.1", report, re.M), report

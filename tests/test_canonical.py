@@ -49,6 +49,7 @@ import hf_models as hf
 
 @pytest.mark.parametrize("dtype", list(DTYPES))
 @pytest.mark.parametrize("arch", hf.ARCHITECTURES)
+@pytest.mark.slow
 def test_canonical_of_a_and_of_g_a_agree_and_keep_the_logits(tmp_path, arch, dtype) -> None:
     hf.build(tmp_path / "a", arch, dtype)
     files, _ = hf.legal_element(tmp_path, arch, np.random.default_rng(zlib.crc32(f"{arch}{dtype}".encode())))

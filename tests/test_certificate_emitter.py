@@ -65,6 +65,7 @@ def test_every_catalogue_holds_gets_an_accepted_certificate(act):
 
 
 @pytest.mark.parametrize("act", sorted(CATALOGUE))
+@pytest.mark.slow
 def test_every_member_of_every_catalogue_group_is_certified(act):
     group = symmetry_group(act)
     outcomes = certify_group(group)
@@ -215,6 +216,7 @@ def test_a_constant_perturbed_consistently_through_the_whole_chain_is_rejected(n
 
 
 @pytest.mark.parametrize("name", sorted(EMITTED))
+@pytest.mark.slow
 def test_every_rule_instance_changed_is_rejected(name):
     cert = EMITTED[name]
     swaps = {"branch": "ring", "ring": "subst", "subst": "ring", "sin_odd": "erf_odd", "tanh_odd": "sinh_odd",

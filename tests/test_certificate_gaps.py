@@ -83,6 +83,7 @@ def transformation(kind, scale):
 
 
 @pytest.mark.parametrize("act,kind,scale,form", GAPS, ids=lambda x: str(x)[:30])
+@pytest.mark.slow
 def test_the_engines_proof_now_passes_the_kernel(act, kind, scale, form):
     result = engine_check(act, transformation(kind, scale), form)
     assert result.verdict.value == "holds", str(result)

@@ -134,6 +134,7 @@ def _inside(r: mpmath.mpf, lower: sympy.Expr, upper: sympy.Expr) -> bool:
 
 @pytest.mark.parametrize("condition", list(CONDITIONS))
 @pytest.mark.parametrize("c", CONSTANTS, ids=repr)
+@pytest.mark.slow
 def test_every_true_root_is_a_cut_point_or_the_answer_is_undecided(condition, c) -> None:
     build, truth = CONDITIONS[condition]
     g = build(c)
@@ -256,6 +257,7 @@ ACTIVATIONS = {
 
 @pytest.mark.parametrize("name", list(ACTIVATIONS))
 @pytest.mark.parametrize("c", E2E_CONSTANTS, ids=repr)
+@pytest.mark.slow
 def test_the_exchange_verdict_is_never_the_wrong_one(name, c) -> None:
     pattern, sigma, holds = ACTIVATIONS[name]
     text = pattern.replace("C", c.text)
@@ -277,6 +279,7 @@ def test_the_exchange_verdict_is_never_the_wrong_one(name, c) -> None:
 # --- the plane: a factor's sign on a case ------------------------------------------------------
 
 @pytest.mark.parametrize("c", [c for c in E2E_CONSTANTS if c.sign < 0], ids=repr)
+@pytest.mark.slow
 def test_the_plane_does_not_take_the_sign_of_a_tiny_offset_from_sympy(c) -> None:
     """|a + c| = a + c on a > 0 is false for c < 0 (on 0 < a < −c); SymPy's assumptions called
     p + c positive for p > 0 when they misjudged c."""

@@ -157,6 +157,7 @@ def test_a_coefficient_at_minus_one_is_never_read_as_zero(c: Tiny) -> None:
 # --- a coefficient, and a custom form -----------------------------------------------------------
 
 @pytest.mark.parametrize("c", SOME, ids=repr)
+@pytest.mark.slow
 def test_a_coefficient_is_never_read_as_zero(c: Tiny) -> None:
     """σ = z + c·z² is not linear: exchange on the gated unit is broken."""
     result = sc.check_exchange(f"z + {c.text}*z**2")
@@ -169,6 +170,7 @@ def test_a_coefficient_is_never_read_as_zero(c: Tiny) -> None:
 
 
 @pytest.mark.parametrize("c", SOME, ids=repr)
+@pytest.mark.slow
 def test_a_constant_in_a_custom_form_is_never_read_as_zero(c: Tiny) -> None:
     """u(a, b) = σ(a)·b + c·a with σ = z: exchange changes u by c·(b − a) ≠ 0."""
     result = sc.check_exchange("z", form=f"sigma(a)*b + {c.text}*a")
@@ -213,6 +215,7 @@ def test_opaque_constants_keep_a_certified_sign_and_prove_what_exact_algebra_pro
 # --- group probes -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("c", SOME, ids=repr)
+@pytest.mark.slow
 def test_the_group_of_z_plus_c_z2_is_only_the_identity(c: Tiny) -> None:
     """σ = z + c·z² with c ≠ 0: σ(a·z) = c'·σ(z) forces a = c' = 1 (the z and z² coefficients)."""
     group = symmetry_group(f"z + {c.text}*z**2")
@@ -232,6 +235,7 @@ def test_the_group_of_z_plus_c_z2_is_only_the_identity(c: Tiny) -> None:
 
 
 @pytest.mark.parametrize("c", [c for c in SOME if c.sign == -1], ids=repr)
+@pytest.mark.slow
 def test_the_group_with_abs_of_a_negative_constant_is_only_the_identity(c: Tiny) -> None:
     """σ = z + z²·(|c| − c) with c < 0: the z² coefficient is −2c > 0, so G = {(1, 1)}. The
     activation is built unevaluated (as the parser builds it), so SymPy cannot fold |c| to c."""
@@ -248,6 +252,7 @@ def test_the_group_with_abs_of_a_negative_constant_is_only_the_identity(c: Tiny)
 # --- the homogeneity degree: a named p is exactly the pinned one ---------------------------------
 
 @pytest.mark.parametrize("c", [c for c in SOME if c.label.startswith(("log3", "-log3", "exp2"))], ids=repr)
+@pytest.mark.slow
 def test_a_named_degree_is_the_pinned_one(c: Tiny) -> None:
     """σ = z²·e^(c·z): σ(2)/σ(1) = 4·e^c, so a pin at z = 1 is p = 2 + c/log 2, not 2."""
     value = sc.activation(c.text).expr
@@ -297,6 +302,7 @@ AUDITED = [Tiny("logq*cosh", 1500, False), Tiny("logq*cosh", 1500, True), Tiny("
 
 
 @pytest.mark.parametrize("c", AUDITED, ids=repr)
+@pytest.mark.slow
 def test_audit_rows_of_an_offset_activation_are_never_wrong(c: Tiny) -> None:
     """σ = z + c off 0 (σ(0) = 0) is not linear, not odd and not homogeneous of any degree, so
     every row that holds must hold for every σ; every broken row's witness is re-checked by

@@ -10,6 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import mpmath
+import pytest
 import sympy
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -166,6 +167,7 @@ def _zeros(u: sympy.Expr, v: sympy.Expr) -> list[sympy.Expr]:
 
 @settings(max_examples=120, deadline=None)
 @given(u=expressions, v=expressions, q=points, which=st.integers(0, 12))
+@pytest.mark.slow
 def test_an_exact_zero_is_never_certified(u, v, q, which):
     expr = _zeros(u[0], v[0])[which]
     point = {z: sympy.Rational(q.numerator, q.denominator)}

@@ -104,6 +104,7 @@ def test_non_finite_timeout_is_a_usage_error(command: tuple[str, ...], timeout: 
 
 @pytest.mark.parametrize("args", [("exchange", "--act", "sigmod"), ("scaling", "--act", "relu", "--alpha", "0"),
                                   ("derive", "nope"), ("activations", "extra")])
+@pytest.mark.slow
 def test_error_path_in_a_real_process(args: tuple[str, ...]) -> None:
     """The installed entry point, not the in-process runner: nothing else reaches stderr."""
     proc = subprocess.run([sys.executable, "-m", "symcheck.cli", *args], capture_output=True, text=True,

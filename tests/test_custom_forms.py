@@ -168,6 +168,7 @@ def test_product_form_exchange_holds_and_scaling_needs_the_case_split() -> None:
     Transformation("key-value-rescaling", domain("-1")),
     Transformation("query-value-rescaling", domain("positive")),
 ], ids=lambda t: f"{t.name}-{t.domain}")
+@pytest.mark.slow
 def test_sigma_ab_behaves_like_rank1(act: str, transformation: Transformation) -> None:
     custom = check(act, transformation, "sigma(a*b)")
     builtin = check(act, transformation, "rank1")
@@ -179,6 +180,7 @@ def test_sigma_ab_behaves_like_rank1(act: str, transformation: Transformation) -
 @pytest.mark.parametrize("act", ["relu", "leaky_relu", "relu2", "abs(z)", "tanh", "hardtanh", "softshrink",
                                  "silu", "z + 1", "z*(sin(z)**2 + cos(z)**2)", "z + z**3/10**15"])
 @pytest.mark.parametrize("alpha", ["positive", "negative", "-1", "any", "2"])
+@pytest.mark.slow
 def test_custom_gated_agrees_with_the_theorem_path(act: str, alpha: str) -> None:
     """The same statement decided two ways: the one-variable reduction and the plane split."""
     t = Transformation("inverse-scaling", domain(alpha))

@@ -122,6 +122,7 @@ def test_exchange_gives_a_verdict_that_mpmath_confirms(text: str) -> None:
 @given(st.lists(st.tuples(st.integers(1, 5), st.integers(1, 3)), min_size=1, max_size=3),
        st.sampled_from([Fraction(-1, 100), Fraction(0), Fraction(1, 100), Fraction(1)]),
        st.sampled_from(["1/({g})", "log({g})", "sqrt({g})"]))
+@pytest.mark.slow
 def test_generated_cosine_sums(terms, delta, template) -> None:
     # g = Σaᵢ + δ − Σ aᵢ cos(kᵢz) ≥ δ, with g(0) = δ: g > 0 on R iff δ > 0, g ≥ 0 iff δ ≥ 0
     bound = sum(a for a, _ in terms)

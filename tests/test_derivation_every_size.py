@@ -69,6 +69,7 @@ def _derive_with(monkeypatch: pytest.MonkeyPatch, derivation: str, formulation: 
 
 @pytest.mark.parametrize("formulation, entry", [("rank-r", _rank_r_entry()), ("bilinear", _bilinear_entry())],
                          ids=["rank-r", "bilinear"])
+@pytest.mark.slow
 def test_the_builders_written_out_here_are_the_library_s(monkeypatch, formulation: str, entry) -> None:
     """The control: unmutated, these copies derive verified, so a mutant differs by its mutation only."""
     for sz in (Sizes(2, 2, 1, 2), Sizes(1, 3, 2, 1)):
@@ -80,6 +81,7 @@ def test_the_builders_written_out_here_are_the_library_s(monkeypatch, formulatio
 
 
 @pytest.mark.parametrize("mutation", list(MUTANTS))
+@pytest.mark.slow
 def test_a_builder_wrong_only_beyond_the_explicit_sizes_is_not_verified(monkeypatch, mutation: str) -> None:
     formulation, mutant = MUTANTS[mutation]
     for name in READERS[formulation]:
@@ -110,6 +112,7 @@ def test_the_mutants_really_differ_at_larger_sizes() -> None:
 # ---- every step of every derivation: a check for every size passed -------------------------------
 
 @pytest.mark.parametrize("name", DERIVATIONS)
+@pytest.mark.slow
 def test_every_verified_step_passed_a_check_valid_for_every_size(name: str) -> None:
     for step in derive(name).steps:
         assert step.verified

@@ -160,6 +160,7 @@ def test_matrix_algebra_sees_through_transposes_and_identities() -> None:
 # ---- results ------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", DERIVATIONS)
+@pytest.mark.slow
 def test_to_dict_has_the_documented_shape(name: str) -> None:
     data = json.loads(json.dumps(derive(name).to_dict()))
     assert {"name", "verified", "steps"} <= set(data) and data["name"] == name and data["verified"] is True
@@ -196,6 +197,7 @@ def test_text_and_rich_renderings() -> None:
     assert "verified" in rendered and "K' = KQ_gᵀ" in rendered
 
 
+@pytest.mark.slow
 def test_unknown_derivation_suggests_close_names() -> None:
     with pytest.raises(UnknownNameError) as err:
         derive("rank2")

@@ -67,6 +67,7 @@ def test_a_budget_too_small_is_an_error_before_the_work(tmp_path) -> None:
 
 # ---- dask ----------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_workers_give_the_serial_verdicts(tmp_path) -> None:
     pytest.importorskip("dask.distributed", reason="needs dask.distributed (the dask extra)")
     a, b = _moved(tmp_path, "opt", layers=3, d=6, m=M)

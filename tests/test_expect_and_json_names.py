@@ -113,6 +113,7 @@ def test_the_claims_are_the_papers() -> None:
 
 
 @pytest.mark.parametrize("act", ["relu", "tanh", "z*tanh(z)"])
+@pytest.mark.slow
 def test_audit_expect_paper_passes_on_the_real_audit(act: str) -> None:
     code, out, err = invoke_cli("audit", "--act", act, "--expect", "paper")
     assert (code, err) == (0, "") and out
@@ -126,6 +127,7 @@ def test_audit_expect_paper_fails_with_the_rows_that_differ(monkeypatch: pytest.
                    "got broken\n")
 
 
+@pytest.mark.slow
 def test_catalog_expect_paper_passes() -> None:
     code, out, err = invoke_cli("catalog", "--expect", "paper", "--json")
     assert (code, err) == (0, ""), err

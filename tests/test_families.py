@@ -153,6 +153,7 @@ def test_kernel_params_key_is_checked():
 
 
 @pytest.mark.parametrize("act, params", [("z + beta*z**2", ["beta"]), ("z*sigmoid(beta*z)", ["beta>0"])])
+@pytest.mark.slow
 def test_cli_param(act, params):
     args = ["exchange", "--act", act, "--json"] + [x for p in params for x in ("--param", p)]
     code, out, _ = invoke_cli(*args)

@@ -21,6 +21,7 @@ R = sympy.Rational
 
 @pytest.mark.parametrize("act", ["Max(z, alpha*z)", "Min(z, alpha*z)"])
 @pytest.mark.parametrize("declared", ["0<alpha<1", "alpha", "alpha>=0", "1/2<alpha<=3"])
+@pytest.mark.slow
 def test_slope_families_hold_under_positive_scaling(act, declared):
     result = sc.check_inverse_scaling(act, params={"alpha": declared})
     assert result.verdict.value == "holds", result
@@ -43,6 +44,7 @@ def test_leaky_relu_is_not_odd_and_not_linear():
 @given(lo=st.fractions(min_value=-3, max_value=3, max_denominator=4),
        width=st.fractions(min_value=R(1, 4), max_value=4, max_denominator=4),
        minimum=st.booleans())
+@pytest.mark.slow
 def test_slope_families_are_never_broken_under_positive_scaling(lo, width, minimum):
     """Truth known: Max(z, θz) and Min(z, θz) are positively homogeneous for every θ."""
     hi = lo + width

@@ -50,6 +50,7 @@ def _swish_certificate():
     return copy.deepcopy(outcome.data)
 
 
+@pytest.mark.slow
 def test_a_region_certificate_is_accepted_and_states_the_probe_and_region():
     cert = _swish_certificate()
     assert cert["claim"]["kind"] == "nonzero-region"
@@ -75,6 +76,7 @@ def test_a_region_certificate_is_accepted_and_states_the_probe_and_region():
     (lambda c: [leaf["end"].update(sign={"pos": "neg", "neg": "pos"}.get(leaf["end"]["sign"], "pos"))
                 for leaf in _leaves(c["proof"])], "not proved"),
 ])
+@pytest.mark.slow
 def test_kernel_rejects_each_slip(slip, reason):
     cert = _swish_certificate()
     slip(cert)
@@ -161,6 +163,7 @@ def test_a_cover_slip_is_rejected(slip, where, reason):
     assert not verdict.accepted and reason in verdict.reason and verdict.where.startswith(where)
 
 
+@pytest.mark.slow
 def test_every_reported_region_passes_the_kernel():
     for act, decl, check in [(SWISH, {"beta": "beta>=0"}, sc.check_exchange),
                              ("Piecewise((z, z > 0), (alpha*(exp(z) - 1), True))", {"alpha": "alpha>0"},

@@ -145,6 +145,7 @@ def test_integer_parts_of_numbers_are_certified_or_kept_as_written():
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(c=rationals, name=st.sampled_from(["acos", "asin", "atanh"]))
+@pytest.mark.slow
 def test_inverse_functions_of_c_tanh_are_defined_exactly_when_c_is_inside(c, name):
     # c·tanh(z) takes every value of (−|c|, |c|): inside [−1, 1] iff |c| ≤ 1 (acos, asin), and
     # inside (−1, 1) also for |c| = 1 (the ends are never reached), so atanh too iff |c| ≤ 1

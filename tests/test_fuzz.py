@@ -284,6 +284,7 @@ def test_mutated_valid_expressions_and_catalogue_formulas(target: str, text: str
 
 @FUZZ
 @given(text=TREES)
+@pytest.mark.slow
 def test_random_well_formed_trees(text: str) -> None:
     _run("activation", text)
 

@@ -65,6 +65,7 @@ def test_no_stray_golden_files() -> None:
 
 
 @pytest.mark.parametrize("name", PAPER)
+@pytest.mark.slow
 def test_proofs_tex_is_current(name: str) -> None:
     """proofs/NAME.tex is exactly what `symcheck latex NAME` writes today."""
     _compare(PROOFS / f"{name}.tex", latex_document(name), "python proofs/make_notebooks.py")

@@ -81,6 +81,7 @@ def test_every_catalogue_activation_has_an_expected_group() -> None:
 
 
 @pytest.mark.parametrize("spec", sorted(EXPECTED))
+@pytest.mark.slow
 def test_the_group_is_complete_and_its_alphas_are_exact(spec: str) -> None:
     g = group(spec)
     assert g.complete, g.note

@@ -39,6 +39,7 @@ def rejected(cert: dict, *words: str) -> str:
 
 
 @pytest.mark.parametrize("act", sorted(CATALOGUE))
+@pytest.mark.slow
 def test_every_catalogue_group_is_complete_through_the_kernel(act):
     g = symmetry_group(act, timeout=60)
     assert g.complete, g.note

@@ -147,6 +147,7 @@ def candidates() -> list[tuple[sympy.Expr, sympy.Expr]]:
 
 
 @pytest.mark.parametrize("spec", sorted(EXAMPLES))
+@pytest.mark.slow
 def test_the_hand_derived_groups_agree_with_mpmath(spec):
     truth, _, _ = EXAMPLES[spec]
     for a, c in candidates():
@@ -154,6 +155,7 @@ def test_the_hand_derived_groups_agree_with_mpmath(spec):
 
 
 @pytest.mark.parametrize("spec", sorted(EXAMPLES))
+@pytest.mark.slow
 def test_each_example_gets_its_true_group(spec):
     truth, complete, _ = EXAMPLES[spec]
     g = group(spec)
@@ -217,6 +219,7 @@ def test_two_powers_far_apart(p, q, odd_sine):
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(p=st.integers(1, 3), eps=st.sampled_from(["1/2", "1/3", "2"]), base=st.sampled_from([2, 3, 5]),
        phase=st.sampled_from(["", " + 1", " - 2/3"]), wave=st.sampled_from(["cos", "sin"]))
+@pytest.mark.slow
 def test_a_power_times_a_log_periodic_factor(p, eps, base, phase, wave):
     """σ = z^p·(1 + ε·wave(2π·log|z|/log b + φ)): the period log b in log|z| and nothing less (the
     constant 1 is not rotated), so G = {(±b^j, a^p)}."""

@@ -22,6 +22,7 @@ def group(name: str) -> SymmetryGroup:
 
 
 @pytest.mark.parametrize("name", NAMES)
+@pytest.mark.slow
 def test_the_group_decides_every_domain_as_the_check_does(name: str) -> None:
     g = group(name)
     assert g.complete, g.note

@@ -63,6 +63,7 @@ def compile_pdf(tmp_path: Path, text: str, name: str = "doc") -> Path:
 
 @needs_pdflatex
 @pytest.mark.parametrize("kind", DOCUMENTS)
+@pytest.mark.slow
 def test_every_kind_of_document_compiles(tmp_path: Path, kind: str) -> None:
     compile_pdf(tmp_path, latex_document(target_result(DOCUMENTS[kind])), kind)
 
@@ -140,6 +141,7 @@ def test_user_text_appears_only_as_the_formula_it_parses_to() -> None:
 # ---- content ------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("kind", DOCUMENTS)
+@pytest.mark.slow
 def test_no_sympy_internals_and_pure_ascii(kind: str) -> None:
     target = DOCUMENTS[kind]
     item = target_result(target)
@@ -220,6 +222,7 @@ def test_every_paper_result_is_a_target_and_all_holds_them_in_order() -> None:
 
 @pytest.mark.parametrize("target", ["exchange --act silu", "absorb", "audit --act identity", "catalogue",
                                     "exchange"])
+@pytest.mark.slow
 def test_notebook_renderings(target: str) -> None:
     item = target_result(target)
     assert item._repr_latex_().startswith("$$")

@@ -108,6 +108,7 @@ def _dev_zero(path: Path) -> None:
 
 @pytest.mark.parametrize("name", ["config.json", "model.safetensors.index.json", "model-00001-of-00002.safetensors"])
 @pytest.mark.parametrize("make,kind", [(_fifo, "a FIFO"), (_dev_zero, "a character device")])
+@pytest.mark.slow
 def test_a_file_that_is_not_a_regular_file_is_refused_without_reading(tmp_path, name, make, kind) -> None:
     write_model(tmp_path, "llama", layers=1, shards=2)
     make(tmp_path / name)

@@ -76,6 +76,7 @@ def _cheap(name: str, x: Fraction) -> bool:
 @pytest.mark.parametrize("prec", PRECISIONS)
 @pytest.mark.parametrize(("name", "x"), [(name, x) for name in EVERYWHERE for x in POINTS + [-x for x in POINTS]
                                          if _cheap(name, x)])
+@pytest.mark.slow
 def test_every_function_encloses_its_value_at_a_point(name: str, x: Fraction, prec: int) -> None:
     arith = Enclosure(prec)
     value = getattr(arith, name)(arith.exact(x))

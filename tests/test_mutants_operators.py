@@ -69,6 +69,7 @@ def test_ranking_display_and_proposals_are_not_mutated(check) -> None:
 
 
 @pytest.mark.parametrize("table", ["EQUIVALENT", "SOUND_EITHER_WAY"])
+@pytest.mark.slow
 def test_every_table_entry_names_a_mutant_of_the_core(check, table) -> None:
     entries = getattr(check, table)
     generated = {(m.module, m.change)

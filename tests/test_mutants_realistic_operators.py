@@ -61,6 +61,7 @@ def test_each_realistic_operator_generates_its_slip(check) -> None:
     assert any(c.startswith("`lower` → ") for c in found["wrong-var"])
 
 
+@pytest.mark.slow
 def test_a_table_read_only_by_written_out_keys_is_no_allow_list(check) -> None:
     """numeric/checks.py's ``_DEFAULTS`` (sizes by name, read as ``_DEFAULTS["d"]``) got an
     extra key in the seed-101 sample: no input picks which entry is read, so no extra entry is

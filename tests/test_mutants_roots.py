@@ -116,6 +116,7 @@ def test_a_proposal_sympy_cannot_show_real_is_no_cut_point() -> None:
 
 # --- polynomials whose coefficients are not rational as written ----------------------------------
 
+@pytest.mark.slow
 def test_a_cubic_with_transcendental_coefficients_is_cut_at_its_one_root() -> None:
     """π z³ + z − 1 is increasing: its one real root (Cardano's formula) is the one cut point."""
     g = sympy.pi * Z**3 + Z - 1

@@ -45,6 +45,7 @@ def _value(expr: sympy.Expr, dps: int) -> mpmath.mpf:
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(NESTED), tiny_constants(max_digits=400))
+@pytest.mark.slow
 def test_each_point_takes_the_true_branch(nested, c: Tiny) -> None:
     pattern, truth = nested
     text = pattern.replace("C", c.text)

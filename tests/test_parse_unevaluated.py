@@ -181,6 +181,7 @@ def _catalogue():
 
 
 @pytest.mark.parametrize("position", sorted(POSITIONS))
+@pytest.mark.slow
 def test_generated_constants_in_every_position(position: str) -> None:
     wrong = [m for constant in CONSTANTS if (m := _compare(position, constant)) is not None]
     assert not wrong, "\n".join(wrong)
@@ -260,6 +261,7 @@ def test_a_cut_at_a_tiny_offset_is_kept() -> None:
     f"Abs(z**2 + pi*{P})",           # SymPy: the argument is nonnegative (false near 0)
     f"Piecewise((1, z**2 + pi*{P} > 0), (0, True))",  # SymPy: the condition is True (false at 0)
 ])
+@pytest.mark.slow
 def test_a_wrong_sympy_decision_with_a_variable_is_kept_as_written(text: str) -> None:
     # no value holds for every real z (each changes near z = 0): the node stays as written,
     # neither SymPy's wrong decision nor a refusal

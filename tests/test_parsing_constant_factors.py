@@ -43,6 +43,7 @@ def test_every_function_of_the_language_is_covered() -> None:
 @pytest.mark.parametrize("name", sorted(_UNARY))
 @settings(max_examples=12, deadline=None)
 @given(constant=st.sampled_from(sorted(CONSTANTS)), inner=st.sampled_from(sorted(INNER)))
+@pytest.mark.slow
 def test_a_constant_factor_keeps_the_written_value(name: str, constant: str, inner: str) -> None:
     written = f"{name}(({constant})*{inner})"
     try:

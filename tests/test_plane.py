@@ -72,6 +72,7 @@ def test_gated_key_value_rescaling_holds_for_every_sigma(act: str, t: Transforma
     ("relu6", "broken", "broken"),
     ("tanh", "broken", "broken"),
 ])
+@pytest.mark.slow
 def test_rank1_key_value_rescaling_needs_positive_homogeneity(act: str, positive: str, any_: str) -> None:
     for t, expected in ((KV_POS, positive), (KV_ANY, any_)):
         result = check(act, t, "rank1")
@@ -227,6 +228,7 @@ IDENTITIES = [
 
 
 @pytest.mark.parametrize("act, t, unit", IDENTITIES)
+@pytest.mark.slow
 def test_without_the_rewrites_true_identities_are_inconclusive(monkeypatch, act, t, unit) -> None:
     assert check(act, t, unit).verdict.value == "holds"
     monkeypatch.setattr(zero, "_METHODS", ())
@@ -240,6 +242,7 @@ def test_without_the_rewrites_true_identities_are_inconclusive(monkeypatch, act,
     ("relu2", KV_POS, "rank1"),
     ("z + z**3/10**15", QV1, "gated"),
 ])
+@pytest.mark.slow
 def test_without_a_certificate_nothing_is_broken(monkeypatch, act, t, unit) -> None:
     from symcheck.engine import fallback
     # every certifier the plane path can reach: its own search and the numeric fallback

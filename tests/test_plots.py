@@ -22,6 +22,7 @@ def _pixels(path: Path) -> np.ndarray:
 
 @pytest.mark.parametrize("kind, act", [("exchange", "silu"), ("scaling", "gelu")])
 @pytest.mark.parametrize("suffix", [".png", ".svg", ".pdf"])
+@pytest.mark.slow
 def test_cli_writes_a_non_trivial_figure(tmp_path: Path, kind: str, act: str, suffix: str) -> None:
     out = tmp_path / f"{kind}{suffix}"
     code, stdout, err = invoke_cli("plot", kind, "--act", act, "-o", str(out))

@@ -43,6 +43,7 @@ def test_polynomial_with_a_nonlinear_term_is_broken_with_a_real_witness(coeffs, 
 @SETTINGS
 @given(c=st.fractions(min_value=-20, max_value=20, max_denominator=10).filter(lambda q: q != 0),
        slope=st.fractions(min_value=0, max_value=5, max_denominator=10))
+@pytest.mark.slow
 def test_two_slope_piecewise_linear_is_positively_homogeneous(c, slope) -> None:
     expr = f"Piecewise(({c.numerator}/{c.denominator}*z, z > 0), ({slope.numerator}/{slope.denominator}*z, True))"
     assert sc.check_inverse_scaling(expr, alpha="positive").verdict.value == "holds"

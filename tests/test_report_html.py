@@ -37,6 +37,7 @@ def test_the_page_stands_alone(relu_page: Path) -> None:
     assert text.count("<svg") == 2 and "<?xml" not in text  # both plots, inlined
 
 
+@pytest.mark.slow
 def test_the_page_shows_every_result(relu_page: Path) -> None:
     text = relu_page.read_text(encoding="utf-8")
     for heading in ("Exchange", "Inverse scaling", "Audit", "Symmetry group", "Plots"):

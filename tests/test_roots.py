@@ -98,6 +98,7 @@ _ROOTS = [S(0), S(1), -S(3) / 2, sqrt(2), -sqrt(2), 1 + sqrt(3), -sqrt(5) / 2, s
 @given(st.lists(st.sampled_from(_ROOTS), min_size=1, max_size=3, unique=True),
        st.sampled_from([S(1), sqrt(2), 3 - sqrt(3)]),
        st.sampled_from([(-oo, oo), (S(0), oo), (-oo, S(1)), (-S(2), S(2))]))
+@pytest.mark.slow
 def test_every_known_root_is_a_cut_point(known, scale, interval) -> None:
     g = sympy.expand(scale * sympy.Mul(*(Z - r for r in known)))
     lower, upper = interval

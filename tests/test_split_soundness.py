@@ -83,6 +83,7 @@ def assert_sound(cond: str, p: sympy.Expr, w: sympy.Expr) -> None:
     ("exp(-z)*sin(3*z) > 0", R(-7, 2), R(1, 2)),
     ("cos(z/2) + 1/3 > 0", 5 * sympy.pi / 4 + 2, R(1)),
 ])
+@pytest.mark.slow
 def test_known_false_statements_are_never_proved(cond: str, p: sympy.Expr, w: sympy.Expr) -> None:
     assert known_false_at(CONDITIONS[cond], p, w) is not None  # the oracle sees the counterexample
     assert_sound(cond, p, w)
@@ -96,6 +97,7 @@ def test_a_condition_true_on_the_whole_bump_is_proved_or_left_open() -> None:
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(sorted(CONDITIONS)), st.sampled_from(STARTS), st.sampled_from(WIDTHS))
+@pytest.mark.slow
 def test_generated_piecewise_activations(cond: str, p: sympy.Expr, w: sympy.Expr) -> None:
     before = len(WITHDRAWN)
     assert_sound(cond, p, w)

@@ -169,6 +169,7 @@ def _text(name: str, width: int, monkeypatch: pytest.MonkeyPatch) -> str:
 
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("name", list(COMMANDS))
+@pytest.mark.slow
 def test_no_text_is_lost(name: str, width: int, monkeypatch: pytest.MonkeyPatch) -> None:
     data = _json(name)
     text = squash(_text(name, width, monkeypatch))
