@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import sympy
@@ -37,8 +37,9 @@ from symcheck.core.results import Step
 from symcheck.engine.check_result import CheckResult
 from symcheck.language.activations import Activation
 from symcheck.language.symbols import ALPHA, BETA
-from symcheck.language.unit_forms import Form
 from symcheck.language.transformations import Domain, Transformation
+from symcheck.language.unit_forms import Form
+from symcheck.output.prose_formulas import FUNCTIONS, formula_spans
 from symcheck.paper.auditing import Audit, AuditRow
 from symcheck.paper.derivations import Derivation
 from symcheck.paper.targets import Catalogue, PaperResult
@@ -79,7 +80,7 @@ _TEXT = {"…": r"\dots{}", "–": "--", "—": "---", "§": r"\S{}", "‘": "`"
 _SUPERSCRIPT = {"ᵀ": r"\top", "⁻": "-", "⁺": "+", "⁰": "0", "¹": "1", "²": "2", "³": "3", "⁴": "4",
                 "⁵": "5", "⁶": "6", "⁷": "7", "⁸": "8", "⁹": "9", "ⁿ": "n", "ᵖ": "p"}
 _SUBSCRIPT = {"₀": "0", "₁": "1", "₂": "2", "₃": "3", "₄": "4", "₅": "5", "₆": "6", "₇": "7",
-              "₈": "8", "₉": "9", "ⱼ": "j", "ᵢ": "i"}
+              "₈": "8", "₉": "9", "ⱼ": "j", "ᵢ": "i", "₋": "-", "₊": "+"}
 _ACCENTS = {"\u0302": r"\hat", "\u0303": r"\tilde", "\u0304": r"\bar", "\u0307": r"\dot"}
 
 
@@ -168,42 +169,82 @@ def _math_word(word: str) -> str | None:
     return "".join(out)
 
 
-#: a short relation in prose, as the library writes one: K = W1, a > 0, z ∈ R, α = −1, b ≠ 0
-_ATOM = r"[−-]?(?:[A-Za-zα-ωΑ-Ω]\d*|\d+(?:/\d+)?)"
-_RELATION = re.compile(rf"(?<![\w\\^_{{}}(|·/*+−-])({_ATOM}) (=|≠|<|>|≤|≥|∈) ({_ATOM})(?![\w(^_{{/·*]|\.\.)")
-
-
-def _relation(match: re.Match[str]) -> str:
-    r"""``K = W1`` as ``K = W_{1}``, ``z ∈ R`` as ``z \in \mathbb{R}`` (no delimiters)."""
-    def atom(text: str) -> str:
-        if text == "R":
-            return r"\mathbb{R}"
-        sign, head, digits = re.fullmatch(r"([−-]?)([^\d]*)(.*)", text).groups()
-        shown = ("-" if sign else "") + "".join(_MATH.get(c, c) for c in head)
-        return f"{shown}_{{{digits}}}" if head and digits else shown + digits
-    left, op, right = match.groups()
-    return f"{atom(left)} {_MATH.get(op, op)} {atom(right)}"
-
-
 def prose(text: str) -> str:
-    r"""Library prose as LaTeX: :func:`escape_text`, except that words written the way the
-    library writes math (``q_j``, ``Q_jK_jᵀ``, ``R^{d×d}``, ``R``) and short relations between
-    letters and numbers (``K = W1``, ``a > 0``, ``z ∈ R``) are typeset as math.
+    r"""Library prose as LaTeX: :func:`escape_text`, except that the formulas the library writes
+    in its prose (σ(a) = σ(1)·a, c = |a|^1, (k, v) → (βk, v/β), a > 0, z ∈ R, K = W1; found by
+    :mod:`symcheck.output.prose_formulas`) and words written the way the library writes math
+    (``q_j``, ``Q_jK_jᵀ``, ``R^{d×d}``) are typeset as math.
 
     Only for text the library wrote; text from users goes through :func:`escape_text` alone.
 
     >>> print(prose("rows k_j of K, Q_g ∈ R^{d×d}; leaky_relu"))
-    rows $k_{j}$ of K, $Q_{g}$ $\in$ $\mathbb{R}^{d \times d}$; leaky\_relu
+    rows $k_{j}$ of K, $Q_{g} \in \mathbb{R}^{d \times d}$; leaky\_relu
     >>> print(prose("Case a > 0, z ∈ R: keys K = W1"))
     Case $a > 0$, $z \in \mathbb{R}$: keys $K = W_{1}$
+    >>> print(prose("so σ(a) = σ(1)·a, and c = |a|^1"))
+    so $\sigma(a) = \sigma(1) \cdot a$, and $c = |a|^{1}$
     """
+    text = str(text)
     out, last = [], 0
-    for match in _RELATION.finditer(str(text)):
-        out.append(_words(text[last:match.start()]))
-        out.append(f"${_relation(match)}$")
-        last = match.end()
+    for start, end in formula_spans(text):
+        formula = _formula(text[start:end])
+        if formula is None:
+            continue
+        out.append(_words(text[last:start]))
+        out.append(f"${formula}$")
+        last = end
     out.append(_words(text[last:]))
     return "".join(out)
+
+
+_FORMULA_TOKEN = re.compile(r"(?P<group>[_^])(?:\{(?P<braced>[^{}]*)\}"
+                            r"|(?P<bare>(?<=_)[A-Za-z0-9α-ω]|(?<=\^)(?:[−-]?\d+|[A-Za-zα-ω])))"
+                            r"|(?P<sup>[" + "".join(_SUPERSCRIPT) + r"]+)|(?P<sub>[" + "".join(_SUBSCRIPT) + r"]+)"
+                            r"|(?P<function>\b(?:" + "|".join(sorted(FUNCTIONS)) + r")(?=\())"
+                            r"|(?P<indexed>(?<![A-Za-z0-9])[A-Za-z](?=\d))(?P<index>\d+)"
+                            r"|(?P<reals>(?<![A-Za-z])R(?![A-Za-z0-9]))|(?P<char>.)", re.DOTALL)
+_OPERATOR_NAMES = {"sqrt": r"\operatorname{sqrt}", "sign": r"\operatorname{sign}", "erf": r"\operatorname{erf}"}
+
+
+def _formula(span: str) -> str | None:
+    r"""One formula of prose as math (no delimiters): ``σ(1)·a`` → ``\sigma(1) \cdot a``; None
+    when it holds a character with no math spelling (it stays prose)."""
+    out: list[str] = []
+    for m in _FORMULA_TOKEN.finditer(span):
+        if m["group"]:
+            inner = _formula(m["braced"] if m["braced"] is not None else m["bare"])
+            if inner is None:
+                return None
+            piece = f"{m['group']}{{{inner}}}"
+        elif m["sup"] or m["sub"]:
+            table, mark = (_SUPERSCRIPT, "^") if m["sup"] else (_SUBSCRIPT, "_")
+            piece = mark + "{" + " ".join(table[c] for c in m["sup"] or m["sub"]) + "}"
+        elif m["function"]:
+            piece = _OPERATOR_NAMES.get(m["function"], "\\" + m["function"])
+        elif m["indexed"]:
+            piece = f"{m['indexed']}_{{{m['index']}}}"
+        elif m["reals"]:
+            piece = r"\mathbb{R}"
+        else:
+            ch = m["char"]
+            if ch in "·×⊙→↦∈≠≤≥":  # binary: spaced as LaTeX spaces them
+                piece = f" {_MATH[ch]} " if not (out and out[-1].endswith(" ")) else f"{_MATH[ch]} "
+            elif ch in "{}":
+                piece = "\\" + ch
+            elif ch in "Σ∑" and span[m.end():m.end() + 1] in (" ", "_"):  # Σ p_k·s^k is a sum
+                piece = r"\sum"
+            elif ch in ("′", "'"):
+                piece = "'"
+            elif ch in _MATH:
+                piece = _MATH[ch]
+            elif ch.isascii() and ch not in _SPECIAL or ch in "<>|{}^_":
+                piece = ch
+            else:
+                return None
+        if out and re.search(r"\\[A-Za-z]+$", out[-1]) and piece[:1].isalnum():
+            out.append(" ")
+        out.append(piece)
+    return re.sub(r" {2,}", " ", "".join(out)).replace(" )", ")").strip()
 
 
 def _words(text: str) -> str:
@@ -327,7 +368,7 @@ def _assignment(values: Mapping[str, Any]) -> str:
 
 # ---- check results ------------------------------------------------------------------------------
 
-def _steps(steps: Sequence["Step"]) -> list[str]:
+def _steps(steps: Sequence[Step]) -> list[str]:
     """A numbered list: title and status, the formula displayed, the justification."""
     lines = [r"\begin{enumerate}"]
     for step in steps:
@@ -340,14 +381,14 @@ def _steps(steps: Sequence["Step"]) -> list[str]:
     return lines
 
 
-def result_title(result: "CheckResult") -> str:
+def result_title(result: CheckResult) -> str:
     """'Exchange on the gated form, $\\sigma = \\operatorname{silu}$' (text)."""
     where = _scale(result.transformation)
     return (f"{_symmetry_name(result.symmetry)}{f', ${where}$,' if where else ''} on "
             f"{_form_phrase(result.form)}, ${_sigma_is(result.activation)}$")
 
 
-def _result_setting(result: "CheckResult") -> list[str]:
+def _result_setting(result: CheckResult) -> list[str]:
     """Activation, formulation and transformation: what the statement is about."""
     from symcheck.language.layer_formulations import FORMULATIONS
     lines = [rf"\textbf{{Activation.}} ${_activation_definition(result.activation)}$."]
@@ -362,7 +403,7 @@ def _result_setting(result: "CheckResult") -> list[str]:
     return lines
 
 
-def _conclusion(result: "CheckResult") -> list[str]:
+def _conclusion(result: CheckResult) -> list[str]:
     verdict = result.verdict.value
     if verdict == "broken" and result.witness:
         return [rf"\textbf{{Witness.}} At ${_assignment(result.witness)}$ (exact values) the two sides "
@@ -384,7 +425,7 @@ def _conclusion(result: "CheckResult") -> list[str]:
 
 
 @renderer("latex", CheckResult)
-def result_fragment(result: "CheckResult", notebook: bool = False, level: int = 1) -> str:
+def result_fragment(result: CheckResult, notebook: bool = False, level: int = 1) -> str:
     """The statement, the formulation, each step with justification and status, the witness or proof."""
     if notebook:  # Jupyter's MathJax renders math, not text-mode LaTeX: keep the steps as math
         rows = [rf"\text{{{_mathjax_text(step.title)}}} & {step.latex} & \text{{{step.status}}}"
@@ -411,7 +452,7 @@ DERIVATION_FORMULATIONS = {"absorb": ("query-mlp", "mlp"), "rank1": ("bilinear",
 
 
 @renderer("latex", Derivation)
-def derivation_fragment(derivation: "Derivation", notebook: bool = False, level: int = 1) -> str:
+def derivation_fragment(derivation: Derivation, notebook: bool = False, level: int = 1) -> str:
     """The statement, the formulations, then each step: formula, status, justification, checks run."""
     status = derivation.status
     if notebook:  # MathJax renders math only: formulas and statuses, no prose
@@ -419,7 +460,7 @@ def derivation_fragment(derivation: "Derivation", notebook: bool = False, level:
         return (rf"$$\begin{{array}}{{rll}} \multicolumn{{3}}{{l}}{{\textbf{{{derivation.name}}}:\ "
                 rf"{derivation.statement_latex}\quad \text{{{status}}}}}\\ " + r"\\ ".join(rows) + r"\end{array}$$")
     from symcheck.language.layer_formulations import FORMULATIONS
-    lines = [_heading(level, rf"{escape_text(derivation.title)} ({escape_text(derivation.name)}): "
+    lines = [_heading(level, rf"{prose(derivation.title)} ({escape_text(derivation.name)}): "
                              rf"{_verdict(status)}"), ""]
     if derivation.statement_latex:
         lines.append(rf"\textbf{{Statement.}} \[ {derivation.statement_latex} \]")
@@ -465,14 +506,14 @@ _KIND = {"inverse-scaling": "inverse scaling", "key-value-rescaling": "key-value
          "query-value-rescaling": "query-value"}
 
 
-def _row_transformation(row: "AuditRow") -> str:
+def _row_transformation(row: AuditRow) -> str:
     """'inverse scaling, $\\alpha > 0$' (text)."""
     kind = escape_text(_KIND.get(row.transformation, row.transformation))
     where = _domain(row.transformation, row.domain)
     return f"{kind}, ${where}$" if where else kind
 
 
-def _row_basis(row: "AuditRow", notebook: bool = False) -> str:
+def _row_basis(row: AuditRow, notebook: bool = False) -> str:
     """The basis: a witness as exact math, the degree argument from its typed parts.
 
     Text mode writes math as ``$…$`` inside prose; a notebook's MathJax array cell is math
@@ -540,7 +581,7 @@ def _degree_argument(decision: Any, words: Any, formula: Any) -> str:
 
 
 @renderer("latex", Audit)
-def audit_fragment(audit: "Audit", notebook: bool = False, level: int = 1, details: bool = True) -> str:
+def audit_fragment(audit: Audit, notebook: bool = False, level: int = 1, details: bool = True) -> str:
     """The audit as a table (form, transformation, verdict, degree p, basis), then each row's proof."""
     if notebook:  # MathJax cannot typeset tabular: an array of math and \text cells
         rows = [" & ".join([rf"\text{{{_mathjax_text(r.form)}}}",
@@ -675,13 +716,13 @@ _PLAIN = {"σ": "sigma", "α": "alpha", "β": "beta", "·": "*", "≠": "!=", "�
 from symcheck.engine.group import FormulationSymmetries, SymmetryGroup  # noqa: E402  (kept with its renderers)
 
 
-def _group_heading(group: "SymmetryGroup") -> str:
+def _group_heading(group: SymmetryGroup) -> str:
     return (rf"The symmetry group of ${_sigma_is(group.activation)}$: "
             + _verdict("complete" if group.complete else "partial"))
 
 
 @renderer("latex", SymmetryGroup)
-def group_fragment(group: "SymmetryGroup", notebook: bool = False, level: int = 1) -> str:
+def group_fragment(group: SymmetryGroup, notebook: bool = False, level: int = 1) -> str:
     """The members with their proofs, the maximality argument, the inverse-scaling set."""
     if notebook:  # MathJax: the components and the argument as one array of math
         rows = [rf"\text{{member}} & {c.latex()} & \text{{proved}}" for c in group.components]
@@ -714,7 +755,7 @@ def group_fragment(group: "SymmetryGroup", notebook: bool = False, level: int = 
 
 
 @renderer("latex", FormulationSymmetries)
-def formulation_symmetries_fragment(symmetries: "FormulationSymmetries", notebook: bool = False,
+def formulation_symmetries_fragment(symmetries: FormulationSymmetries, notebook: bool = False,
                                     level: int = 1) -> str:
     """(q, k, v) -> (lambda q, mu k, nu v) on one unit: the condition and the families."""
     if notebook:
@@ -729,7 +770,8 @@ def formulation_symmetries_fragment(symmetries: "FormulationSymmetries", noteboo
 
 # ---- model reports (symcheck model DIR) ---------------------------------------------------------
 
-from symcheck.numeric.model_report import VERDICTS as _MODEL_VERDICTS, ModelReport  # noqa: E402
+from symcheck.numeric.model_report import VERDICTS as _MODEL_VERDICTS  # noqa: E402
+from symcheck.numeric.model_report import ModelReport
 
 _MODEL_COLUMNS = {"exchange": "exch.", "inverse-scaling-positive": r"$\alpha>0$",
                   "inverse-scaling-minus-one": r"$\alpha=-1$", "key-value-rescaling": "k--v"}
@@ -745,7 +787,7 @@ def _model_number(value: float | None) -> str:
 
 
 @renderer("latex", ModelReport)
-def model_report_fragment(report: "ModelReport", notebook: bool = False, level: int = 1) -> str:
+def model_report_fragment(report: ModelReport, notebook: bool = False, level: int = 1) -> str:
     """One table row per layer: form, σ, sizes, the verdicts and the three measured figures."""
     if notebook:
         head = r"\text{layer} & \text{form} & \sigma & \text{exchange defect} & \text{rescaling} & \text{error}"
@@ -780,7 +822,7 @@ from symcheck.engine.layer_group import LayerGroup  # noqa: E402  (kept with its
 
 
 @renderer("latex", LayerGroup)
-def layer_group_fragment(group: "LayerGroup", notebook: bool = False, level: int = 1) -> str:
+def layer_group_fragment(group: LayerGroup, notebook: bool = False, level: int = 1) -> str:
     """The generators, the proof step by step, and what the group does not cover."""
     state = "complete" if group.complete else "partial"
     if notebook:
