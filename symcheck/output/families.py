@@ -14,6 +14,7 @@ from rich.text import Text
 
 from symcheck.core.rendering import renderer
 from symcheck.engine.family_result import FamilyResult
+from symcheck.output import mathml, text
 
 _RESULT = "symcheck.engine.family_result.FamilyResult"
 
@@ -46,7 +47,7 @@ def rich_family(result: FamilyResult):
         parts.append(Text(f"note: {result.note}", style="yellow"))
     verdict = verdict_text(result.verdict)
     return TitledPanel(parts, Text.assemble(verdict, ": ", result.title), verdict,
-                       subtitle=f"σ(z) = {sympy.sstr(result.family.shown_expr)}")
+                       subtitle=f"σ(z) = {text.formula(result.family.shown_expr)}")
 
 
 @renderer("latex", _RESULT)
@@ -68,12 +69,12 @@ def latex_family(result: FamilyResult, notebook: bool = False, level: int = 1) -
 
 @renderer("html", _RESULT)
 def html_family(result: FamilyResult) -> str:
-    rows = "".join(f"<tr><td>${_html.escape(_latex(r.condition))}$</td><td>{_html.escape(r.verdict.value)}</td>"
+    rows = "".join(f"<tr><td>{mathml.element(r.condition)}</td><td>{_html.escape(r.verdict.value)}</td>"
                    f"<td>{_html.escape('; '.join(r.how))}</td></tr>" for r in result.regions)
     witness = (f"<p>witness: {_html.escape(result.witness_text())}</p>" if result.witness is not None else "")
     note = f"<p>note: {_html.escape(result.note)}</p>" if result.note else ""
     return (f"<p><b>{_html.escape(result.title)}: {_html.escape(result.verdict.value)}</b> "
-            f"&nbsp; ${_html.escape(quantifier_latex(result))}$</p>{witness}"
+            f"&nbsp; {mathml.from_latex(quantifier_latex(result))}</p>{witness}"
             f"<table><tr><th>region</th><th>verdict</th><th>why</th></tr>{rows}</table>{note}")
 
 
