@@ -93,7 +93,7 @@ CORE: dict[str, tuple[str, ...]] = {
 _GROUP_TESTS = ("test_group_break_orders.py", "test_group_log_periodic_harmonics.py", "test_slips_groups.py",
                 "test_slips_group_degree.py", "test_group.py", "test_group_cli.py", "test_group_consistency.py",
                 "test_group_fuzz.py", "test_tiny_constant_groups.py")
-_KERNEL_TESTS = ("test_mutants_kernel_bundle.py", "test_certificate_gaps.py", "test_functions_table.py",
+_KERNEL_TESTS = ("test_kernel_change_regions.py", "test_kernel_tree_depth.py", "test_mutants_kernel_bundle.py", "test_certificate_gaps.py", "test_functions_table.py",
                  "test_kernel_units.py", "test_kernel_rules.py", "test_kernel_certificates.py",
                  "test_kernel_cli.py", "test_certificate_emitter.py")
 _EMIT_TESTS = ("test_certificate_emitter.py", "test_kernel_certificates.py",
@@ -455,6 +455,8 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         "enclose only reads trees validated by kernel/tree.parse_expr or built by engine/certificate_tree.tree, and both put a relation head only in a condition (read through _TESTS): no value node has the head gt",
     ("group_members", "`Proof(proof.verdict, proof.steps, proof.witness, proof.note, admissio…`: arguments 3 and 4 swapped, in `return Proof(proof.verdict, proof.steps, proof.witness, proof.note, admission)`"):
         "_admitted only gets a fresh Proof(HOLDS, steps) (witness None, note ''), and it returns it only when accepted, i.e. certified: group.py reads a proof's witness only when BROKEN and its note only when not certified",
+    ("parsing", "`_OPERATOR_TEXT` gets the extra entry `ast.Add`, in `_OPERATOR_TEXT = {`"):
+        "_OPERATOR_TEXT only names an operator in a refusal message, looked up only for an operator outside _ARITHMETIC, _CONNECTIVES and _COMPARISONS; ast.Add is arithmetic, so its entry is never read",
     ("kernel_check", "`region[1:2]` → `region[1:3]`, in `ends = region[1:] if region[0] == \"open\" else region[1:2]`"):
         "every point region the kernel builds (region_from, the witness point, complete.py) is the 2-tuple ('point', p), so region[1:3] and region[1:2] are the same 1-tuple",
 }
@@ -467,6 +469,10 @@ _ERFC_ROUTE = ("it only moves where erfc (erf) takes the asymptotic route: for r
                "after any number of terms (DLMF 7.12(i)) and the first omitted term is hulled in, so both routes "
                "enclose the value on the whole interval; only the width differs")
 SOUND_EITHER_WAY: dict[tuple[str, str], str] = {
+    ("certificate_emit", '`range(1, 100)` → `range(1, 100 - 1)`, in `u = next(n for n in ("u", *(f"u{i}" for i in range(1, 100)))`'):
+        "the names only need to be fresh, and each is checked against the box and the domains: a shorter list can only run out (no certificate), never hand out a name in use",
+    ("certificate_emit", '`_finish(None, started, check_it, f"the witness gives no exact value f…`: arguments 2 and 3 swapped, in `return _finish(None, started, check_it, f"the witness gives no exact value for {why}")`'):
+        "with no certificate _finish never reads run_kernel and returns the same Rejection (reason, 'emit'): only its emit_seconds, a timing, is wrong, and no time decides a verdict",
     ("intervals", "`x[0]` → `x[1]`, in `bits, target = _asymptotic_bits(x[0]), self.prec + 2 * _GUARD_BITS`"):
         _ERFC_ROUTE,
     ("intervals", "`x[0]` → `x[-1]`, in `bits, target = _asymptotic_bits(x[0]), self.prec + 2 * _GUARD_BITS`"):
