@@ -1789,13 +1789,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if status != "passed":
                     broken_baseline[name] = tail
                 timeouts[name] = args.timeout or max(120.0, 4 * seconds)
-        outcomes += [Outcome(m, "equivalent", 0.0, EQUIVALENT[(m.module, m.change)])
-                     for m in mutants if (m.module, m.change) in EQUIVALENT]
-        outcomes += [Outcome(m, "sound", 0.0, SOUND_EITHER_WAY[(m.module, m.change)])
-                     for m in mutants if (m.module, m.change) in SOUND_EITHER_WAY]
+        outcomes += [Outcome(m, "equivalent", 0.0, EQUIVALENT[table_key(m)])
+                     for m in mutants if table_key(m) in EQUIVALENT]
+        outcomes += [Outcome(m, "sound", 0.0, SOUND_EITHER_WAY[table_key(m)])
+                     for m in mutants if table_key(m) in SOUND_EITHER_WAY]
         runnable = [m for m in mutants if m.module not in broken_baseline
-                    and (m.module, m.change) not in EQUIVALENT
-                    and (m.module, m.change) not in SOUND_EITHER_WAY]
+                    and table_key(m) not in EQUIVALENT and table_key(m) not in SOUND_EITHER_WAY]
         futures = [pool.submit(run_mutant, sandbox, m, test_files(m.module, args.tests, sandbox.first),
                                timeouts[m.module]) for m in runnable]
         for done, future in enumerate(concurrent.futures.as_completed(futures), 1):
@@ -1826,6 +1825,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                                            for f in report["families"].values()):
         return 1  # each family measured must reach the target on its own
     return 0
+
+
+def table_key(m: Mutant) -> tuple[str, str]:
+    """A mutant's key in EQUIVALENT and SOUND_EITHER_WAY: its change without the occurrence number,
+    so that an entry covers the same edit wherever it falls on its line (its proof says why)."""
+    return m.module, m.change.split(" (occurrence ")[0]
 
 
 def sample(mutants: list[Mutant], size: int, seed: int) -> list[Mutant]:
