@@ -135,3 +135,37 @@ def test_a_small_budget_cuts_the_layer_but_not_the_figures(tmp_path) -> None:
     tight = model_report(tmp_path / "model", tokens=40, memory="40KiB").layers[0]
     assert math.isclose(roomy.rescaling_residual, tight.rescaling_residual, rel_tol=1e-12)
     assert tight.relative_error <= 1e-13
+
+
+def _with_mlp_bias(directory) -> None:
+    """A one-layer LLaMA with mlp_bias: the three biases added to its file."""
+    tensors = write_model(directory, "llama", layers=1, d=D, m=M, extra={"mlp_bias": True})
+    from model_checkpoints import write_safetensors
+    rng = np.random.default_rng(5)
+    p = "model.layers.0.mlp."
+    biases = {p + "gate_proj.bias": rng.standard_normal(M), p + "up_proj.bias": rng.standard_normal(M),
+              p + "down_proj.bias": rng.standard_normal(D)}
+    write_safetensors(directory / "model.safetensors", {n: ("F64", v) for n, v in {**tensors, **biases}.items()})
+
+
+@pytest.mark.parametrize("arch", ["llama", "llama-bias", "gpt2", "opt"])
+@pytest.mark.parametrize("wrong", ["catalogue", "framework"])
+def test_the_reference_forward_catches_a_sigma_that_is_not_the_frameworks(tmp_path, arch, wrong) -> None:
+    """The reference is an independent route for σ and the way it is applied: the evaluator
+    with the catalogue's σ against the framework's formula. Where they differ — the layer read
+    with another σ on either side — the relative error shows it; on the layer as read it is
+    rounding. (A reference that reused the evaluator's hidden values, or its σ, would give 0.)"""
+    from dataclasses import replace
+
+    from symcheck.numeric.model_report import measure_layer
+    if arch == "llama-bias":
+        _with_mlp_bias(tmp_path / "model")
+    else:
+        write_model(tmp_path / "model", arch, layers=1, d=D, m=M)
+    layer = open_model(tmp_path / "model").layers[0]
+    X, _ = inputs_for(D, None, 24, 2)
+    assert measure_layer(layer, X, "2MiB").relative_error <= 1e-13
+    other = "relu" if layer.activation != "relu" else "silu"
+    misread = (replace(layer, activation=other) if wrong == "catalogue"
+               else replace(layer, hf_activation=other))
+    assert measure_layer(misread, X, "2MiB").relative_error > 1e-2

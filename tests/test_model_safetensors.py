@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from model_checkpoints import bfloat16_bits, write_safetensors
+from model_checkpoints import bfloat16_bits, stored, write_safetensors
 from symcheck.numeric.safetensors_io import read_block, read_header
 
 
@@ -75,3 +75,37 @@ def test_a_2d_tensor_outside_its_shape_is_refused(tmp_path) -> None:
     from symcheck.core.errors import WeightsError
     with pytest.raises(WeightsError, match=r"block rows 0–4, columns 0–4 outside shape \(3, 4\)"):
         read_block(read_header(path)["w"], rows=(0, 4))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 40), st.integers(1, 30), st.sampled_from(["BF16", "F16", "F32", "F64"]), st.data())
+def test_blocks_into_a_given_array_equal_the_stored_tensor(tmp_path_factory, rows, cols, dtype, data) -> None:
+    """Blocks read into ``out`` — a buffer or a transposed view of one — through scratches
+    smaller and larger than a row (map_bytes 1 gives a one-entry scratch) equal the stored
+    tensor, and nothing outside the block is written."""
+    values = np.random.default_rng(rows * 31 + cols).standard_normal((rows, cols)) * 50
+    path = tmp_path_factory.mktemp("bf") / "w.safetensors"
+    write_safetensors(path, {"w": (dtype, values)})
+    full = stored(values, dtype)
+    r0 = data.draw(st.integers(0, rows))
+    r1 = data.draw(st.integers(r0, rows))
+    c0 = data.draw(st.integers(0, cols))
+    c1 = data.draw(st.integers(c0, cols))
+    map_bytes = data.draw(st.sampled_from([1, 2 * cols, 64, 10**6]))
+    info = read_header(path)["w"]
+    expected = full[r0:r1, c0:c1]
+    assert np.array_equal(read_block(info, (r0, r1), (c0, c1), map_bytes=map_bytes), expected)
+    buffer = np.full((r1 - r0 + 1, c1 - c0 + 1), -7.0)
+    got = read_block(info, (r0, r1), (c0, c1), map_bytes=map_bytes, out=buffer[:-1, :-1])
+    assert np.array_equal(got, expected) and np.array_equal(buffer[:-1, :-1], expected)
+    assert (buffer[-1] == -7.0).all() and (buffer[:, -1] == -7.0).all()
+    transposed = np.full((c1 - c0, r1 - r0), -7.0)
+    read_block(info, (r0, r1), (c0, c1), map_bytes=map_bytes, out=transposed.T)
+    assert np.array_equal(transposed, expected.T)
+
+
+def test_a_given_array_of_the_wrong_shape_is_refused(tmp_path) -> None:
+    path = tmp_path / "t.safetensors"
+    write_safetensors(path, {"w": ("BF16", np.ones((3, 4)))})
+    with pytest.raises(ValueError, match=r"expected float64 and \(3, 4\)"):
+        read_block(read_header(path)["w"], out=np.empty((4, 3)))

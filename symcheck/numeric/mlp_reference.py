@@ -19,20 +19,17 @@ from types import MappingProxyType
 
 import numpy as np
 
-__all__ = ["ACTIVATIONS", "gated_block", "mlp_block"]
+__all__ = ["ACTIVATIONS", "affine", "gated_block", "gated_hidden", "mlp_block"]
 
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 _erf = np.frompyfunc(math.erf, 1, 1)
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
-    # split by sign so that exp never overflows
-    out = np.empty_like(x)
-    positive = x >= 0
-    out[positive] = 1.0 / (1.0 + np.exp(-x[positive]))
-    e = np.exp(x[~positive])
-    out[~positive] = e / (1.0 + e)
-    return out
+    # 1/(1 + e^−x) for x ≥ 0 and e^x/(1 + e^x) below, so that exp never overflows: both from
+    # t = e^−|x| (the same values as splitting x by sign, without gathering and scattering)
+    t = np.exp(-np.abs(x))
+    return np.where(x >= 0, 1.0, t) / (1.0 + t)
 
 
 def _gelu(x: np.ndarray) -> np.ndarray:
@@ -64,19 +61,25 @@ ACTIVATIONS: Mapping[str, Callable[[np.ndarray], np.ndarray]] = MappingProxyType
 })
 
 
-def _affine(X: np.ndarray, W: np.ndarray, b: np.ndarray | None) -> np.ndarray:
+def affine(X: np.ndarray, W: np.ndarray, b: np.ndarray | None = None) -> np.ndarray:
+    """``X Wᵀ + b``: a linear layer's forward (W's rows are its output units)."""
     out = X @ W.T
     if b is not None:
         out += b
     return out
 
 
+def gated_hidden(gate: np.ndarray, up: np.ndarray, act: str) -> np.ndarray:
+    """``σ(gate) ⊙ up``: a gated block's hidden values from its two projections."""
+    return ACTIVATIONS[act](gate) * up
+
+
 def gated_block(X: np.ndarray, Q: np.ndarray, K: np.ndarray, V: np.ndarray, act: str,
                 bq: np.ndarray | None = None, bk: np.ndarray | None = None) -> np.ndarray:
     """``(σ(X Qᵀ + bq) ⊙ (X Kᵀ + bk)) V`` for the units given (rows of Q, K and V)."""
-    return (ACTIVATIONS[act](_affine(X, Q, bq)) * _affine(X, K, bk)) @ V
+    return gated_hidden(affine(X, Q, bq), affine(X, K, bk), act) @ V
 
 
 def mlp_block(X: np.ndarray, K: np.ndarray, V: np.ndarray, act: str, bk: np.ndarray | None = None) -> np.ndarray:
     """``σ(X Kᵀ + bk) V`` for the units given (rows of K and V)."""
-    return ACTIVATIONS[act](_affine(X, K, bk)) @ V
+    return ACTIVATIONS[act](affine(X, K, bk)) @ V

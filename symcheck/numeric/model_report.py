@@ -11,7 +11,11 @@ evaluator (:mod:`symcheck.numeric.kernels`, σ from the catalogue's SymPy defini
   divided by 2 (the key's bias entry too). Both scalings are exact in binary floating point,
   so where key–value rescaling is a symmetry the residual is rounding, about 1e-16, or 0;
 * ``relative_error``: ‖f − f_ref‖_F / ‖f_ref‖_F against the block computed again as the
-  framework writes it (:mod:`symcheck.numeric.mlp_reference`): a check on the reading.
+  framework writes it (:mod:`symcheck.numeric.mlp_reference`): a check on the reading — σ as
+  the config names it to the framework against the catalogue's, and which projection it is
+  applied to. A gated block's reference shares the two input products x·gate and x·up with f
+  (recomputing them gave the same numbers, bit for bit) unless the layer has biases, which it
+  adds to its own products; an MLP's reference computes everything again.
 
 The verdicts are the engine's (:mod:`symcheck.engine.symmetries`), once per activation and
 form: exchange and inverse scaling (α > 0, α = −1) for gated units — an MLP has no query
@@ -40,7 +44,7 @@ from typing import Any
 import numpy as np
 
 from symcheck.core.budget import DEFAULT_TIMEOUT
-from symcheck.core.errors import NumericError, WeightsError
+from symcheck.core.errors import NumericError
 from symcheck.core.results import Renderable
 from symcheck.engine.check_result import CheckResult
 from symcheck.engine.symmetries import check, check_exchange, check_inverse_scaling
@@ -48,9 +52,10 @@ from symcheck.language.activations import Activation, activation
 from symcheck.language.layer_formulations import Formulation, Sizes, formulation
 from symcheck.language.transformations import Transformation, domain
 from symcheck.numeric import mlp_reference
-from symcheck.numeric.architectures import Architecture, Factor, MlpLayer, Model, open_model
+from symcheck.numeric.architectures import Architecture, MlpLayer, Model, open_model
 from symcheck.numeric.arrays import refuse_overflow
 from symcheck.numeric.kernels import mlp
+from symcheck.numeric.layer_chunks import Buffers, Chunk, chunks, refuse_non_finite_units
 from symcheck.numeric.planner import DEFAULT_MEMORY, parse_memory, size_text
 from symcheck.numeric.safetensors_io import read_block
 
@@ -316,36 +321,6 @@ def _largest(fits: Callable[[int], bool], upper: int) -> int:
 # --------------------------------------------------------------------------- one layer
 
 
-def _units(factor: Factor, u0: int, u1: int, map_bytes: int, extend: bool) -> np.ndarray:
-    """Units u0…u1 of a factor as rows (c, width), with the bias entry as a last column when the
-    layer is extended (0 for a factor without bias), every entry checked to be finite."""
-    a, b = factor.start + u0, factor.start + u1
-    if factor.units_axis == 0:
-        block = read_block(factor.tensor, rows=(a, b), map_bytes=map_bytes)
-    else:
-        block = np.ascontiguousarray(read_block(factor.tensor, columns=(a, b), map_bytes=map_bytes).T)
-    _finite(block, factor.tensor.where, u0)
-    if not extend:
-        return block
-    out = np.empty((block.shape[0], block.shape[1] + 1))
-    out[:, :-1] = block
-    if factor.bias is None:
-        out[:, -1] = 0.0
-    else:
-        bias = read_block(factor.bias, rows=(u0, u1), map_bytes=map_bytes)
-        _finite(bias[:, None], factor.bias.where, u0)
-        out[:, -1] = bias
-    return out
-
-
-def _finite(block: np.ndarray, where: str, first_unit: int) -> None:
-    if block.size == 0 or (np.isfinite(block.min()) and np.isfinite(block.max())):
-        return
-    unit, feature = (int(i) for i in np.argwhere(~np.isfinite(block))[0])
-    raise WeightsError(f"{where} has a non-finite value ({block[unit, feature]}) for unit "
-                       f"{first_unit + unit}, entry {feature}")
-
-
 def _relative(difference: float, reference: float) -> float | None:
     """‖a − b‖ / ‖b‖ from sums of squares; None when ‖b‖ = 0 but the difference is not."""
     if reference == 0.0:
@@ -379,26 +354,68 @@ def _sweep(layer: MlpLayer, X: np.ndarray, memory: int | str, act: Activation | 
         return _sweep_on(layer, X, memory, act, keep)
 
 
-def _gated_three(X: np.ndarray, Q: np.ndarray, K: np.ndarray, V: np.ndarray,
-                 sigma: Callable[[np.ndarray], np.ndarray], sums: dict[str, np.ndarray], where: str) -> None:
-    """Add a chunk's share of f, the exchanged f and the rescaled f to ``sums``, with the
-    evaluator's σ: the two pre-activations and their images under σ are computed once and
-    shared by the three (the gated kernel would recompute them per call). The rescaled f is
-    computed as such, (σ(a)·βb)(V/β): both scalings are exact, which the residual measures.
-    Every stage is checked finite, as the evaluator checks it."""
+def _gated_chunk(layer: MlpLayer, Xb: np.ndarray, Xplain: np.ndarray, chunk: Chunk,
+                 sigma: Callable[[np.ndarray], np.ndarray], sums: dict[str, np.ndarray],
+                 buffers: Buffers, where: str) -> None:
+    """Add a chunk's share of f, the exchanged f, the rescaled f and the reference f to ``sums``.
+
+    The two pre-activations a = x·Q, b = x·K and their images under the evaluator's σ are
+    computed once and shared by f = σ(a)·b, the exchanged σ(b)·a and the rescaled
+    (σ(a)·βb)(V/β), computed as such: both scalings are exact, which the residual measures.
+    The reference's hidden values are the framework's σ (:mod:`~symcheck.numeric.mlp_reference`)
+    on the same a and b — without biases its own x·Q and x·K would be the very same products,
+    bit for bit — or, with biases, on its own products with the biases added after them (the
+    evaluator carries them as an extra column of x): what it checks independently is σ, which
+    projection σ is applied to, and the biases. Where the chunk has at least as many units as
+    rows, f, the exchanged f and the reference go through V in one product (V packed for the
+    BLAS once; the three rows' results fit in what the chunk's weights take); the figures are
+    the same either way, a product's rows not depending on the rows beside them. Every stage
+    is checked finite, as the evaluator checks it."""
+    Q, K, V, Vb = chunk.query, chunk.key, chunk.value, chunk.value_over_beta
+    assert Q is not None
+    n, c, d = Xb.shape[0], Q.shape[0], layer.d
     with np.errstate(over="ignore", invalid="ignore"):
-        a, b = X @ Q.T, X @ K.T
+        a = np.matmul(Xb, Q.T, out=buffers.get("a", (n, c)))
+        b = np.matmul(Xb, K.T, out=buffers.get("b", (n, c)))
         refuse_overflow(a, a.dtype, "the pre-activations", f"the pre-activations of {where} are not finite")
         refuse_overflow(b, b.dtype, "the pre-activations", f"the pre-activations of {where} are not finite")
         sa, sb = sigma(a), sigma(b)
-        sa_b = sa * b
-        sb *= a
-        for name, hidden in (("f", sa_b), ("swap", sb)):
-            refuse_overflow(hidden, hidden.dtype, "the hidden activations",
+        hidden = buffers.get("hidden", (3 * n, c))
+        np.multiply(sa, b, out=hidden[:n])
+        np.multiply(sb, a, out=hidden[n:2 * n])
+        for rows in (hidden[:n], hidden[n:2 * n]):
+            refuse_overflow(rows, rows.dtype, "the hidden activations",
                             f"the hidden activations of {where} are not finite")
-            sums[name] += hidden @ V
+        if layer.biased:
+            hidden[2 * n:] = mlp_reference.gated_hidden(
+                mlp_reference.affine(Xplain, Q[:, :d], Q[:, d]), mlp_reference.affine(Xplain, K[:, :d], K[:, d]),
+                layer.hf_activation)
+        else:
+            hidden[2 * n:] = mlp_reference.gated_hidden(a, b, layer.hf_activation)
+        stacked = 3 if c >= n else 1
+        out = buffers.get("out", (stacked * n, V.shape[1]))
+        for k, name in enumerate(("f", "swap", "ref")):
+            if k % stacked == 0:
+                np.matmul(hidden[k * n:(k + stacked) * n], V, out=out)
+            sums[name] += out[(k % stacked) * n:(k % stacked + 1) * n]
         sa *= b * _BETA
-        sums["scaled"] += sa @ (V / _BETA)
+        sums["scaled"] += np.matmul(sa, Vb, out=out[:n])
+
+
+def _squares(sums: dict[str, np.ndarray], squares: dict[str, float]) -> None:
+    """Add the block's sums of squares (‖f‖², ‖f′ − f‖² for each f′, ‖f − f_ref‖², ‖f_ref‖²),
+    the differences and squares made in the sums' own arrays (a temporary the size of the
+    block each was more than the budget allowed): the arrays are spent afterwards."""
+    f, ref = sums["f"], sums["ref"]
+    for name in ("swap", "scaled"):
+        if name in sums:
+            difference = np.subtract(sums[name], f, out=sums[name])
+            squares[name] += float(np.sum(np.square(difference, out=difference)))
+    spare = sums["scaled"]
+    squares["ref"] += float(np.sum(np.square(ref, out=spare)))
+    error = np.subtract(f, ref, out=ref)
+    squares["error"] += float(np.sum(np.square(error, out=error)))
+    squares["f"] += float(np.sum(np.square(f, out=f)))
 
 
 def _sweep_on(layer: MlpLayer, X: np.ndarray, memory: int | str, act: Activation | None,
@@ -413,53 +430,42 @@ def _sweep_on(layer: MlpLayer, X: np.ndarray, memory: int | str, act: Activation
     gated_form = layer.form == "gated"
     squares = dict.fromkeys(("f", "swap", "scaled", "error", "ref"), 0.0)
     kept = np.empty((N, layer.e)) if keep else None
-    chunks = 0
+    buffers = Buffers()
+    spans = [(u0, min(u0 + plan.units, layer.m)) for u0 in range(0, layer.m, plan.units)]
     for t0 in range(0, N, plan.rows):
         t1 = min(t0 + plan.rows, N)
         Xb, Xplain = X1[t0:t1], X[t0:t1]
         sums = {k: np.zeros((t1 - t0, layer.e))
                 for k in (("f", "swap", "scaled", "ref") if gated_form else ("f", "scaled", "ref"))}
-        chunks = 0
-        for u0 in range(0, layer.m, plan.units):
-            u1 = min(u0 + plan.units, layer.m)
-            chunks += 1
-            K = _units(layer.key, u0, u1, plan.map_bytes, layer.biased)
-            V = _units(layer.value, u0, u1, plan.map_bytes, False)
+        for chunk in chunks(layer, spans, plan.map_bytes, _BETA):
+            K, V = chunk.key, chunk.value
             if gated_form:
-                Q = _units(layer.query, u0, u1, plan.map_bytes, layer.biased)
-                _gated_three(Xb, Q, K, V, sigma, sums, f"units {u0 + 1}–{u1}, rows {t0 + 1}–{t1}")
-                sums["ref"] += mlp_reference.gated_block(
-                    Xplain, Q[:, :d], K[:, :d], V, layer.hf_activation,
-                    Q[:, d] if layer.biased else None, K[:, d] if layer.biased else None)
+                _gated_chunk(layer, Xb, Xplain, chunk, sigma, sums, buffers,
+                             f"units {chunk.u0 + 1}–{chunk.u1}, rows {t0 + 1}–{t1}")
             else:
                 sums["f"] += mlp(Xb, K, V, act, memory=plan.evaluator)
-                sums["scaled"] += mlp(Xb, K * _BETA, V / _BETA, act, memory=plan.evaluator)
+                sums["scaled"] += mlp(Xb, K * _BETA, chunk.value_over_beta, act, memory=plan.evaluator)
                 sums["ref"] += mlp_reference.mlp_block(Xplain, K[:, :d], V, layer.hf_activation,
                                                        K[:, d] if layer.biased else None)
-            del K, V
+            del chunk, K, V
         for name in ("f", "swap", "scaled"):
             if name in sums:
                 refuse_overflow(sums[name], sums[name].dtype, "the output")
         if layer.output_bias is not None:
             bias = read_block(layer.output_bias, map_bytes=plan.map_bytes)
-            _finite(bias[None, :], layer.output_bias.where, 0)
+            refuse_non_finite_units(bias[None, :], layer.output_bias.where, 0)
             for total in sums.values():
                 total += bias
-        f = sums["f"]
-        squares["f"] += float(np.sum(f * f))
-        squares["swap"] += float(np.sum((sums["swap"] - f) ** 2)) if gated_form else 0.0
-        squares["scaled"] += float(np.sum((sums["scaled"] - f) ** 2))
-        squares["error"] += float(np.sum((f - sums["ref"]) ** 2))
-        squares["ref"] += float(np.sum(sums["ref"] ** 2))
         if kept is not None:
-            kept[t0:t1] = f
-        del sums, f
+            kept[t0:t1] = sums["f"]
+        _squares(sums, squares)
+        del sums
     figures = LayerFigures(
         layer.index,
         _relative(squares["swap"], squares["f"]) if gated_form else None,
         _relative(squares["scaled"], squares["f"]),
         _relative(squares["error"], squares["ref"]),
-        math.sqrt(squares["f"]), -(-N // plan.rows), chunks)
+        math.sqrt(squares["f"]), -(-N // plan.rows), len(spans))
     return figures, kept
 
 
@@ -505,13 +511,13 @@ def model_report(path: str | Path | Model, *, layers: str | Iterable[int] | None
         from symcheck.numeric.distributed import dask_client, run_tasks
         with dask_client(workers, scheduler) as (client, runner):
             found = run_tasks(client, layer_verdicts, [(acts[a], f, timeout) for a, f in kinds])
-            verdicts = dict(zip(kinds, found))
+            verdicts = dict(zip(kinds, found, strict=True))
             figures = run_tasks(client, measure_layer, [(layer, X, budget, acts[layer.activation])
                                                         for layer in chosen],
                                 progress=progress,
                                 labels=[f"layer {layer.index}" for layer in chosen])
     records = tuple(_record(layer, fig, acts[layer.activation], verdicts[(layer.activation, layer.form)])
-                    for layer, fig in zip(chosen, figures))
+                    for layer, fig in zip(chosen, figures, strict=True))
     return ModelReport(model.directory, model.name, model.architecture, records, len(model.layers),
                        X.shape[0], source, budget, runner, time.perf_counter() - started, model.links)
 

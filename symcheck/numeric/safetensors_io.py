@@ -250,8 +250,11 @@ def _sharded(directory: Path, index: Path, follow_links: bool) -> Checkpoint:
 
 
 def read_block(info: TensorInfo, rows: tuple[int, int] | None = None,
-               columns: tuple[int, int] | None = None, *, map_bytes: int = 16 * 2**20) -> np.ndarray:
-    """``tensor[r0:r1, c0:c1]`` (a 1-D tensor: ``tensor[r0:r1]``) as a new float64 array.
+               columns: tuple[int, int] | None = None, *, map_bytes: int = 16 * 2**20,
+               out: np.ndarray | None = None) -> np.ndarray:
+    """``tensor[r0:r1, c0:c1]`` (a 1-D tensor: ``tensor[r0:r1]``) as a float64 array: a new
+    one, or written into ``out`` (float64, the block's shape, any strides: a transposed view
+    of a reused buffer gets the block transposed without another copy) and returned.
 
     The rows are mapped a few at a time, at most ``map_bytes`` of the file (or one row) at
     once, and each mapping is closed before the next: reading a block of columns touches every
@@ -269,13 +272,28 @@ def read_block(info: TensorInfo, rows: tuple[int, int] | None = None,
     if not (0 <= r0 <= r1 <= shape[0] and 0 <= c0 <= c1 <= shape[1]):
         raise WeightsError(f"{info.where}: block rows {r0}–{r1}, columns {c0}–{c1} outside shape "
                            f"{info.shape_text()}", path=info.path, tensor=info.name)
-    out = np.empty((r1 - r0, c1 - c0), dtype=np.float64)
+    given = out
+    if out is None:
+        out = np.empty((r1 - r0, c1 - c0), dtype=np.float64)
+    else:
+        out = out if len(info.shape) == 2 else out[:, None]  # a view, never a copy
+        if out.dtype != np.float64 or out.shape != (r1 - r0, c1 - c0):
+            raise ValueError(f"out has dtype {out.dtype} and shape {out.shape}; expected float64 and "
+                             f"{(r1 - r0, c1 - c0)}")
     raw = FLOATS[info.dtype]
     row_bytes = shape[1] * raw.itemsize
     step = max(1, map_bytes // max(row_bytes, 1))
+    entries = max(1, min(_WIDEN_ENTRIES, map_bytes // 4, (r1 - r0) * (c1 - c0)))
+    scratch = np.empty(entries, np.uint32) if info.dtype == "BF16" else None
+    piece = max(1, entries // max(c1 - c0, 1))   # rows widened at a time
     for a in range(r0, r1, step):
         b = min(a + step, r1)
-        _widen(_mapped(info, raw, a, b, shape[1])[:, c0:c1], info.dtype, out[a - r0:b - r0])
+        block = _mapped(info, raw, a, b, shape[1])[:, c0:c1]
+        for lo in range(0, b - a, piece):
+            hi = min(lo + piece, b - a)
+            _widen(block[lo:hi], out[a - r0 + lo:a - r0 + hi], scratch)
+    if given is not None:
+        return given
     return out if len(info.shape) == 2 else out[:, 0]
 
 
@@ -290,11 +308,19 @@ def _mapped(info: TensorInfo, raw: np.dtype, r0: int, r1: int, width: int) -> np
                            path=info.path, tensor=info.name) from None
 
 
-def _widen(block: np.ndarray, dtype: str, out: np.ndarray) -> None:
-    """``out[...] = block`` as float64; BF16 bit patterns become the float32 they are the top of."""
-    if dtype == "BF16":
-        bits = block.astype(np.uint32)
-        bits <<= 16
-        out[...] = bits.view(np.float32)
-    else:
+#: entries widened at a time (BF16 through a uint32 scratch of this many, 1 MiB, which stays
+#: in cache; a scratch of the whole mapped block, 2 × map_bytes, cost more than the arithmetic)
+_WIDEN_ENTRIES = 2**18
+
+
+def _widen(block: np.ndarray, out: np.ndarray, scratch: np.ndarray | None) -> None:
+    """``out[...] = block`` as float64; BF16 bit patterns (``scratch`` given: uint32) become
+    the float32 they are the top of."""
+    if scratch is None:
         out[...] = block
+    elif block.size > scratch.size:  # one row wider than the scratch
+        out[...] = (block.astype(np.uint32) << 16).view(np.float32)
+    else:
+        bits = scratch[:block.size].reshape(block.shape)
+        np.left_shift(block, 16, out=bits, dtype=np.uint32)
+        out[...] = bits.view(np.float32)

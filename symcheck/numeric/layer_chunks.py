@@ -1,0 +1,111 @@
+"""A model layer's weights, a chunk of units at a time, as the model report works through them.
+
+Each chunk's factors are read from the checkpoint's files (:func:`~symcheck.numeric.safetensors_io.read_block`,
+BF16 widened exactly) into arrays reused from chunk to chunk — a fresh array of a chunk's
+weights (tens of MB) cost its page faults on every chunk, more than widening did — as the
+units' rows (c, width), every entry checked to be finite. The values' rows also come divided
+by β, for the rescaled output.
+
+(Reading the next chunk on a second thread while the caller computes was tried: on the
+benchmark's model it saved nothing, wall or CPU, so chunks are read in turn.)
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from symcheck.core.errors import WeightsError
+from symcheck.numeric.architectures import Factor, MlpLayer
+from symcheck.numeric.arrays import all_finite
+from symcheck.numeric.safetensors_io import read_block
+
+__all__ = ["Buffers", "Chunk", "chunks", "units", "refuse_non_finite_units"]
+
+
+class Buffers:
+    """Float64 arrays reused by name: ``get`` returns a C-contiguous view of the right shape
+    (its contents left over), growing the array only when a larger one is asked for."""
+
+    def __init__(self) -> None:
+        self._flat: dict[str, np.ndarray] = {}
+
+    def get(self, name: str, shape: tuple[int, ...]) -> np.ndarray:
+        size = math.prod(shape)
+        flat = self._flat.get(name)
+        if flat is None or flat.size < size:
+            flat = self._flat[name] = np.empty(size)
+        return flat[:size].reshape(shape)
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Units u0…u1 of a layer: query (None for an MLP), key and value rows, the values / β."""
+
+    u0: int
+    u1: int
+    query: np.ndarray | None
+    key: np.ndarray
+    value: np.ndarray
+    value_over_beta: np.ndarray
+
+
+def units(factor: Factor, u0: int, u1: int, map_bytes: int, extend: bool, out: np.ndarray,
+          divided: tuple[np.ndarray, float] | None = None) -> np.ndarray:
+    """Units u0…u1 of a factor as rows (c, width) of ``out`` (C-contiguous), with the bias entry
+    as a last column when the layer is extended (0 for a factor without bias), every entry
+    checked to be finite; ``divided = (array, β)`` gets them divided by β. A factor whose units
+    are columns is read straight into the transposed rows: the same array a transposed copy
+    would make."""
+    a, b = factor.start + u0, factor.start + u1
+    width = factor.width
+    if factor.units_axis == 0:
+        read_block(factor.tensor, rows=(a, b), map_bytes=map_bytes, out=out[:, :width])
+    else:
+        read_block(factor.tensor, columns=(a, b), map_bytes=map_bytes, out=out[:, :width].T)
+    refuse_non_finite_units(out[:, :width], factor.tensor.where, u0)
+    if divided is not None:
+        np.divide(out[:, :width], divided[1], out=divided[0][:, :width])
+    if not extend:
+        return out
+    if factor.bias is None:
+        out[:, -1] = 0.0
+    else:
+        read_block(factor.bias, rows=(u0, u1), map_bytes=map_bytes, out=out[:, -1])
+        refuse_non_finite_units(out[:, -1:], factor.bias.where, u0)
+    return out
+
+
+def refuse_non_finite_units(block: np.ndarray, where: str, first_unit: int) -> None:
+    """Refuse a non-finite entry of a block of units' rows, naming its unit and entry. One
+    pass over the block: a sum of finite values is finite unless it overflows (only possible
+    for F64 weights; then the extremes decide), and a NaN or an infinity makes it NaN or
+    infinite."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        if block.size == 0 or np.isfinite(block.sum()) or all_finite(block):
+            return
+    unit, feature = (int(i) for i in np.argwhere(~np.isfinite(block))[0])
+    raise WeightsError(f"{where} has a non-finite value ({block[unit, feature]}) for unit "
+                       f"{first_unit + unit}, entry {feature}")
+
+
+def _read(layer: MlpLayer, u0: int, u1: int, map_bytes: int, beta: float, buffers: Buffers) -> Chunk:
+    """One chunk, in the order the factors were always read (key, value, query): the first
+    non-finite weight named is the same."""
+    c, d1 = u1 - u0, layer.d + layer.biased
+    key = units(layer.key, u0, u1, map_bytes, layer.biased, buffers.get("key", (c, d1)))
+    halved = buffers.get("value/β", (c, layer.e))
+    value = units(layer.value, u0, u1, map_bytes, False, buffers.get("value", (c, layer.e)), (halved, beta))
+    query = (None if layer.query is None else
+             units(layer.query, u0, u1, map_bytes, layer.biased, buffers.get("query", (c, d1))))
+    return Chunk(u0, u1, query, key, value, halved)
+
+
+def chunks(layer: MlpLayer, spans: Sequence[tuple[int, int]], map_bytes: int, beta: float) -> Iterator[Chunk]:
+    """The chunks of units ``spans`` ((u0, u1) each), in order, in one set of arrays: a chunk's
+    arrays are valid until the caller asks for the next one."""
+    buffers = Buffers()
+    for u0, u1 in spans:
+        yield _read(layer, u0, u1, map_bytes, beta, buffers)
