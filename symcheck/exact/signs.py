@@ -252,9 +252,10 @@ def _disjunction(parts: list[sympy.Basic]) -> sympy.Basic:
 #: rational multiples of π, periodicity, parity read from the written coefficient): SymPy's
 #: evaluation is kept for them. Not here, and so kept as written: ``log`` (a negative argument
 #: becomes iπ + log(−x) by SymPy's guess of its sign), roots (√(x·y) is split by the guessed
-#: signs of the factors, √(x²) becomes ±x), and every nonsmooth or branching function.
+#: signs of the factors, √(x²) becomes ±x), ``atan`` (atan(tan(x)) compares x with ±π/2 by
+#: evalf: it crashed inside SymPy 10⁻³⁰⁰ above π/2), and every nonsmooth or branching function.
 _IDENTITY_EVALUATED = (sympy.exp, sympy.sin, sympy.cos, sympy.tan, sympy.tanh, sympy.sinh, sympy.cosh,
-                       sympy.atan, sympy.asinh, sympy.erf, sympy.erfc, sympy.CRootOf)
+                       sympy.asinh, sympy.erf, sympy.erfc, sympy.CRootOf)
 
 
 def evaluation_is_identity(expr: sympy.Basic) -> bool:
