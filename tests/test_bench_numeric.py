@@ -28,6 +28,7 @@ def test_the_targets_are_the_gemm_ratio_torch_and_peak(report: str) -> None:
     assert "20×" not in report and "speed-up" not in report and "per unit" not in report
 
 
+@pytest.mark.slow
 def test_torch_routes_are_timed_and_agree_with_symcheck(report: str) -> None:
     pytest.importorskip("torch", reason="the side-by-side needs torch (the 'torch' extra)")
     assert re.search(r"^time / best torch\s+\d+\.\d\d\s+≤ 0\.8", report, re.M), report

@@ -185,6 +185,7 @@ def test_a_check_on_a_worker_thread_that_runs_out_is_inconclusive() -> None:
     assert all("time budget" in r.note for r in results)
 
 
+@pytest.mark.slow
 def test_inside_a_dask_worker_process(tmp_path) -> None:
     distributed = pytest.importorskip("dask.distributed", reason="needs dask.distributed (the dask extra)")
     import cloudpickle

@@ -66,6 +66,7 @@ def test_canonical_of_a_and_of_g_a_agree_and_keep_the_logits(tmp_path, arch, dty
     assert np.abs(after - before).max() <= 8 * u * np.abs(before).max(), first.rounding
 
 
+@pytest.mark.slow
 def test_an_odd_gate_has_its_sign_fixed(tmp_path) -> None:
     """tanh: G_σ = {(1, 1), (−1, −1)}: gates turned by g are turned back."""
     hf.build(tmp_path / "a", "llama", "bfloat16", hidden_act="tanh")
@@ -184,6 +185,7 @@ def test_like_refuses_a_reference_of_another_shape(tmp_path) -> None:
 
 # ---- memory and the command --------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_memory_stays_within_the_budget_on_a_model_four_times_larger(tmp_path) -> None:
     budget = 2**20
     model, groups = large_model(tmp_path / "src", budget)

@@ -110,6 +110,7 @@ def second_opinion(expr, q: Fraction, prec: int):
 
 @settings(max_examples=300, deadline=None)
 @given(pair=expressions, q=points, prec=st.sampled_from([53, 64, 128]))
+@pytest.mark.slow
 def test_both_enclosures_contain_the_60_digit_value(pair, q, prec):
     expr, reference = pair
     with mpmath.workdps(DPS):

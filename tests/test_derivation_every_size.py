@@ -122,6 +122,7 @@ def test_every_verified_step_passed_a_check_valid_for_every_size(name: str) -> N
 
 
 @pytest.mark.parametrize("name, number", [("rank1", 4), ("rank-r", 4)])
+@pytest.mark.slow
 def test_the_per_unit_steps_are_proved_for_symbolic_sizes(name: str, number: int) -> None:
     step = derive(name).steps[number - 1]
     kinds = {r.kind: r for r in step.checks}
@@ -224,6 +225,7 @@ ENTRIES = {name: FORMULATIONS[name] for name in ("mlp", "query-mlp", "bilinear",
 @settings(max_examples=25, deadline=None)
 @given(name=st.sampled_from(sorted(ENTRIES)), which=st.sampled_from(["builder", "expression"]),
        d=st.integers(1, 3), m=st.integers(1, 3), r=st.integers(1, 3))
+@pytest.mark.slow
 def test_the_normal_form_keeps_the_value_at_every_concrete_size(name: str, which: str, d: int, m: int, r: int) -> None:
     """Rewriting to the normal form, then fixing the sizes, gives the same explicit entry."""
     f = ENTRIES[name]

@@ -171,6 +171,7 @@ def test_to_dict_has_the_documented_shape(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", DERIVATIONS)
+@pytest.mark.slow
 def test_latex_has_no_sympy_reprs_and_is_ascii(name: str) -> None:
     derivation = derive(name)
     for text in (derivation.to_latex(), derivation._repr_latex_(), *(s.latex for s in derivation.steps)):

@@ -94,6 +94,7 @@ def test_max_z_alpha_z_is_positively_homogeneous_for_every_alpha_and_not_linear(
     assert scaling.verdict.value in ("holds", "inconclusive")  # never broken
 
 
+@pytest.mark.slow
 def test_power_family_holds_exactly_at_one():
     result = sc.check_inverse_scaling("Max(z, 0)**p", "positive", params=["p>0"])
     assert result.verdict.value == "broken"

@@ -27,6 +27,7 @@ def _every_decided_region_is_kernel_checked(result):
             assert all(kernel_check(c).accepted for c in region.certificates)
 
 
+@pytest.mark.slow
 def test_swish_beta_is_broken_for_every_beta_under_positive_scaling():
     result = sc.check_inverse_scaling("z*sigmoid(beta*z)", params={"beta": "beta>0"})
     assert result.verdict.value == "broken"
@@ -55,6 +56,7 @@ def test_selu_box_of_two_parameters_is_broken_everywhere(check):
 
 @settings(max_examples=4, deadline=None)
 @given(k=st.sampled_from([R(1), R(2), R(1, 2), R(3)]), c=st.sampled_from([R(0), R(1), R(-2)]))
+@pytest.mark.slow
 def test_scaled_swish_plus_linear_is_never_homogeneous(k, c):
     """σ = z·sigmoid(kβz) + c·z is positively homogeneous only at β = 0 (outside β > 0): never
     holds, and a broken region is kernel-checked."""

@@ -89,6 +89,7 @@ def test_renderings_show_the_quantifier_and_the_regions(quadratic):
     assert "<table>" in html and "Ne(beta, 0): broken" in html
 
 
+@pytest.mark.slow
 def test_leaky_relu_audit_holds_where_it_is_homogeneous():
     result = sc.audit("Max(z, alpha*z)", params={"alpha": "0<alpha<1"})
     assert result.row("gated", "inverse-scaling", "positive").verdict.value == "holds"

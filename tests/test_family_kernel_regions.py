@@ -226,6 +226,7 @@ def _value(node, t):
 
 @settings(max_examples=150, deadline=None)
 @given(tree=_trees, start=st.sampled_from([0, 1, 3, -2]), side=st.sampled_from(["up", "down"]))
+@pytest.mark.slow
 def test_bounds_enclose_every_sampled_value(tree, start, side):
     """The extended enclosure over (start, ∞) or (−∞, start) holds the value at points up to 10⁶
     out (mpmath at 60 digits); a wrong limit or a product sign slip puts one outside."""

@@ -181,6 +181,7 @@ def test_partial_groups_say_why():
     assert "(−1, 1) is not a member or undecided" in flat
 
 
+@pytest.mark.slow
 def test_the_new_arguments_are_the_ones_used():
     halves = {spec: _complete(spec)["halves"] for spec, (_, complete, _) in EXAMPLES.items() if complete
               and "Piecewise" in spec}

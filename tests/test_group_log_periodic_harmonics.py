@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from functools import cache
 
+import pytest
 import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -47,6 +48,7 @@ def check_group(g: SymmetryGroup, base: int, complete: bool) -> None:
 @settings(max_examples=8, deadline=None)
 @given(coefficient=small.filter(bool), harmonic=st.sampled_from(["cos", "sin"]), base=st.sampled_from([2, 3]),
        side=st.sampled_from(["<", ">"]))
+@pytest.mark.slow
 def test_one_pure_harmonic_on_a_half_line_gives_the_powers_of_its_period(coefficient, harmonic: str, base: int,
                                                                           side: str) -> None:
     alpha, beta = (coefficient, 0) if harmonic == "cos" else (0, coefficient)
@@ -57,6 +59,7 @@ def test_one_pure_harmonic_on_a_half_line_gives_the_powers_of_its_period(coeffic
 
 @settings(max_examples=6, deadline=None)
 @given(alpha=small.filter(bool), beta=small.filter(bool), base=st.sampled_from([2, 3]), side=st.sampled_from(["<", ">"]))
+@pytest.mark.slow
 def test_a_mixed_harmonic_is_never_decided_wrongly(alpha, beta, base: int, side: str) -> None:
     """α cos + β sin with both non-zero: SymPy proposes √(α² + β²)·sin(ωt + φ); the emitter does not
     certify that phase form yet, so the group may stay partial, but what it decides is right."""

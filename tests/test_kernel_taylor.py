@@ -75,6 +75,7 @@ def value_at_zero(node) -> arb:
 
 @settings(max_examples=40, deadline=None)
 @given(trees(), st.integers(0, 5))
+@pytest.mark.slow
 def test_a_derivative_in_normal_form_has_the_textbook_value_at_zero(g, j) -> None:
     normal = value_at_zero(nth_derivative(g, j, normal=True))
     plain = value_at_zero(nth_derivative(g, j))

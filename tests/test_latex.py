@@ -195,6 +195,7 @@ def test_hadamard_products_print_as_odot(name: str) -> None:
     assert r"\odot" in text and r"\circ" not in text
 
 
+@pytest.mark.slow
 def test_activation_names_are_upright_operators() -> None:
     text = latex_document("audit")
     for name in ("relu", "gelu", "tanh", r"leaky\_relu", r"gelu\_tanh"):
@@ -202,6 +203,7 @@ def test_activation_names_are_upright_operators() -> None:
     assert latex.math(sc.activation("silu").expr) == r"\frac{z}{1 + e^{- z}}"
 
 
+@pytest.mark.slow
 def test_documents_have_no_timings() -> None:
     result = sc.check_exchange("silu")
     slow = dataclasses.replace(result, elapsed=123.456)
