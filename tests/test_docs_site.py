@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -16,10 +17,15 @@ import pytest
 import symcheck
 from symcheck.cli import cli
 
+from conftest import invoke_cli
+
 ROOT = Path(__file__).resolve().parent.parent
-API_PAGE = ROOT / "docs" / "reference" / "api.md"
+DOCS = ROOT / "docs"
+API_PAGE = DOCS / "reference" / "api.md"
 #: a mkdocstrings directive: `::: dotted.path` alone on a line
 DIRECTIVE = re.compile(r"^::: ([\w.]+)\s*$", re.MULTILINE)
+#: a page's example of a command with what it prints: a fenced block opening with `$ symcheck …`
+EXAMPLE = re.compile(r"^```\n\$ (symcheck [^\n]*)\n(.*?)^```", re.MULTILINE | re.DOTALL)
 
 
 def _tools_missing() -> str | None:
@@ -101,3 +107,19 @@ def test_every_page_is_in_the_navigation() -> None:
     pages = sorted(str(p.relative_to(ROOT / "docs")) for p in (ROOT / "docs").rglob("*.md"))
     missing = [page for page in pages if f": {page}" not in nav]
     assert not missing, f"pages not in mkdocs.yml's nav: {missing}"
+
+
+def test_every_whole_example_is_what_the_command_prints(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page's example output (copied from the README, or written for the site) goes stale
+    when the command's output changes. Left alone: an excerpt (with `...`) and an error shown
+    for input files the page does not ship."""
+    monkeypatch.setenv("COLUMNS", "100")  # the width the examples were made at
+    checked = 0
+    for page in sorted(DOCS.rglob("*.md")):
+        for command, shown in EXAMPLE.findall(page.read_text(encoding="utf-8")):
+            if "..." in shown or shown.startswith("Error:"):
+                continue
+            code, out, err = invoke_cli(*shlex.split(command)[1:])
+            assert (code, out) == (0, shown), f"{page.name}: {command}\n{err}"
+            checked += 1
+    assert checked, "no page shows a whole example (the pattern may have stopped matching)"
