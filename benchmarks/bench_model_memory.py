@@ -75,12 +75,14 @@ CHILD = textwrap.dedent("""
         reset = True
     except OSError:
         reset = False
+    import time
+    cpu = time.process_time()
     try:
         main(args)
     except SystemExit as stop:
         if stop.code:
             raise
-    result = {"baseline": baseline, "hwm": status("VmHWM"), "reset": reset}
+    result = {"baseline": baseline, "hwm": status("VmHWM"), "reset": reset, "cpu": time.process_time() - cpu}
     if mode == "tracemalloc":
         result["tracemalloc"] = tracemalloc.get_traced_memory()[1]
     with open(out, "w") as f:

@@ -7,9 +7,10 @@ import math
 import numpy as np
 import pytest
 
-from model_checkpoints import LAYOUTS, forward, write_model
 from symcheck.numeric.architectures import open_model
 from symcheck.numeric.model_report import inputs_for, layer_output, model_report
+
+from model_checkpoints import LAYOUTS, forward, write_model
 
 D, M = 6, 10
 ARCHS = tuple(LAYOUTS)
@@ -65,7 +66,7 @@ def test_each_layer_matches_an_independent_forward(tmp_path, arch, dtype, shards
     X, _ = inputs_for(D, None, 12, 3)
     report = model_report(model, inputs=X, memory="2MiB")
     assert [r.index for r in report.layers] == [0, 1]
-    for layer, record in zip(model.layers, report.layers):
+    for layer, record in zip(model.layers, report.layers, strict=True):
         reference = forward(tensors, arch, layer.index, X, M)
         assert _relative(layer_output(layer, X), reference) <= 1e-12
         swapped = _swapped(tensors, arch)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from symcheck.numeric.safetensors_io import read_block, read_header
 
 from model_checkpoints import bfloat16_bits, stored, write_safetensors
-from symcheck.numeric.safetensors_io import read_block, read_header
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32", "float16"])

@@ -281,7 +281,11 @@ def _held(n: int, c: int, d1: int, e: int, map_bytes: int) -> int:
     """Bytes the layer loop holds besides X and the evaluator: four output accumulators (and
     the reference's block), a chunk's factors and their rescaled copies, the copies made while
     reading (transposed, extended, BF16 widened), the reference's (rows × units) temporaries
-    and the mapped file pages."""
+    and the mapped file pages. (Reading into reused arrays holds less than this: the factors
+    and the values / β once, and a scratch of at most ``map_bytes``. The gated route calls no
+    evaluator: its pre-activations, hidden values and products through V — three row blocks
+    stacked only where a chunk has at least as many units as rows — take the evaluator's
+    share. Kept as it was, so that the cut, and with it every figure, stays the same.)"""
     return (_S * (5 * n * e + 8 * n * c + c * (2 * d1 + e) + c * (d1 + e) + 3 * c * max(d1, e))
             + 3 * map_bytes)
 
