@@ -283,8 +283,7 @@ def _held(n: int, c: int, d1: int, e: int, map_bytes: int) -> int:
     reading (transposed, extended, BF16 widened), the reference's (rows × units) temporaries
     and the mapped file pages. (Reading into reused arrays holds less than this: the factors
     and the values / β once, and a scratch of at most ``map_bytes``. The gated route calls no
-    evaluator: its pre-activations, hidden values and products through V — three row blocks
-    stacked only where a chunk has at least as many units as rows — take the evaluator's
+    evaluator: its pre-activations, hidden values and products through V take the evaluator's
     share. Kept as it was, so that the cut, and with it every figure, stays the same.)"""
     return (_S * (5 * n * e + 8 * n * c + c * (2 * d1 + e) + c * (d1 + e) + 3 * c * max(d1, e))
             + 3 * map_bytes)
@@ -370,11 +369,10 @@ def _gated_chunk(layer: MlpLayer, Xb: np.ndarray, Xplain: np.ndarray, chunk: Chu
     on the same a and b — without biases its own x·Q and x·K would be the very same products,
     bit for bit — or, with biases, on its own products with the biases added after them (the
     evaluator carries them as an extra column of x): what it checks independently is σ, which
-    projection σ is applied to, and the biases. Where the chunk has at least as many units as
-    rows, f, the exchanged f and the reference go through V in one product (V packed for the
-    BLAS once; the three rows' results fit in what the chunk's weights take); the figures are
-    the same either way, a product's rows not depending on the rows beside them. Every stage
-    is checked finite, as the evaluator checks it."""
+    projection σ is applied to, and the biases. Each goes through V in a product of its own:
+    stacking the three into one product of 3N rows was faster, but the BLAS does not promise a
+    row's result whatever the rows beside it (with 1 to 5 rows, the figures changed in the last
+    bits). Every stage is checked finite, as the evaluator checks it."""
     Q, K, V, Vb = chunk.query, chunk.key, chunk.value, chunk.value_over_beta
     assert Q is not None
     n, c, d = Xb.shape[0], Q.shape[0], layer.d
@@ -396,14 +394,11 @@ def _gated_chunk(layer: MlpLayer, Xb: np.ndarray, Xplain: np.ndarray, chunk: Chu
                 layer.hf_activation)
         else:
             hidden[2 * n:] = mlp_reference.gated_hidden(a, b, layer.hf_activation)
-        stacked = 3 if c >= n else 1
-        out = buffers.get("out", (stacked * n, V.shape[1]))
+        out = buffers.get("out", (n, V.shape[1]))
         for k, name in enumerate(("f", "swap", "ref")):
-            if k % stacked == 0:
-                np.matmul(hidden[k * n:(k + stacked) * n], V, out=out)
-            sums[name] += out[(k % stacked) * n:(k % stacked + 1) * n]
+            sums[name] += np.matmul(hidden[k * n:(k + 1) * n], V, out=out)
         sa *= b * _BETA
-        sums["scaled"] += np.matmul(sa, Vb, out=out[:n])
+        sums["scaled"] += np.matmul(sa, Vb, out=out)
 
 
 def _squares(sums: dict[str, np.ndarray], squares: dict[str, float]) -> None:
