@@ -403,8 +403,8 @@ def _gated_chunk(layer: MlpLayer, Xb: np.ndarray, Xplain: np.ndarray, chunk: Chu
 
 def _squares(sums: dict[str, np.ndarray], squares: dict[str, float]) -> None:
     """Add the block's sums of squares (‖f‖², ‖f′ − f‖² for each f′, ‖f − f_ref‖², ‖f_ref‖²),
-    the differences and squares made in the sums' own arrays (a temporary the size of the
-    block each was more than the budget allowed): the arrays are spent afterwards."""
+    the differences and squares made in the sums' own arrays, which are spent afterwards (the
+    budget counts the sums, not copies of them)."""
     f, ref = sums["f"], sums["ref"]
     for name in ("swap", "scaled"):
         if name in sums:
