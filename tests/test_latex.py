@@ -128,7 +128,7 @@ def test_escape_text_examples() -> None:
     assert latex.escape_text("x̂") == r"$\hat{x}$"
     assert latex.escape_text("漢") == "[U+6F22]"
     assert latex.prose("keys k_j, W ∈ R^{d×d}; leaky_relu") == \
-        r"keys $k_{j}$, W $\in$ $\mathbb{R}^{d \times d}$; leaky\_relu"
+        r"keys $k_{j}$, $W \in \mathbb{R}^{d \times d}$; leaky\_relu"
 
 
 def test_user_text_appears_only_as_the_formula_it_parses_to() -> None:
