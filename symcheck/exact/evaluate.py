@@ -48,6 +48,39 @@ _BUILTIN_FAILURES = (RecursionError, ZeroDivisionError, OverflowError, ValueErro
 # --------------------------------------------------------------------------- shared helpers
 
 
+
+def _real_root_by_arb(node: sympy.CRootOf, bits: int) -> tuple[Fraction, Fraction] | None:
+    """Rational ends of a ball holding the ``node.index``-th real root (increasing order) of
+    ``node``'s polynomial, by Arb's certified root isolation (``arb_fmpz_poly_complex_roots``:
+    each root in its own ball, a real root with an imaginary part exactly 0). None when the
+    polynomial is not square-free with integer coefficients after clearing denominators, or the
+    real roots' balls do not separate, so that the order is not certain: the caller isolates
+    exactly instead."""
+    from flint import fmpz_poly
+    coeffs = node.poly.all_coeffs()
+    if not all(c.is_Rational for c in coeffs):
+        return None
+    scale = sympy.ilcm(*(c.q for c in coeffs))
+    poly = fmpz_poly([int(c * scale) for c in reversed(coeffs)])
+    if poly.degree() < 1 or poly.gcd(poly.derivative()).degree() > 0:
+        return None
+    with arb_precision(bits + 16):
+        reals = [c.real for c, _ in poly.complex_roots() if c.imag == 0]
+        reals.sort(key=lambda r: r.mid())
+        if any(not (a < b) for a, b in zip(reals, reals[1:])):
+            return None
+        if node.index >= len(reals):
+            raise EvaluationError(f"{_short(node)} is not a real root")
+        root = reals[node.index]
+        return _arb_rational(root.lower()), _arb_rational(root.upper())
+
+
+def _arb_rational(x: arb) -> Fraction:
+    """The exact value of an exact (radius 0) ball, such as an end from ``lower``/``upper``."""
+    mantissa, exponent = x.man_exp()
+    m, e = int(mantissa), int(exponent)
+    return Fraction(m * 2**e) if e >= 0 else Fraction(m, 2**-e)
+
 def _short(node: Any, limit: int = 60) -> str:
     text = " ".join(str(node).split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -171,13 +204,19 @@ class _Walker:
         """A real root of a rational polynomial: the hull of its exact isolating interval."""
         if not hasattr(self.arith, "hull") or not node.is_real:
             raise EvaluationError(f"cannot evaluate {_short(node)}")
-        # real roots are indexed in increasing order; isolation is exact rational arithmetic
-        width = sympy.Rational(1, 2 ** (getattr(self.arith, "prec", 64) + 8))
-        intervals = sympy.Poly(node.poly.as_expr(), node.poly.gen).intervals(eps=width, sqf=True)
-        if node.index >= len(intervals):
-            raise EvaluationError(f"{_short(node)} is not a real root")
-        lo, hi = (sympy.Rational(end) for end in intervals[node.index])
-        return self.arith.hull([self.arith.rational(int(lo.p), int(lo.q)), self.arith.rational(int(hi.p), int(hi.q))])
+        # real roots are indexed in increasing order
+        bits = getattr(self.arith, "prec", 64) + 8
+        ends = _real_root_by_arb(node, bits)
+        if ends is None:  # SymPy's exact isolation: slow to refine on large coefficients
+            width = sympy.Rational(1, 2 ** bits)
+            intervals = sympy.Poly(node.poly.as_expr(), node.poly.gen).intervals(eps=width, sqf=True)
+            if node.index >= len(intervals):
+                raise EvaluationError(f"{_short(node)} is not a real root")
+            lo, hi = (sympy.Rational(end) for end in intervals[node.index])
+            ends = (Fraction(int(lo.p), int(lo.q)), Fraction(int(hi.p), int(hi.q)))
+        lo, hi = ends
+        return self.arith.hull([self.arith.rational(lo.numerator, lo.denominator),
+                                self.arith.rational(hi.numerator, hi.denominator)])
 
     def _pow(self, base: sympy.Expr, expo: sympy.Expr) -> Any:
         arith = self.arith
