@@ -826,11 +826,13 @@ class _progress:
         from rich.progress import Progress
         self.bar = Progress(console=Console(stderr=True), transient=True)
         self.bar.__enter__()
-        task = self.bar.add_task("checking", total=self.total)
-        return lambda label: self.bar.update(task, advance=1, description=label)
+        self.task = self.bar.add_task("checking", total=self.total)
+        return lambda label: self.bar.update(self.task, advance=1, description=label)
 
     def __exit__(self, *exc: object) -> None:
         if self.bar is not None:
+            if exc[0] is None:  # done: a result already computed in this process reports no steps
+                self.bar.update(self.task, completed=self.total)
             self.bar.__exit__(*exc)
 
 

@@ -41,6 +41,15 @@ def test_a_bar_on_a_terminal_and_nothing_otherwise(args: tuple[str, ...]) -> Non
     assert code == 0 and err == ""
 
 
+def test_a_result_computed_earlier_in_the_process_still_completes_the_bar() -> None:
+    """resolve() reports no steps for a result it has cached: the bar must still end at 100 %
+    (it stayed at 0 %, and this file's terminal test failed whenever an earlier test had
+    computed the same paper result)."""
+    resolve("gated")
+    code, _, err = _run("latex", "gated", terminal=True)
+    assert code == 0 and "100%" in err
+
+
 def test_nothing_but_the_json_with_json_even_on_a_terminal() -> None:
     code, out, err = _run("audit", "--act", "identity", "--json", terminal=True)
     assert code == 0 and err == "" and out.lstrip().startswith("{")
