@@ -23,10 +23,11 @@ def claims() -> list[dict]:
     return paper_claims()
 
 
-def invoke_cli(*args: str) -> tuple[int, str, str]:
-    """In-process run of the real entry point (fast); returns (exit code, stdout, stderr)."""
+def invoke_cli(*args: str, err: io.StringIO | None = None) -> tuple[int, str, str]:
+    """In-process run of the real entry point (fast); returns (exit code, stdout, stderr).
+    ``err``: the stream standing for stderr (e.g. one that says it is a terminal)."""
     from symcheck.cli import main
-    out, err = io.StringIO(), io.StringIO()
+    out, err = io.StringIO(), io.StringIO() if err is None else err
     with redirect_stdout(out), redirect_stderr(err):
         try:
             main(list(args))

@@ -6,12 +6,13 @@ from __future__ import annotations
 import io
 import shutil
 import subprocess
-from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
 
 from symcheck.output.documents import latex_document
 from symcheck.paper.targets import PAPER, resolve, steps
+
+from conftest import invoke_cli
 
 
 class _Terminal(io.StringIO):
@@ -22,15 +23,7 @@ class _Terminal(io.StringIO):
 
 
 def _run(*args: str, terminal: bool) -> tuple[int, str, str]:
-    from symcheck.cli import main
-    out, err = io.StringIO(), _Terminal() if terminal else io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        try:
-            main(list(args))
-            code = 0
-        except SystemExit as stop:
-            code = stop.code if isinstance(stop.code, int) else 1
-    return code, out.getvalue(), err.getvalue()
+    return invoke_cli(*args, err=_Terminal() if terminal else None)
 
 
 @pytest.mark.parametrize("args", [("audit", "--act", "identity"), ("latex", "gated")])

@@ -17,8 +17,8 @@ import sympy
 from symcheck.core.results import Renderable, Step
 from symcheck.core.verdict import Verdict
 from symcheck.language.activations import Activation
-from symcheck.language.unit_forms import Form
 from symcheck.language.transformations import Transformation
+from symcheck.language.unit_forms import Form
 
 __all__ = ["CheckResult", "CrossCheck"]
 
@@ -80,8 +80,26 @@ class CrossCheck:
         return f"{name}: {what}; {tail}"
 
 
+class OnATransformation:
+    """What a result of a statement about one transformation says of it (a check of one σ and a
+    family's check alike)."""
+
+    transformation: Transformation
+
+    @property
+    def symmetry(self) -> str:
+        """The transformation's kind: exchange, inverse-scaling, key-value-rescaling, …"""
+        return self.transformation.name
+
+    @property
+    def domain(self) -> str | None:
+        """Where the scale ranges, as the JSON writes it: positive|negative|any|a number, or None."""
+        found = self.transformation.domain
+        return None if found is None else str(found)
+
+
 @dataclass(frozen=True)
-class CheckResult(Renderable):
+class CheckResult(OnATransformation, Renderable):
     """The verdict of one symmetry check, with the proof or the certified witness behind it."""
 
     transformation: Transformation
@@ -120,17 +138,6 @@ class CheckResult(Renderable):
         # `if check_exchange(...)` was always true, a broken verdict included
         raise TypeError("a check result has no truth value: test result.holds (proved), or compare "
                         "result.verdict with Verdict.HOLDS, BROKEN or INCONCLUSIVE")
-
-    @property
-    def symmetry(self) -> str:
-        """The transformation's kind: exchange, inverse-scaling, key-value-rescaling, …"""
-        return self.transformation.name
-
-    @property
-    def domain(self) -> str | None:
-        """Where the scale ranges, as the JSON writes it: positive|negative|any|a number, or None."""
-        found = self.transformation.domain
-        return None if found is None else str(found)
 
     @property
     def cases(self) -> int:

@@ -10,6 +10,7 @@ import sympy
 
 from symcheck.core.results import Renderable
 from symcheck.core.verdict import Verdict
+from symcheck.engine.check_result import OnATransformation
 from symcheck.language.family import FamilyActivation
 from symcheck.language.transformations import Transformation
 from symcheck.language.unit_forms import Form
@@ -40,7 +41,7 @@ class RegionVerdict:
 
 
 @dataclass(frozen=True)
-class FamilyResult(Renderable):
+class FamilyResult(OnATransformation, Renderable):
     """A symmetry of a family σ(z; θ), quantified over every θ in the declared range."""
 
     family: FamilyActivation
@@ -62,15 +63,6 @@ class FamilyResult(Renderable):
     @property
     def params(self):
         return self.family.params
-
-    @property
-    def symmetry(self) -> str:
-        return self.transformation.name
-
-    @property
-    def domain(self) -> str | None:
-        found = self.transformation.domain
-        return None if found is None else str(found)
 
     @property
     def quantifier(self) -> str:

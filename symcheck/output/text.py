@@ -93,7 +93,7 @@ class _Printer(StrPrinter):
         base, exponent = expr.as_base_exp()
         if exponent == sympy.S.Half:
             return "√" + self._group(base)
-        if exponent.is_negative and exponent.is_Integer and exponent != -1:
+        if exponent.is_Integer and exponent.is_negative and exponent != -1:
             return f"1/{self._print(base ** -exponent)}"
         if exponent == -1:
             return f"1/{self._group(base)}"
