@@ -32,7 +32,7 @@ from symcheck.core.formula import (
     Indexed,
     Intersection,
     Lines,
-    PlusMinus,
+    Neg,
     Power,
     Rel,
     Relation,
@@ -294,7 +294,7 @@ def _resolve(sign: int, relations: list[_Relation], unit: bool, discrete: Bound 
                         "the break-point argument" + (f" and {first.why}" if first else ""))
     if discrete is not None:
         return conclude(discrete, f"{discrete.reason}, j ∈ Z",
-                        Relation(Rel.EQ, A, PlusMinus(Power(discrete.base, _J, bare_exponent=True))),
+                        Relation(Rel.EQ, A, _signed(sign, Power(discrete.base, _J, bare_exponent=True))),
                         "the log-periodic argument")
     if first is not None:
         law = Law(first.K, first.k)
@@ -302,6 +302,11 @@ def _resolve(sign: int, relations: list[_Relation], unit: bool, discrete: Bound 
                         f"every (a, c) with {where} in the group has c = {text(law.c(sign))}",
                         Relation(Rel.EQ, C, law.c(sign)), first.why)
     return Bound(sign, "open", reason=f"no argument bounds the a with {where}")
+
+
+def _signed(sign: int, power: Formula) -> Formula:
+    """A conclusion for one sign of a: the powers themselves for a > 0, their negatives for a < 0."""
+    return power if sign == 1 else Neg(power)
 
 
 # ---- one strict sign on a half-line -----------------------------------------------------------
