@@ -418,3 +418,12 @@ def test_alphas_of_a_discrete_component(base, base_c, unit_c, alphas: str) -> No
                           base_c=sympy.sympify(base_c), unit_c=sympy.sympify(unit_c))
     g = SymmetryGroup(sc.activation("identity"), (component,), True, ())
     assert g.inverse_scaling_text() == alphas
+
+
+def test_a_positive_conclusion_lists_only_positive_powers() -> None:
+    """'Conclusion, a > 0' of a log-periodic group names the powers themselves: a ± there would
+    list negative a among the a > 0 (the reflection step states the negative side)."""
+    from symcheck.core.formula import to_text
+    steps = {s.title: to_text(s.formula) for s in group(LOG_PERIODIC).maximality if s.formula is not None}
+    assert steps["Conclusion, a > 0"] == "a = √2ʲ"
+    assert steps["Reflection (a < 0)"] == "a = −√2ʲ"
