@@ -41,7 +41,7 @@ def test_declarations(text, regions, shown):
     ("beta==1", "fixed to one value"),
     ("0<a>1", "with the parameter in the middle"),
     ("beta>x", "exactly one parameter"),
-    ("sin>0", "'sin' cannot be a parameter"),
+    ("pi>0", "'pi' cannot be a parameter"),
     ("1<b<0", "is empty"),
     ("1<b<1", "is empty"),
     ("beta>", "syntax error"),

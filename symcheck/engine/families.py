@@ -44,7 +44,7 @@ from symcheck.engine.certificate_family import (
     certify_family_statement,
     certify_family_witness,
 )
-from symcheck.engine.family_result import FamilyResult, RegionVerdict
+from symcheck.engine.family_result import FamilyResult, RegionVerdict, statement_values
 from symcheck.engine.kernel_gate import Admission, admit
 from symcheck.exact.definite import prove_nonzero, prove_sign
 from symcheck.exact.evaluate import certify_nonzero
@@ -156,6 +156,10 @@ class _Family:
             self._probes = out
         return self._probes
 
+    def _probe_text(self, values: Mapping) -> str:
+        """The probe's a, b and scale for a region's text, told apart from the user's names."""
+        return statement_values(values, self.params.names)
+
     # ------------------------------------------------------------------ the partition
 
     def pieces(self) -> list[_Piece]:
@@ -249,7 +253,7 @@ class _Family:
         probe, first = segments[0]
         witness = {**probe, p.name: _simplest(first)}
         user = self.params.by_symbol(p).shown
-        shown = "; ".join(f"{', '.join(f'{k} = {v}' for k, v in probe.items())} on {sympy.sstr(r.condition(user))}"
+        shown = "; ".join(f"{self._probe_text(probe)} on {sympy.sstr(r.condition(user))}"
                           for probe, r in segments if not r.is_point)
         return _Piece({p: region}, Verdict.BROKEN, f"left − right is non-zero on each piece of a cut at rationals, "
                       f"each piece with its own a, b ({shown})", witness, admission.certificate.data,
@@ -318,8 +322,7 @@ class _Family:
         point = {**values, p: q}
         if certify_nonzero(self.difference, point, max_prec=EXACT_SIGN_BITS) is None:
             return _Piece(regions, how="the probe is not certified non-zero at a sample value")
-        shown = ", ".join(f"{v} = {x}" for v, x in values.items())
-        return _Piece(regions, Verdict.BROKEN, f"at {shown}, left − right as a function of "
+        return _Piece(regions, Verdict.BROKEN, f"at {self._probe_text(values)}, left − right as a function of "
                       f"{self.names[p]} has no zero here ({argument})",
                       {str(v): x for v, x in point.items()}, probe={str(v): x for v, x in values.items()})
 
@@ -336,8 +339,7 @@ class _Family:
                     continue
                 full = {**values, **point}
                 if certify_nonzero(self.difference, full, max_prec=EXACT_SIGN_BITS) is not None:
-                    shown = ", ".join(f"{v} = {x}" for v, x in values.items())
-                    return _Piece(regions, Verdict.BROKEN, f"at {shown}, left − right has a certified "
+                    return _Piece(regions, Verdict.BROKEN, f"at {self._probe_text(values)}, left − right has a certified "
                                   "sign over the whole box", {str(v): x for v, x in full.items()},
                                   probe={str(v): x for v, x in values.items()})
         return self._undivided(regions)
@@ -351,7 +353,7 @@ class _Family:
                     witness = {str(v): x for v, x in {**probe, **values}.items()}
                     rational = all(v.is_Rational for v in values.values())
                     return _Piece(regions, Verdict.BROKEN, "left − right is certified non-zero at "
-                                  + ", ".join(f"{v} = {x}" for v, x in probe.items()),
+                                  + self._probe_text(probe),
                                   witness if rational else None, probe={str(v): x for v, x in probe.items()})
             except (Undecided, EvaluationError, TypeError, ValueError):
                 continue

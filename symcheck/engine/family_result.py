@@ -1,7 +1,7 @@
 """What a family check returns: the verdict over the whole range, its witness, and the regions."""
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -15,7 +15,15 @@ from symcheck.language.family import FamilyActivation
 from symcheck.language.transformations import Transformation
 from symcheck.language.unit_forms import Form
 
-__all__ = ["FamilyResult", "RegionVerdict"]
+__all__ = ["FamilyResult", "RegionVerdict", "statement_values"]
+
+
+def statement_values(values: Mapping[Any, Any], user_names: Iterable[str]) -> str:
+    """"a = 2, b = 1, alpha = 2": the statement's own variables (a, b, the scale) at a probe or a
+    witness, each one named like a user's parameter marked "(of the statement)", so that a
+    parameter called alpha is not read as the scale α."""
+    clash = set(user_names)
+    return ", ".join(f"{k}{' (of the statement)' if str(k) in clash else ''} = {v}" for k, v in values.items())
 
 
 @dataclass(frozen=True)
@@ -92,9 +100,7 @@ class FamilyResult(OnATransformation, Renderable):
     def witness_text(self) -> str:
         if self.witness is None:
             return ""
-        names = set(self.witness_params)  # a parameter named like the scale: say which is which
-        point = ", ".join(f"{k}{' (of the statement)' if k in names else ''} = {v}"
-                          for k, v in self.witness_point.items())
+        point = statement_values(self.witness_point, self.witness_params)
         params = ", ".join(f"{k} = {v}" for k, v in self.witness_params.items())
         return f"{point} with {params}" if point else params
 

@@ -77,7 +77,7 @@ def parse_family(text: str, params: Parameters | Mapping[str, str | None] | list
     from symcheck.language.parsing import parse_expression
     params = parameters(params)
     functions = catalogue_functions()
-    first = parse_expression(text, functions=functions)
+    first = parse_expression(text, functions=functions, symbols=_bare_names(text, params))
     declared = set(params.names)
     others = sorted(v.name for v in first.variables if v.name not in declared)
     if len(others) > 1:
@@ -94,6 +94,22 @@ def parse_family(text: str, params: Parameters | Mapping[str, str | None] | list
         err.text = err.text or text
         raise
     return family
+
+
+def _bare_names(text: str, params: Parameters) -> dict[str, sympy.Symbol]:
+    """Every name of the text used as a number, as a symbol of that name, so that
+    a parameter named like a function (gamma) is read as the parameter where it is not called.
+    An undeclared function name is left out: used as a number, the parser refuses it as before."""
+    import ast
+
+    from symcheck.language.parsing import _BUILTIN_FUNCTIONS, _CONSTANTS, _parse_tree
+    _, tree = _parse_tree(text)
+    called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    declared = set(params.names)
+    functions = set(_BUILTIN_FUNCTIONS) | set(catalogue_functions())
+    return {n.id: sympy.Symbol(n.id, real=True) for n in ast.walk(tree)
+            if isinstance(n, ast.Name) and id(n) not in called and n.id not in _CONSTANTS
+            and (n.id in declared or n.id not in functions)}
 
 
 # --------------------------------------------------------------------------- definedness

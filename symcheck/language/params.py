@@ -181,6 +181,10 @@ def parse_param(text: str, index: int = 0) -> ParamSpec:
     from symcheck.language.parsing import _CONSTANTS
     operands = [body.left, *body.comparators]
     names = [i for i, node in enumerate(operands) if isinstance(node, ast.Name) and node.id not in _CONSTANTS]
+    if not names:  # "pi>0": the one name is a constant, which cannot be a parameter
+        for node in operands:
+            if isinstance(node, ast.Name):
+                _name(node.id, text)
     if len(names) != 1:
         raise ParseError(f"the declaration {text!r} must name exactly one parameter, compared with numbers")
     at = names[0]
@@ -205,9 +209,11 @@ def parse_param(text: str, index: int = 0) -> ParamSpec:
 
 
 def _name(name: str, text: str) -> str:
-    from symcheck.language.parsing import _BUILTIN_FUNCTIONS, _CONSTANTS
-    if name in _CONSTANTS or name in _BUILTIN_FUNCTIONS:
-        raise ParseError(f"{name!r} cannot be a parameter: it is a constant or function of the expression language")
+    """A parameter may be named like a function (gamma: used as a number it is the parameter,
+    called it is Γ), never like a constant (pi, E), which has no other reading."""
+    from symcheck.language.parsing import _CONSTANTS
+    if name in _CONSTANTS:
+        raise ParseError(f"{name!r} cannot be a parameter: it is a constant of the expression language")
     return name
 
 

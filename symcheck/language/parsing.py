@@ -519,11 +519,13 @@ class _Builder:
         name = node.id
         if name in _CONSTANTS:
             return _CONSTANTS[name]
-        if name in self.functions or name in _BUILTIN_FUNCTIONS:
+        declared = self.symbols is not None and name in self.symbols
+        # a declared name used as a number (a family's parameter gamma) is that symbol; called, a function
+        if not declared and (name in self.functions or name in _BUILTIN_FUNCTIONS):
             raise ParseError(f"{name!r} is a function; call it, as in {name}(z)")
         if self.symbols is None:
             symbol = sympy.Symbol(name, real=True)
-        elif name in self.symbols:
+        elif declared:
             symbol = self.symbols[name]
         else:
             raise ParseError(_unknown("variable", name, self.symbols))
