@@ -17,10 +17,11 @@ import click
 
 from symcheck.core.budget import DEFAULT_TIMEOUT
 from symcheck.core.errors import SymcheckError
+from symcheck.core.verdict import Verdict
 
 EXIT_EXPECT, EXIT_USAGE, EXIT_INTERNAL = 1, 2, 3
 _NO_ARGS = getattr(click.exceptions, "NoArgsIsHelpError", None)  # click ≥ 8.2
-VERDICTS = ("holds", "broken", "inconclusive")
+VERDICTS = tuple(verdict.value for verdict in Verdict)
 CATALOG_COLUMNS = {"exchange": ("exchange", None), "α>0": ("inverse-scaling", "positive"),
                    "α=−1": ("inverse-scaling", "-1"), "α≠0": ("inverse-scaling", "any")}
 _JSON_KEYS = {"α>0": "positive", "α=−1": "minus-one", "α≠0": "any", "exchange": "exchange"}

@@ -1,15 +1,12 @@
-"""The three-valued answer of every check."""
+"""The three-valued answer of every check, and the z3 cross-check's answer beside it."""
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 
-class Verdict(str, Enum):
+class Verdict(StrEnum):
     """``holds`` needs a proof, ``broken`` a certified witness; anything else is inconclusive."""
 
     HOLDS = "holds"
     BROKEN = "broken"
     INCONCLUSIVE = "inconclusive"
-
-    def __str__(self) -> str:
-        return self.value

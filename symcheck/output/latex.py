@@ -34,6 +34,7 @@ from sympy.printing.latex import LatexPrinter
 
 from symcheck.core.rendering import find, renderer
 from symcheck.core.results import Step
+from symcheck.core.verdict import Verdict
 from symcheck.engine.check_result import CheckResult
 from symcheck.language.activations import Activation
 from symcheck.language.symbols import ALPHA, BETA
@@ -404,13 +405,13 @@ def _result_setting(result: CheckResult) -> list[str]:
 
 
 def _conclusion(result: CheckResult) -> list[str]:
-    verdict = result.verdict.value
-    if verdict == "broken" and result.witness:
+    verdict = result.verdict
+    if verdict is Verdict.BROKEN and result.witness:
         return [rf"\textbf{{Witness.}} At ${_assignment(result.witness)}$ (exact values) the two sides "
                 r"of the statement differ: the certificate above shows that left $-$ right is not 0, by "
                 r"exact or interval arithmetic, and an independent evaluator agrees. The symmetry is "
                 r"\textbf{broken}."]
-    if verdict == "holds":
+    if verdict is Verdict.HOLDS:
         how = (f"the residual is 0 on each of the {result.cases} cases, and the cases cover the whole domain"
                if result.cases else "the steps above reduce the statement to an identity")
         return [rf"\textbf{{Proof.}} Every step is verified or given: {how}. "
@@ -436,7 +437,7 @@ def result_fragment(result: CheckResult, notebook: bool = False, level: int = 1)
     setting = _result_setting(result)
     lines += [line + r"\\" for line in setting[:-1]] + setting[-1:]
     lines += _steps(result.steps)
-    if result.note and result.verdict.value != "inconclusive":
+    if result.note and result.verdict is not Verdict.INCONCLUSIVE:
         lines.append(rf"\textbf{{Note.}} {prose(result.note)}")
         lines.append("")
     lines += _conclusion(result)
@@ -656,9 +657,9 @@ def catalogue_fragment(catalogue: Any, notebook: bool = False, level: int = 1) -
     for _, results in catalogue.rows:
         parts = []
         for t, r in zip(columns, results):
-            basis = (rf"broken at ${_assignment(r.witness)}$" if r.verdict.value == "broken" and r.witness
+            basis = (rf"broken at ${_assignment(r.witness)}$" if r.verdict is Verdict.BROKEN and r.witness
                      else escape_text(r.verdict.value))
-            if r.verdict.value == "holds":
+            if r.verdict is Verdict.HOLDS:
                 basis += (f" (proof by {r.cases} cases)" if r.cases else
                           r" (for every $\sigma$)" if r.every_sigma else " (direct proof)")
             parts.append(f"{_column(t)}: {basis}")

@@ -1,0 +1,35 @@
+"""Closed vocabularies are enums whose values are the JSON strings: printing, formatting and
+``json.dumps`` give exactly the value, so the output reads as it did when they were strings."""
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+
+import pytest
+
+from symcheck.core.verdict import Verdict
+
+#: every closed vocabulary with the strings its JSON has always carried (the interface)
+VOCABULARIES: dict[type[StrEnum], set[str]] = {
+    Verdict: {"holds", "broken", "inconclusive"},
+}
+MEMBERS = [member for vocabulary in VOCABULARIES for member in vocabulary]
+
+
+@pytest.mark.parametrize("vocabulary", list(VOCABULARIES), ids=lambda v: v.__name__)
+def test_the_values_are_the_json_strings(vocabulary: type[StrEnum]) -> None:
+    assert {member.value for member in vocabulary} == VOCABULARIES[vocabulary]
+
+
+@pytest.mark.parametrize("member", MEMBERS, ids=repr)
+def test_a_member_prints_as_its_value(member: StrEnum) -> None:
+    assert str(member) == f"{member}" == format(member, "") == "%s" % member == member.value
+    assert json.dumps(member) == json.dumps(member.value)
+    assert json.dumps({member: 1}) == json.dumps({member.value: 1})
+    assert type(member)(member.value) is member  # a JSON string reads back as the member
+
+
+@pytest.mark.parametrize("vocabulary", list(VOCABULARIES), ids=lambda v: v.__name__)
+def test_a_typo_is_no_member(vocabulary: type[StrEnum]) -> None:
+    with pytest.raises(ValueError):
+        vocabulary("Holds ")
