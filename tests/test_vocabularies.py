@@ -7,11 +7,13 @@ from enum import StrEnum
 
 import pytest
 
+from symcheck.core.results import Status, Step
 from symcheck.core.verdict import Verdict
 
 #: every closed vocabulary with the strings its JSON has always carried (the interface)
 VOCABULARIES: dict[type[StrEnum], set[str]] = {
     Verdict: {"holds", "broken", "inconclusive"},
+    Status: {"verified", "theorem", "given", "certified", "unknown", "timeout", "failed"},
 }
 MEMBERS = [member for vocabulary in VOCABULARIES for member in vocabulary]
 
@@ -33,3 +35,17 @@ def test_a_member_prints_as_its_value(member: StrEnum) -> None:
 def test_a_typo_is_no_member(vocabulary: type[StrEnum]) -> None:
     with pytest.raises(ValueError):
         vocabulary("Holds ")
+
+
+def test_a_step_reads_its_status_from_the_json_string() -> None:
+    step = Step("Proof", "σ(z) = z", None, "", "certified")  # type: ignore[arg-type]
+    assert step.status is Status.CERTIFIED and step.to_dict()["status"] == "certified"
+    with pytest.raises(ValueError):
+        Step("Proof", "σ(z) = z", None, "", "proved")  # type: ignore[arg-type]
+
+
+def test_every_step_status_has_a_style() -> None:
+    from symcheck.output.render import STATUS_STYLE, UNSETTLED
+
+    assert set(STATUS_STYLE) == set(Status)
+    assert UNSETTLED == {Status.FAILED, Status.UNKNOWN, Status.TIMEOUT}

@@ -416,8 +416,7 @@ def _finite_groups(finite):
 
 
 def _titled(a0: sympy.Expr, proof: Proof) -> tuple[Step, ...]:
-    return tuple(Step(f"a = {text(a0)}: {s.title}", s.statement, s.formula, s.justification, s.status)
-                 for s in proof.steps)
+    return tuple(dataclasses.replace(s, title=f"a = {text(a0)}: {s.title}") for s in proof.steps)  # keeps the case flag
 
 
 def _closure() -> Step:

@@ -36,7 +36,7 @@ from symcheck.core.formula import (And, Apply, Aside, BigUnion, Both, Cartesian,
                                    Formula, Given, Interval, Numeral, Product, Qualified, Rel, Relation,
                                    SetUnion, Terms, Text)
 from symcheck.core.printing import text
-from symcheck.core.results import Step
+from symcheck.core.results import Status, Step
 from symcheck.engine.check_result import CheckResult, CrossCheck
 from symcheck.language.symbols import A, B, SIGMA, Z, substitute_sigma
 from symcheck.engine.theorems import ANY, EXCHANGE, NEGATIVE, POSITIVE, Reduction, fixed_scale
@@ -262,7 +262,7 @@ def _decide(statement: _Statement, budget: Budget) -> Decision:
                           Relation(Rel.EQ, lhs, rhs),
                           "with σ left opaque the two sides expand to the same expression "
                           "(e.g. a·b = b·a, (αa)(b/α) = ab), so no property of σ is needed",
-                          "verified"))
+                          Status.VERIFIED))
         return Decision(Verdict.HOLDS, tuple(steps), every_sigma=True)
     if not _has_reduction(unit, t):
         return _decide_plane(statement, budget, steps)
@@ -272,7 +272,7 @@ def _decide(statement: _Statement, budget: Budget) -> Decision:
     steps.append(Step("Residual", f"r(z) = {text(residual)}",
                       Relation(Rel.EQ, _R_OF_Z, residual),
                       "the condition above with σ substituted; the symmetry holds iff r ≡ 0 on R",
-                      "given"))
+                      Status.GIVEN))
     try:
         decision = decide_zero(residual, Z, budget)
     except BudgetExceeded:
@@ -313,7 +313,7 @@ def _statement(lhs: sympy.Expr, rhs: sympy.Expr, t: Transformation) -> Step:
     where = (Relation(Rel.IN, Terms((A, B)), S.Reals),) + ((t.domain.formula(t.scale),) if t.domain else ())
     return Step("Statement", f"for all {scope}: {text(lhs)} = {text(rhs)}",
                 ForAll(where, Relation(Rel.EQ, lhs, rhs)),
-                f"{t.describe()} applied to a = x·q, b = x·k", "given")
+                f"{t.describe()} applied to a = x·q, b = x·k", Status.GIVEN)
 
 
 def _reduction_step(reduction: Reduction, opaque: sympy.Expr, t: Transformation) -> Step:
@@ -329,7 +329,7 @@ def _reduction_step(reduction: Reduction, opaque: sympy.Expr, t: Transformation)
     return Step("Reduction", f"⇔ {reduction.condition}", reduction.condition_formula,
                 reduction.proof + (" Necessity checked by substitution with σ arbitrary."
                                    if ok else " The substitution check did not confirm it."),
-                "verified" if ok else "failed")
+                Status.VERIFIED if ok else Status.FAILED)
 
 
 def _multiple_of(opaque: sympy.Expr, r: sympy.Expr, reduction: Reduction, z: sympy.Expr) -> bool:
@@ -367,25 +367,25 @@ def _certified(statement: _Statement, values: Mapping[sympy.Symbol, sympy.Ration
     recheck = _recheck(concrete, values, certificate)
     witness_text = ", ".join(f"{text(s)} = {text(v)}" for s, v in values.items())
     steps.append(Step("Witness", witness_text, point_formula(values),
-                      origin, "given"))
+                      origin, Status.GIVEN))
     for title, side in (("Left side", lhs), ("Right side", rhs)):
         exact = at_values(substitute_sigma(side, sigma), values)
         approx = "" if exact.is_Rational else f" ≈ {_decimal(exact)}"
         steps.append(Step(title, f"{text(side)} = {text(exact)}{approx}",
                           _approximately(Relation(Rel.EQ, side, exact), _decimal(exact) if approx else None),
-                          "exact value at the witness", "given"))
+                          "exact value at the witness", Status.GIVEN))
     if certificate is None or recheck is None:
         why = (f"the witness is outside the {t.scale_text} domain" if not in_domain else
                "the original statement could not be certified at the witness" if certificate is None
                else "the independent re-check does not confirm the certificate's sign")
-        steps.append(Step("Certificate", why, Text("not certified"), "", "failed"))
+        steps.append(Step("Certificate", why, Text("not certified"), "", Status.FAILED))
         return Decision(Verdict.INCONCLUSIVE, tuple(steps), residual, None, evidence, why)
     steps.append(Step("Certificate", f"left − right ≠ 0: {_describe(certificate)}",
                       Relation(Rel.IN, LEFT_MINUS_RIGHT, enclosure(certificate)),
-                      basis, "certified"))
+                      basis, Status.CERTIFIED))
     steps.append(Step("Re-check", f"mpmath interval arithmetic agrees on the sign: ≈ {recheck}",
                       Relation(Rel.APPROX, None, Numeral(recheck)), "an evaluator independent of the certifier agrees",
-                      "verified"))
+                      Status.VERIFIED))
     witness = {str(s): v for s, v in values.items()}
     return Decision(Verdict.BROKEN, tuple(steps), residual, witness, evidence)
 
@@ -457,7 +457,7 @@ def _piece_steps(decision: ZeroDecision) -> list[Step]:
                     if decision.cut_proofs else "")
         steps.append(Step("Cover", "the cases cover all of R", Relation(Rel.EQ, BigUnion(), S.Reals),
                           "open intervals between the cut points, and the cut points themselves" + complete,
-                          "verified"))
+                          Status.VERIFIED))
     return steps
 
 
@@ -470,7 +470,7 @@ def _decide_plane(statement: _Statement, budget: Budget, steps: list[Step]) -> D
     steps.append(Step("Difference", f"D({names}) = {text(difference)}",
                       Relation(Rel.EQ, Apply(_D, tuple(space)), difference),
                       "left − right with σ substituted; the symmetry holds iff D = 0 at every point",
-                      "given"))
+                      Status.GIVEN))
     if t.name == "query-value-rescaling" and not t.degree.is_integer and t.domain.name != "positive" \
             and not (t.domain.value is not None and t.domain.value > 0):
         note = f"α^{text(t.degree)} is not real for negative α"
@@ -531,7 +531,7 @@ def _fallback(expr: sympy.Expr, domains: dict, budget: Budget, evidence: dict):
 def _case_steps(decision: PlaneDecision, space) -> list[Step]:
     if decision.difference == 0:
         return [Step("Proof", "D = 0 as written", Relation(Rel.EQ, _D, S.Zero),
-                     "the two sides cancel exactly once σ is substituted", "verified")]
+                     "the two sides cancel exactly once σ is substituted", Status.VERIFIED)]
     steps = []
     product = decision.product
     if product is not None:
@@ -545,7 +545,7 @@ def _case_steps(decision: PlaneDecision, space) -> list[Step]:
                   Relation(Rel.EQ, Apply(_G, (product.u, *[w for w in space if text(w) in rest])), product.reduced)),
             f"with {y} = {u}/{x} SymPy's own evaluation, valid wherever {x} ≠ 0, removes {x} from D; "
             f"for each {x} ≠ 0, {u} = {x}·{y} takes every real value once as {y} does, so D = 0 for all "
-            f"{x} ≠ 0 iff G = 0 for all {u}; the line {x} = 0 is a case of its own", "verified"))
+            f"{x} ≠ 0 iff G = 0 for all {u}; the line {x} = 0 is a case of its own", Status.VERIFIED))
     for outcome in decision.cases:
         case = outcome.case
         proved = outcome.status == "proved"
@@ -573,7 +573,7 @@ def _case_steps(decision: PlaneDecision, space) -> list[Step]:
                   Both(Qualified(Relation(Rel.IN, product.u, S.Reals), Relation(Rel.NE, product.x, S.Zero)),
                        Relation(Rel.EQ, product.x, S.Zero))), "each variable's range is cut into open intervals and "
             "their end points at the roots of a branch condition in that variable alone, or at 0 where its "
-            "sign is needed; each open piece is the image of p > 0 under the substitution shown", "verified"))
+            "sign is needed; each open piece is the image of p > 0 under the substitution shown", Status.VERIFIED))
     elif decision.verdict is Verdict.HOLDS:
         split = [v for v in space if v in decision.difference.free_symbols]
         absent = [text(v) for v in space if v not in split]
@@ -585,7 +585,7 @@ def _case_steps(decision: PlaneDecision, space) -> list[Step]:
             "roots of a branch condition in that variable alone, or at 0 where its sign is "
             "needed; a case is only ever replaced by the pieces of one of its intervals, and "
             "each open piece is the image of p > 0 under the substitution shown"
-            + (f"; {', '.join(absent)} does not occur in D" if absent else ""), "verified"))
+            + (f"; {', '.join(absent)} does not occur in D" if absent else ""), Status.VERIFIED))
     return steps
 
 

@@ -13,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from symcheck.core.formula import Text as Words
+from symcheck.core.results import Status
 from symcheck.core.rendering import renderer
 from symcheck.core.verdict import Verdict
 from symcheck.output.flow import Flow, formula, words
@@ -31,8 +32,10 @@ if TYPE_CHECKING:  # registered by qualified name: rich text need not import eve
 
 VERDICT_STYLE = {Verdict.HOLDS: "bold green", Verdict.BROKEN: "bold red",
                  Verdict.INCONCLUSIVE: "bold yellow"}
-STATUS_STYLE = {"verified": "green", "certified": "green", "theorem": "cyan", "given": "dim",
-                "unknown": "yellow", "timeout": "yellow", "failed": "red"}
+STATUS_STYLE = {Status.VERIFIED: "green", Status.CERTIFIED: "green", Status.THEOREM: "cyan", Status.GIVEN: "dim",
+                Status.UNKNOWN: "yellow", Status.TIMEOUT: "yellow", Status.FAILED: "red"}
+#: the statuses that leave a step unproved
+UNSETTLED = frozenset({Status.FAILED, Status.UNKNOWN, Status.TIMEOUT})
 
 
 def verdict_text(verdict: Verdict) -> Text:
@@ -331,8 +334,8 @@ def rich_paper_result(result: PaperResult) -> Group:
 
 def _proof_summary(steps) -> Text:
     """A component's proof in one cell: how many cases, and whether every step is verified."""
-    cases = sum(1 for s in steps if "Case" in s.title)
-    failed = [s for s in steps if s.status in ("failed", "unknown", "timeout")]
+    cases = sum(1 for s in steps if s.case)
+    failed = [s for s in steps if s.status in UNSETTLED]
     if failed:
         return Text(f"not proved ({failed[0].title})", style="yellow")
     return Text(f"proved: {cases} cases, each verified" if cases else "proved", style="green")

@@ -28,7 +28,7 @@ from symcheck.language.unit_forms import Form, form as _form
 from symcheck.engine.homogeneity import (SCALE, Degree, Excludes, Refutation, Unsettled, Vanishing, certified_sign,
                           homogeneity_degree)
 from symcheck.core.printing import text
-from symcheck.core.results import Renderable, Step
+from symcheck.core.results import Renderable, Status, Step
 from symcheck.engine.check_result import CheckResult
 from symcheck.language.symbols import A, ALPHA, B, BETA, SIGMA, SIGMA_NAME, Z, sigma_at, substitute_sigma
 from symcheck.engine.symmetries import LEFT_MINUS_RIGHT, check, enclosure
@@ -197,7 +197,7 @@ def _row(sigma: Activation, form: str, unit: str, t: Transformation, run: Checke
     step = certify_witness(sigma, _form(unit), t, result.witness)
     if step is None:
         failed = Step("Audit certificate", "the witness does not certify on the row's own statement",
-                      Text("not certified"), "", "failed")
+                      Text("not certified"), "", Status.FAILED)
         return replace(base, verdict=Verdict.INCONCLUSIVE, steps=base.steps + (failed,),
                        reason="the witness could not be certified on the row's own statement")
     return replace(base, steps=base.steps + (step,), witness=dict(result.witness), ground=Ground.WITNESS)
@@ -225,7 +225,7 @@ def certify_witness(sigma: Activation, unit: Form, t: Transformation,
     where = (Relation(Rel.EQ, LEFT_MINUS_RIGHT, Numeral(str(certificate.lower))) if certificate.exact else
              Relation(Rel.IN, LEFT_MINUS_RIGHT, enclosure(certificate)))
     return Step("Audit certificate", f"left − right at {witness_text(witness)}: {how}", where,
-                "certified again by the audit on this row's own statement, σ substituted", "certified")
+                "certified again by the audit on this row's own statement, σ substituted", Status.CERTIFIED)
 
 
 # --- query-value rescaling: a claim about every degree p -------------------------------------
@@ -352,12 +352,12 @@ def _refute(sigma: Activation, unit: Form, refutations: tuple[Refutation, ...]) 
             formula = And((Relation(Rel.EQ, Operator("sign", _L), S(lsign)),
                            Relation(Rel.EQ, Operator("sign", _R), S(rsign))))
         steps.append(Step("Refutation", claim, formula, f"rules out {r.excludes.value}; certified on the "
-                          "unit statement by exact or interval arithmetic", "certified"))
+                          "unit statement by exact or interval arithmetic", Status.CERTIFIED))
     return tuple(steps)
 
 
 def _degree_step(decision: Degree) -> Step:
-    status = "certified" if decision.excludes_every_p or decision.pin is not None else "unknown"
+    status = Status.CERTIFIED if decision.excludes_every_p or decision.pin is not None else Status.UNKNOWN
     doubled = Apply(SIGMA_NAME, (Product((S(2), Z)),))
     return Step("Degree", str(decision),
                 Relation(Rel.EQ, doubled, Product((Power(S(2), _P), sigma_at(Z)))),
@@ -371,7 +371,7 @@ def _structural_rows(form: str) -> Iterator[AuditRow]:
     for kind, dom, check_fn in STRUCTURAL.get(form, ()):
         ok, statement, formula, why = check_fn()
         verdict = Verdict.HOLDS if ok else Verdict.INCONCLUSIVE
-        step = Step("Proof", statement, formula, why, "verified" if ok else "failed")
+        step = Step("Proof", statement, formula, why, Status.VERIFIED if ok else Status.FAILED)
         yield AuditRow(form, kind, None if dom is None else domain(dom), verdict, (step,),
                        ground=Ground.EVERY_SIGMA if ok else Ground.INCONCLUSIVE,
                        reason="" if ok else "the matrix-expression check failed")
