@@ -121,15 +121,16 @@ def test_a_zero_inside_the_region_is_never_accepted():
     assert "pieces[1]" in verdict.where
 
 
-def test_a_power_with_a_parameter_exponent_needs_a_positive_base():
-    """Max(z, 0)^p at a = −1 is 0^p, which the kernel's x^θ leaves undefined: "non-zero
-    wherever defined" would say nothing there, so the claim is refused before any proof."""
-    outcome = _region_certificate("Max(z, 0)**p", {"p": "p>0"}, {"a": R(-1), "b": R(1)}, Region(R(0), OO))
-    assert not outcome.accepted and outcome.stage == "emit"
+def test_a_power_with_a_parameter_exponent_needs_a_defined_base():
+    """Max(z, 0)^p at a = −1 is 0^p: defined (0) only because p > 0 on the whole region, so the
+    claim is accepted there; a declared range reaching p ≤ 0 (0^0, 1/0) is refused before any proof."""
+    zero = _region_certificate("Max(z, 0)**p", {"p": "p>0"}, {"a": R(-1), "b": R(1)}, Region(R(0), OO))
+    assert zero.accepted, zero
     good = _region_certificate("Max(z, 0)**p", {"p": "p>0"}, {"a": R(2), "b": R(1)}, Region(R(1), OO))
     assert good.accepted, good
-    cert = copy.deepcopy(good.data)
-    cert["claim"]["probe"]["a"] = ["int", -1]
+    cert = copy.deepcopy(zero.data)
+    cert["claim"]["vars"]["param0"] = [["open", ["int", -1], "inf"]]
+    cert["claim"]["region"]["param0"] = ["open", ["int", -1], "inf"]
     verdict = kernel_check(cert)
     assert not verdict.accepted and "power_base" in verdict.where
 
@@ -296,7 +297,9 @@ def test_an_exponent_exactly_an_integer_is_evaluated_exactly_where_defined():
     from fractions import Fraction
     assert exact(tree, {"b": Fraction(2), "p": Fraction(3)}) == 8
     assert exact(tree, {"b": Fraction(1, 2), "p": Fraction(-2)}) == 4
-    assert exact(tree, {"b": Fraction(0), "p": Fraction(1)}) is None  # x^θ is undefined at 0
+    assert exact(tree, {"b": Fraction(0), "p": Fraction(1, 3)}) == 0  # 0^θ = 0 for θ > 0
+    assert exact(tree, {"b": Fraction(0), "p": Fraction(0)}) is None  # 0^0: undefined here
+    assert exact(tree, {"b": Fraction(0), "p": Fraction(-1)}) is None
     assert exact(tree, {"b": Fraction(-2), "p": Fraction(2)}) is None
     assert exact(tree, {"b": Fraction(2), "p": Fraction(1, 2)}) is None  # not exact: Arb's job
 

@@ -101,7 +101,7 @@ def certify_family_cover(expr_sigma: sympy.Expr, transformation: Any, unit: Any,
 def _region_certificate(expr_sigma, transformation, unit, ranges, names, segments, region, about, seconds) -> Outcome:
     from symcheck.engine.certificate_region import region_proof
     from symcheck.kernel.check import region_from
-    from symcheck.kernel.probe import variable_power_bases
+    from symcheck.kernel.probe import powers_defined
     from symcheck.kernel.signs import prove_sign
     from symcheck.kernel.tree import substitute
     started = time.perf_counter()
@@ -128,12 +128,11 @@ def _region_certificate(expr_sigma, transformation, unit, ranges, names, segment
         for name, value in probes[k].items():
             g = substitute(g, name, tuple(value))
         box = {name: region_from(r) for name, r in regions.items()}
-        for base in variable_power_bases(g):  # the kernel's first obligation (its x^θ is undefined at 0)
-            try:
-                prove_sign(base, "pos", box)
-            except Reject:
-                return _finish(None, started, True, "a power with a parameter exponent has a base not proved "
-                               "positive on the region (the kernel's x^θ is undefined at 0)")
+        try:  # the kernel's first obligation: every x^θ defined on the region (x > 0, or x = 0 and θ > 0)
+            powers_defined(g, box, prove_sign)
+        except Reject:
+            return _finish(None, started, True, "a power with a parameter exponent has a base not proved "
+                           "positive (or 0 with a positive exponent) on the region")
         try:
             node = region_proof(g, regions, max(0.1, deadline - time.perf_counter()))
         except (Reject, RecursionError, ArithmeticError, ValueError, TypeError) as err:

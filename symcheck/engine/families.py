@@ -451,7 +451,7 @@ class _Family:
 
     def _witnesses(self, witness: Mapping[str, sympy.Rational]):
         """The witness found, then the probes at the same parameter values certified non-zero
-        there (the kernel may refuse one: its x^θ is undefined at x = 0)."""
+        there (the kernel may refuse one it cannot evaluate)."""
         yield dict(witness)
         params = {s: witness[s.name] for s in self.symbols}
         for values, _ in self.probes():

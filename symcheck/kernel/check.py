@@ -17,7 +17,7 @@ from typing import Any
 from symcheck.kernel.evaluate import exact, exactly_zero
 from symcheck.kernel.normal import Form, canon, generators, inverted_bases
 from symcheck.kernel.points import INF, NEG_INF, compare, parse_point, poly_sign_at
-from symcheck.kernel.probe import probe_box, variable_power_bases
+from symcheck.kernel.probe import powers_defined, probe_box
 from symcheck.kernel.rules import RULES, instantiate, match
 from symcheck.kernel.signs import CLAIMS, as_poly, prove_sign
 from symcheck.kernel.tree import (
@@ -200,10 +200,9 @@ class _Checker:
                 for probe in probes:
                     at_probe, box = probe_box({**claim, "probe": probe}, self.domains, params, expr, region_from,
                                               lambda r, d: not disjoint(r, d))
-                    for base in variable_power_bases(at_probe):
-                        with self.at(".power_base"):
-                            self.tick()
-                            prove_sign(base, "pos", box)
+                    with self.at(".power_base"):
+                        self.tick()
+                        powers_defined(at_probe, box, prove_sign)
                     exprs.append(at_probe)
             self.goal = "nonzero"  # every leaf ends in a strict sign, never in a zero
             with self.at("proof"):

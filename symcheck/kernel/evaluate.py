@@ -73,6 +73,8 @@ def exact(node: Node, env: dict[str, Fraction]) -> Fraction | None:
     if head == "pow" and node[2][0] != "int":
         # b^e with e exactly an integer at the point (θ = 1 in x^θ): exact, where it is defined (b > 0)
         e, base = exact(node[2], env), exact(node[1], env)
+        if base == 0 and e is not None and e > 0:
+            return Fraction(0)  # 0^θ = 0 for θ > 0, as the activation reads it (kernel/probe.py)
         if e is None or e.denominator != 1 or abs(e) > MAX_POW or base is None or base <= 0:
             return None
         return exact(("pow", node[1], ("int", int(e))), env)
@@ -206,9 +208,12 @@ def enclose(node: Node, balls: dict[str, arb], exacts: dict[str, Fraction]) -> a
         if node[2][0] == "rat" and node[2][1] > 0 and node[2][2] <= MAX_POW and node[2][1] <= MAX_POW \
                 and base >= 0:
             return _finite(_ipow(base.nonnegative_part().root(node[2][2]), node[2][1]))
+        exponent = enclose(node[2], balls, exacts)
+        if base == 0 and exponent > 0:
+            return arb(0)  # 0^θ = 0 for θ > 0 (kernel/probe.py)
         if not base > 0:
-            raise Unknown("a power with a non-integer exponent needs a positive base")
-        return _finite((enclose(node[2], balls, exacts) * base.log()).exp())
+            raise Unknown("a power with a non-integer exponent needs a positive base, or 0 and a positive exponent")
+        return _finite((exponent * base.log()).exp())
     if head == "log":
         x = enclose(node[1], balls, exacts)
         if not x > 0:

@@ -52,8 +52,27 @@ def probe_box(claim: dict, domains: dict[str, list], params: set, expr: Node, re
     return expr, box
 
 
-def variable_power_bases(expr: Node) -> list[Node]:
-    """The bases of powers whose exponent holds a variable (x^θ). The kernel's x^θ is undefined
-    at x = 0 where an activation's 0^θ = 0 is not, so "non-zero wherever defined" would say
-    nothing at such a point: each base must be proved positive on the whole region first."""
-    return [n[1] for n in walk(expr) if n[0] == "pow" and free_vars(n[2])]
+def variable_powers(expr: Node) -> list[tuple[Node, Node]]:
+    """The (base, exponent) of every power whose exponent holds a variable (x^θ)."""
+    return [(n[1], n[2]) for n in walk(expr) if n[0] == "pow" and free_vars(n[2])]
+
+
+def powers_defined(expr: Node, box: dict, prove_sign: Any) -> None:
+    """Every x^θ of the expression is defined at every point of the box, or Reject.
+
+    "Non-zero wherever defined" would say nothing at a point where x^θ is undefined, so each
+    must be defined on the whole region: x > 0 (x^θ = e^(θ·log x)), or x = 0 with θ > 0, where
+    x^θ = 0 as the activation reads it (Max(z, 0)^p at z ≤ 0 for p > 0). A base 0 with θ ≤ 0
+    somewhere (0^0, 1/0), or a base of no proved sign, is refused. ``prove_sign(g, claim, box)``
+    is the kernel's (passed in: the signs module is above this one)."""
+    for base, exponent in variable_powers(expr):
+        try:
+            prove_sign(base, "pos", box)
+            continue
+        except Reject as positive:
+            why = positive
+        try:
+            prove_sign(base, "zero", box)
+        except Reject:
+            raise why from None
+        prove_sign(exponent, "pos", box)  # 0^θ = 0 needs θ > 0 on the whole region
