@@ -8,11 +8,12 @@ from enum import StrEnum
 import pytest
 
 from symcheck.core.results import Status, Step
-from symcheck.core.verdict import Verdict
+from symcheck.core.verdict import CrossVerdict, Verdict
 
 #: every closed vocabulary with the strings its JSON has always carried (the interface)
 VOCABULARIES: dict[type[StrEnum], set[str]] = {
     Verdict: {"holds", "broken", "inconclusive"},
+    CrossVerdict: {"holds", "broken", "unknown", "unavailable"},
     Status: {"verified", "theorem", "given", "certified", "unknown", "timeout", "failed"},
 }
 MEMBERS = [member for vocabulary in VOCABULARIES for member in vocabulary]
@@ -49,3 +50,13 @@ def test_every_step_status_has_a_style() -> None:
 
     assert set(STATUS_STYLE) == set(Status)
     assert UNSETTLED == {Status.FAILED, Status.UNKNOWN, Status.TIMEOUT}
+
+
+def test_a_cross_check_reads_its_verdicts_from_the_json_strings() -> None:
+    from symcheck.engine.check_result import CrossCheck
+
+    cross = CrossCheck("z3", "broken", verdict="holds", agrees=False)  # type: ignore[arg-type]
+    assert cross.symbolic_verdict is Verdict.BROKEN and cross.verdict is CrossVerdict.HOLDS
+    assert {type(v) for v in cross.to_dict().values() if isinstance(v, str)} == {str}  # plain JSON values
+    with pytest.raises(ValueError):
+        CrossCheck("z3", "holds", verdict="inconclusive")  # type: ignore[arg-type]  # z3 says unknown

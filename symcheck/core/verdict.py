@@ -10,3 +10,13 @@ class Verdict(StrEnum):
     HOLDS = "holds"
     BROKEN = "broken"
     INCONCLUSIVE = "inconclusive"
+
+
+class CrossVerdict(StrEnum):
+    """The second engine's answer: it proves (holds), refutes at a re-evaluated model (broken),
+    gives no answer (unknown), or is not installed (unavailable). Never a verdict of the check."""
+
+    HOLDS = "holds"
+    BROKEN = "broken"
+    UNKNOWN = "unknown"
+    UNAVAILABLE = "unavailable"

@@ -15,7 +15,7 @@ from typing import Any
 import sympy
 
 from symcheck.core.results import Renderable, Step
-from symcheck.core.verdict import Verdict
+from symcheck.core.verdict import CrossVerdict, Verdict
 from symcheck.language.activations import Activation
 from symcheck.language.transformations import Transformation
 from symcheck.language.unit_forms import Form
@@ -33,8 +33,8 @@ class CrossCheck:
     """
 
     engine: str
-    symbolic_verdict: str
-    verdict: str = "unknown"
+    symbolic_verdict: Verdict
+    verdict: CrossVerdict = CrossVerdict.UNKNOWN
     version: str | None = None
     agrees: bool | None = None
     model: Mapping[str, str] | None = None
@@ -44,12 +44,15 @@ class CrossCheck:
     elapsed_seconds: float | None = None
 
     def __post_init__(self) -> None:
+        # the JSON strings read back as members; a typo is an error, not a verdict
+        object.__setattr__(self, "symbolic_verdict", Verdict(self.symbolic_verdict))
+        object.__setattr__(self, "verdict", CrossVerdict(self.verdict))
         if self.model is not None:
             object.__setattr__(self, "model", MappingProxyType(dict(self.model)))
 
     def to_dict(self) -> dict[str, Any]:
-        data = {"engine": self.engine, "version": self.version, "verdict": self.verdict,
-                "agrees": self.agrees, "symbolic_verdict": self.symbolic_verdict,
+        data = {"engine": self.engine, "version": self.version, "verdict": self.verdict.value,
+                "agrees": self.agrees, "symbolic_verdict": self.symbolic_verdict.value,
                 "model": None if self.model is None else dict(self.model),
                 "witness_confirmed": self.witness_confirmed, "reason": self.reason,
                 "timeout_seconds": self.timeout_seconds}
@@ -60,10 +63,10 @@ class CrossCheck:
     def summary(self) -> str:
         """One line for people: ``z3 4.13.0: holds (unsat …); agrees with the symbolic engine``."""
         name = f"{self.engine} {self.version}" if self.version else self.engine
-        what = self.verdict
-        if self.verdict == "broken" and self.model:
+        what = self.verdict.value
+        if self.verdict is CrossVerdict.BROKEN and self.model:
             what += " at " + ", ".join(f"{k} = {v}" for k, v in self.model.items())
-        if self.reason and self.verdict != "broken":
+        if self.reason and self.verdict is not CrossVerdict.BROKEN:
             what += f" ({self.reason})"
         if self.agrees is True:
             tail = "agrees with the symbolic engine"
@@ -73,7 +76,7 @@ class CrossCheck:
             tail = f"DISAGREES with the symbolic engine ({self.symbolic_verdict})"
             if self.witness_confirmed is False:
                 tail += "; z3 finds left = right at the engine's witness"
-        elif self.verdict in ("holds", "broken"):
+        elif self.verdict in (CrossVerdict.HOLDS, CrossVerdict.BROKEN):
             tail = f"not compared: the symbolic engine was {self.symbolic_verdict}"
         else:
             tail = "no second verdict"

@@ -33,6 +33,7 @@ import sympy
 from sympy.core.relational import Relational
 from sympy.logic.boolalg import And, BooleanFalse, BooleanTrue, Not, Or
 
+from symcheck.core.verdict import CrossVerdict, Verdict
 from symcheck.engine.check_result import CrossCheck
 from symcheck.language.symbols import A, B, Z
 
@@ -207,20 +208,21 @@ def z3_available() -> bool:
 
 @dataclass(frozen=True)
 class _Decision:
-    verdict: str                       # holds | broken | unknown
+    verdict: CrossVerdict
     model: dict[sympy.Symbol, sympy.Rational] | None = None
     reason: str = ""
 
 
-def cross_check(sigma: Any, t: Any, unit: Any, verdict: str, witness: Mapping[str, Any] | None,
+def cross_check(sigma: Any, t: Any, unit: Any, verdict: Verdict, witness: Mapping[str, Any] | None,
                 seconds: float = SMT_SECONDS) -> CrossCheck | None:
     """Decide ``t`` on ``unit`` for ``sigma`` with z3 and compare with the engine's answer.
 
-    ``verdict`` and ``witness`` are the symbolic engine's (its verdict value and its witness by
+    ``verdict`` and ``witness`` are the symbolic engine's (its verdict and its witness by
     variable name). Returns None when the statement is not covered; otherwise the cross-check
     mapping (see the module docstring). z3 never changes a verdict here: the caller decides
     what a disagreement means.
     """
+    verdict = Verdict(verdict)  # the JSON string reads as the member (``is`` comparisons below)
     if not covers(sigma.expr):
         return None
     lhs, rhs = t.statement(unit, sigma)  # σ applied by the activation itself, not substitute_sigma
@@ -234,7 +236,7 @@ def cross_check(sigma: Any, t: Any, unit: Any, verdict: str, witness: Mapping[st
     try:
         import z3
     except ImportError:
-        return replace(base, verdict="unavailable",
+        return replace(base, verdict=CrossVerdict.UNAVAILABLE,
                        reason="z3-solver is not installed (pip install 'symcheck[smt]')")
     base = replace(base, version=z3.get_version_string())
     if seconds < 0.05:
@@ -248,7 +250,7 @@ def cross_check(sigma: Any, t: Any, unit: Any, verdict: str, witness: Mapping[st
         differ = translate.term(lhs) != translate.term(rhs)
         decision = _decide(z3, ctx, [domain, differ], reals, lhs, rhs, t, seconds)
         confirmed = None
-        if verdict == "broken" and witness is not None:
+        if verdict is Verdict.BROKEN and witness is not None:
             confirmed = _witness_confirmed(z3, ctx, [domain, differ], reals, witness, seconds)
     except (z3.Z3Exception, _NotCovered, RecursionError, MemoryError) as err:
         # the solver failing is no verdict, never a crash of the check it cross-checks
@@ -276,25 +278,25 @@ def _decide(z3, ctx, constraints, reals, lhs, rhs, t, seconds) -> _Decision:
     solver.add(*constraints)
     answer = solver.check()
     if answer == z3.unsat:
-        return _Decision("holds", reason="unsat: no point of the domain where left ≠ right")
+        return _Decision(CrossVerdict.HOLDS, reason="unsat: no point of the domain where left ≠ right")
     if answer != z3.sat:
-        return _Decision("unknown", reason=f"z3 gave no answer ({solver.reason_unknown()})")
+        return _Decision(CrossVerdict.UNKNOWN, reason=f"z3 gave no answer ({solver.reason_unknown()})")
     model = solver.model()
     point = {}
     for symbol, var in reals.items():
         value = _rational(z3, model.eval(var, model_completion=True))
         if value is None:
-            return _Decision("unknown", reason=f"z3's model value of {symbol} is not a number")
+            return _Decision(CrossVerdict.UNKNOWN, reason=f"z3's model value of {symbol} is not a number")
         point[symbol] = value
     if t.scale is not None and not t.domain.contains(point[t.scale]):
-        return _Decision("unknown", point, "z3's model (rounded to rationals) leaves the scale's domain")
+        return _Decision(CrossVerdict.UNKNOWN, point, "z3's model (rounded to rationals) leaves the scale's domain")
     left, right = lhs.xreplace(point), rhs.xreplace(point)
     if not (left.is_Rational and right.is_Rational):
-        return _Decision("unknown", point, "z3's model did not re-evaluate to exact rationals")
+        return _Decision(CrossVerdict.UNKNOWN, point, "z3's model did not re-evaluate to exact rationals")
     if left == right:
-        return _Decision("unknown", point,
+        return _Decision(CrossVerdict.UNKNOWN, point,
                          "z3's model (rounded to rationals) is not a counterexample when re-evaluated exactly")
-    return _Decision("broken", point, f"model re-evaluated exactly: left = {left}, right = {right}")
+    return _Decision(CrossVerdict.BROKEN, point, f"model re-evaluated exactly: left = {left}, right = {right}")
 
 
 def _witness_confirmed(z3, ctx, constraints, reals, witness, seconds) -> bool | None:
@@ -324,11 +326,11 @@ def _rational(z3: Any, value: Any) -> sympy.Rational | None:
     return None
 
 
-def _agrees(engine: str, smt: str, confirmed: bool | None) -> bool | None:
-    if engine == "holds":
-        return {"holds": True, "broken": False}.get(smt)
-    if engine == "broken":
-        if smt == "holds" or confirmed is False:
+def _agrees(engine: Verdict, smt: CrossVerdict, confirmed: bool | None) -> bool | None:
+    if engine == Verdict.HOLDS:
+        return {CrossVerdict.HOLDS: True, CrossVerdict.BROKEN: False}.get(smt)
+    if engine == Verdict.BROKEN:
+        if smt == CrossVerdict.HOLDS or confirmed is False:
             return False
-        return True if smt == "broken" and confirmed else None
+        return True if smt == CrossVerdict.BROKEN and confirmed else None
     return None

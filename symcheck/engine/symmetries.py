@@ -41,7 +41,7 @@ from symcheck.engine.check_result import CheckResult, CrossCheck
 from symcheck.language.symbols import A, B, SIGMA, Z, substitute_sigma
 from symcheck.engine.theorems import ANY, EXCHANGE, NEGATIVE, POSITIVE, Reduction, fixed_scale
 from symcheck.language.transformations import Transformation, domain as _domain
-from symcheck.core.verdict import Verdict
+from symcheck.core.verdict import CrossVerdict, Verdict
 from symcheck.engine.zero import ZeroDecision, constant_sign, decide_zero, opaque_constants
 from symcheck.exact.zero_proof import generator_identity_safe
 
@@ -230,13 +230,13 @@ def _cross_check(statement: _Statement, decision: Decision,
     never upgrades a verdict, and when it contradicts one the result says so and is withdrawn.
     """
     verdict, note = decision.verdict, decision.note
-    cross = smt.cross_check(statement.sigma, statement.t, statement.unit, verdict.value, decision.witness,
+    cross = smt.cross_check(statement.sigma, statement.t, statement.unit, verdict, decision.witness,
                             seconds=min(smt.SMT_SECONDS, budget.remaining()))
     if cross is None or cross.agrees is not False:
         return cross, decision
-    smt_says = ("holds (z3 finds no counterexample: unsat)" if cross.verdict == "holds" else
+    smt_says = ("holds (z3 finds no counterexample: unsat)" if cross.verdict is CrossVerdict.HOLDS else
                 "broken (z3 model " + ", ".join(f"{k} = {v}" for k, v in (cross.model or {}).items())
-                + ", re-evaluated exactly)" if cross.verdict == "broken" else cross.verdict)
+                + ", re-evaluated exactly)" if cross.verdict is CrossVerdict.BROKEN else cross.verdict.value)
     if verdict is Verdict.BROKEN and cross.witness_confirmed is False:
         smt_says += "; z3 evaluates left = right at the symbolic engine's witness"
     disagreement = (f"the engines disagree: the symbolic engine says {verdict.value}, z3 says {smt_says}; "
