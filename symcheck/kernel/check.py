@@ -297,7 +297,7 @@ class _Checker:
         for every value of the others. For fixed others, b ↦ P·b is a bijection of b's region onto
         u's, and the new expression at (others, P·b) is the old one at (others, b)."""
         b, u, factor = change.get("var"), change.get("to"), parse_expr(change.get("factor"))
-        if b not in box or not ends_at_zero_or_infinity(box[b]):
+        if b not in box or not isinstance(b, str) or not ends_at_zero_or_infinity(box[b]):
             raise Reject(f"{show(b, 40)} is not a variable of the piece whose region ends at −∞, 0 or ∞")
         if not isinstance(u, str) or not u.isidentifier() or u in box or u in self.declared:
             raise Reject(f"the new variable {show(u, 40)} must be a fresh identifier")
@@ -347,7 +347,7 @@ class _Checker:
         (an index) its proof is about. Each parameter value lies in one piece, where that probe
         is a counterexample."""
         v = obj.get("var")
-        if v not in box or box[v][0] != "open":
+        if v not in box or not isinstance(v, str) or box[v][0] != "open":
             raise Reject("a proof with several probes is a split of a parameter's open region")
         pieces = _list(obj.get("pieces"), "pieces")
         regions = []
@@ -406,7 +406,8 @@ class _Checker:
         true. Each proof is of the expression with the piecewise replaced by that branch's value
         (a node: a leaf, a split, …), on the same piece: at each point the expression equals one
         of them."""
-        path, take = alt.get("at"), _list(alt.get("take"), "take")
+        path: Any = alt.get("at")  # the certificate's JSON: get() below rejects all but a list of indices
+        take = _list(alt.get("take"), "take")
         proofs = _list(alt.get("proofs"), "proofs")
         sub = get(current, path)
         if sub[0] != "piecewise":

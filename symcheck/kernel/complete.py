@@ -264,7 +264,7 @@ class Completeness:
         for B a listed member's a leave exactly a = B^(±j), what B generates."""
         m, w, al, be = (parse_expr(obj.get(k)) for k in ("m", "omega", "alpha", "beta"))
         phase = parse_expr(obj["phase"]) if "phase" in obj else ZERO
-        harmonics = [(w, phase, al, be)]
+        harmonics: list[tuple[Node, ...]] = [(w, phase, al, be)]
         others = obj.get("others", [])
         if not isinstance(others, list) or len(others) > 8:
             raise Reject("others: a list of at most 8 harmonics")

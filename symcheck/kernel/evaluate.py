@@ -8,6 +8,7 @@ the box (log of a ball touching 0, a pole) raises :class:`Unknown`: no value, no
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 
 from flint import arb, ctx
@@ -45,13 +46,16 @@ class precision:
 # ------------------------------------------------------------------ exact rationals
 
 
+def number(node: Node) -> Fraction:
+    """The value of a number leaf, ``("int", n)`` or ``("rat", p, q)``."""
+    return Fraction(node[1]) if node[0] == "int" else Fraction(node[1], node[2])
+
+
 def exact(node: Node, env: dict[str, Fraction]) -> Fraction | None:
     """The exact value when the tree is rational arithmetic on rational variables, else None."""
     head = node[0]
-    if head == "int":
-        return Fraction(node[1])
-    if head == "rat":
-        return Fraction(node[1], node[2])
+    if head in ("int", "rat"):
+        return number(node)
     if head == "var":
         return env.get(node[1])
     if head in ("add", "mul"):
@@ -113,9 +117,10 @@ def exact_truth(cond: Node, env: dict[str, Fraction]) -> bool | None:
 
 # ------------------------------------------------------------------ Arb balls
 
-_UNARY = {"exp": arb.exp, "sin": arb.sin, "cos": arb.cos, "tan": arb.tan, "sinh": arb.sinh,
-          "cosh": arb.cosh, "tanh": arb.tanh, "asinh": arb.asinh, "atan": arb.atan,
-          "erf": arb.erf, "erfc": arb.erfc, "abs": abs}
+_UNARY: dict[str, Callable[[arb], arb]] = {
+    "exp": arb.exp, "sin": arb.sin, "cos": arb.cos, "tan": arb.tan, "sinh": arb.sinh,
+    "cosh": arb.cosh, "tanh": arb.tanh, "asinh": arb.asinh, "atan": arb.atan,
+    "erf": arb.erf, "erfc": arb.erfc, "abs": abs}
 
 
 def _in(x: arb, low: arb | None, high: arb | None, closed: bool) -> arb:
@@ -151,12 +156,13 @@ def _lambertw(x: arb) -> arb:
     return x.lambertw()
 
 
-_PARTIAL = {"acos": lambda x: _in(x, arb(-1), arb(1), True).acos(),
-            "asin": lambda x: _in(x, arb(-1), arb(1), True).asin(),
-            "atanh": lambda x: _in(x, arb(-1), arb(1), False).atanh(),
-            "acosh": lambda x: _in(x, arb(1), None, True).acosh(),
-            "floor": _floor, "ceil": lambda x: -_floor(-x),
-            "gamma": _gamma, "lgamma": _lgamma, "lambertw": _lambertw}
+_PARTIAL: dict[str, Callable[[arb], arb]] = {
+    "acos": lambda x: _in(x, arb(-1), arb(1), True).acos(),
+    "asin": lambda x: _in(x, arb(-1), arb(1), True).asin(),
+    "atanh": lambda x: _in(x, arb(-1), arb(1), False).atanh(),
+    "acosh": lambda x: _in(x, arb(1), None, True).acosh(),
+    "floor": _floor, "ceil": lambda x: -_floor(-x),
+    "gamma": _gamma, "lgamma": _lgamma, "lambertw": _lambertw}
 
 
 def _finite(x: arb) -> arb:
@@ -180,11 +186,12 @@ def _ipow(x: arb, n: int) -> arb:
     return ends.union(arb(0)) if n % 2 == 0 and lo < 0 < hi else ends
 
 
-def enclose(node: Node, balls: dict[str, arb], exacts: dict[str, Fraction]) -> arb:
-    """A ball containing the expression's values over the box (call inside ``precision``)."""
+def enclose(node: Node, balls: dict[str, arb], exacts: dict[str, Fraction] | None) -> arb:
+    """A ball containing the expression's values over the box (call inside ``precision``);
+    ``exacts``, when every variable has one, are the box's point as rationals (no rounding)."""
     head = node[0]
     if head in ("int", "rat"):
-        return arb(fq(exact(node, {})))
+        return arb(fq(number(node)))
     if head in ("add", "mul", "pow") and exacts is not None and not balls.keys() - exacts.keys():
         value = exact(node, exacts)  # rational arithmetic at a rational point: no rounding
         if value is not None:
@@ -251,7 +258,7 @@ def ball_sign(x: arb) -> int | None:
     return None
 
 
-def truth_over(cond: Node, balls: dict[str, arb], exacts: dict[str, Fraction]) -> bool | None:
+def truth_over(cond: Node, balls: dict[str, arb], exacts: dict[str, Fraction] | None) -> bool | None:
     """True/False when the condition certainly holds/fails on the whole box, else None."""
     head = cond[0]
     if head in _TESTS:

@@ -30,7 +30,7 @@ def canon(node: Node):
     """A key equal for trees equal up to the order and nesting of add and mul arguments."""
     head = node[0]
     if head in ("add", "mul"):
-        flat = []
+        flat: list[Node] = []
         for a in node[1:]:
             c = canon(a)
             flat.extend(c[1:] if c[0] == head else [c])

@@ -47,6 +47,8 @@ def _variations(chain: list[fmpq_poly], x: Fraction | str) -> int:
             s = sign(p.leading_coefficient())
         elif x == NEG_INF:
             s = sign(p.leading_coefficient()) * (-1) ** p.degree()
+        elif isinstance(x, str):
+            raise Reject(f"not a point: {show(x, 20)}")
         else:
             s = sign(p(q(x)))
         if s:
@@ -70,7 +72,7 @@ def count_open(p: fmpq_poly, a: Fraction | str, b: Fraction | str) -> int:
     chain = [p, p.derivative()]
     while chain[-1].degree() >= 1:
         rem = chain[-2] % chain[-1]
-        if rem == 0:
+        if rem.is_zero():
             break
         chain.append(-rem)
     return _variations(chain, a) - _variations(chain, b)
@@ -111,7 +113,7 @@ class Point:
     def ball(self, prec_bits: int) -> arb:
         """An Arb ball containing the point (the interval narrowed to about 2^-prec)."""
         for _ in range(MAX_REFINE):
-            if self.hi - self.lo <= Fraction(1, 2 ** prec_bits) * max(1, abs(self.lo)):
+            if self.hi - self.lo <= Fraction(1, 2 ** prec_bits) * max(Fraction(1), abs(self.lo)):
                 break
             self.refine()
         return arb(q(self.lo)).union(arb(q(self.hi)))
@@ -207,10 +209,12 @@ def between(lo: Point | str, hi: Point | str) -> Fraction:
     """A rational strictly inside the open interval (lo, hi), lo < hi already checked."""
     if lo == NEG_INF and hi == INF:
         return Fraction(0)
-    if lo == NEG_INF:
+    if lo == NEG_INF and isinstance(hi, Point):
         return Fraction(int(hi.lo // 1) - 1)
-    if hi == INF:
+    if hi == INF and isinstance(lo, Point):
         return Fraction(-int(-lo.hi // 1) + 1)
+    if isinstance(lo, str) or isinstance(hi, str):  # ∞ below or −∞ above: not lo < hi
+        raise Reject(f"no rational between {show(lo, 30)} and {show(hi, 30)}")
     for _ in range(MAX_REFINE):
         if lo.hi < hi.lo:
             return (lo.hi + hi.lo) / 2

@@ -21,6 +21,9 @@ def _quotient(num: Node, den: Node) -> Node:
     return ("mul", num, ("pow", den, I(-1)))
 
 
+#: a rule side: a tree whose leaves may be pattern variables, or a bare pattern variable ("x")
+Pattern = tuple | str
+
 _E2X = ("exp", ("mul", I(2), "x"))
 _PI = ("const", "pi")
 
@@ -28,8 +31,8 @@ _PI = ("const", "pi")
 @dataclass(frozen=True)
 class Rule:
     name: str
-    lhs: Node
-    rhs: Node
+    lhs: Pattern
+    rhs: Pattern
     #: (pattern variable, sign claim) that must hold on the whole piece
     conditions: tuple[tuple[str, str], ...] = ()
 

@@ -26,9 +26,20 @@ from flint import arb, fmpq_poly
 
 from symcheck.kernel.bounds import bounds_sign
 from symcheck.kernel.derivative import derivative
-from symcheck.kernel.evaluate import POINT_PRECISIONS, PRECISIONS, Unknown, ball_sign, enclose, exact, precision
-from symcheck.kernel.points import (INF, NEG_INF, Point, between, compare, count_closed, count_open,
-                                    poly_sign_at, q, rational_point, sign)
+from symcheck.kernel.evaluate import POINT_PRECISIONS, PRECISIONS, Unknown, ball_sign, enclose, exact, number, precision
+from symcheck.kernel.points import (
+    INF,
+    NEG_INF,
+    Point,
+    between,
+    compare,
+    count_closed,
+    count_open,
+    poly_sign_at,
+    q,
+    rational_point,
+    sign,
+)
 from symcheck.kernel.tree import Node, free_vars, show
 from symcheck.kernel.verdict import Reject
 
@@ -41,9 +52,10 @@ ZERO_POINT = rational_point(Fraction(0))
 Region = tuple  # ("open", lo, hi) | ("point", Point)
 
 
-def prove_sign(g: Node, claim: str, box: dict[str, Region], by: str | None = None) -> str:
-    """The name of the argument that proved ``claim`` for g on the box; Reject otherwise."""
-    if claim not in CLAIMS:
+def prove_sign(g: Node, claim: object, box: dict[str, Region], by: str | None = None) -> str:
+    """The name of the argument that proved ``claim`` (one of CLAIMS, or the certificate's
+    unchecked JSON) for g on the box; Reject otherwise."""
+    if claim not in CLAIMS or not isinstance(claim, str):
         raise Reject(f"unknown sign claim {show(claim, 30)}; known: {sorted(CLAIMS)}")
     if by is not None and by not in ARGUMENTS:
         raise Reject(f"unknown sign argument {show(by, 30)}; known: {list(ARGUMENTS)}")
@@ -151,7 +163,7 @@ def signs_of(node: Node, box: dict) -> frozenset:
         terms = list(x[1:]) if x[0] == "add" else [x]
         const = [t for t in terms if t[0] in ("int", "rat")]
         if len(const) == 1:  # x − 1 as the other terms plus (c − 1), c the one number in the sum
-            c = exact(const[0], {}) - 1
+            c = number(const[0]) - 1
             shifted = [t for t in terms if t is not const[0]] + [("rat", c.numerator, c.denominator)
                                                                     if c.denominator != 1 else ("int", c.numerator)]
             return signs_of(("add", *shifted) if len(shifted) > 1 else shifted[0], box)
@@ -175,12 +187,12 @@ def as_poly(node: Node, v: str) -> fmpq_poly | None:
     """The polynomial in ``v`` with rational coefficients the tree is, or None."""
     head = node[0]
     if head in ("int", "rat"):
-        return fmpq_poly([q(exact(node, {}))])
+        return fmpq_poly([q(number(node))])
     if head == "var":
         return fmpq_poly([0, 1]) if node[1] == v else None
     if head in ("add", "mul"):
-        parts = [as_poly(a, v) for a in node[1:]]
-        if any(p is None for p in parts):
+        parts = [p for p in (as_poly(a, v) for a in node[1:]) if p is not None]
+        if len(parts) != len(node) - 1:
             return None
         acc = parts[0]
         for p in parts[1:]:
@@ -218,7 +230,7 @@ def _roots(g: Node, allowed: set, box: dict) -> bool:
         raise Unknown("not a polynomial with rational coefficients")
     if r[0] != "open":
         raise Unknown("needs an open region")
-    if poly == 0:
+    if poly.is_zero():
         return 0 in allowed
     lo, hi = r[1], r[2]
     for end in (lo, hi):
@@ -276,7 +288,8 @@ def enclosure_holds(g: Node, allowed: set, box: dict) -> bool:
                 break
         if ok:
             continue
-        v, (a, b) = max(cell.items(), key=lambda kv: kv[1][1] - kv[1][0]) if cell else (None, (0, 0))
+        no_cell: tuple[None, tuple[Fraction, Fraction]] = (None, (Fraction(0), Fraction(0)))
+        v, (a, b) = max(cell.items(), key=lambda kv: kv[1][1] - kv[1][0]) if cell else no_cell
         if v is None or a == b:
             raise Unknown("an enclosure over the box does not give the sign")
         m = (a + b) / 2
