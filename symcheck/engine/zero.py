@@ -20,7 +20,7 @@ sign of a number (its assumptions evaluate a number with ``evalf`` at a few digi
   (:func:`opaque_constants`): replaced by a symbol whose only assumption is its sign, certified
   by :func:`~symcheck.exact.signs.exact_sign` (a constant proved 0 becomes 0). SymPy's rewrites
   then see the variable, opaque constants of certified sign and *plain* numbers only —
-  rationals, π, e, e^q, log q (q > 0), q^(p/n) (q > 0) and products of these — whose signs
+  rationals, π, e, e^p (p plain: e^q, e^(qπ)), log q (q > 0), q^(p/n) (q > 0) and products of these — whose signs
   SymPy's assumptions read off the structure; a 0 it reaches is an identity for every real
   value of the opaque constants of the given signs, so for the actual ones.
 """
@@ -398,7 +398,7 @@ def _positive_shift(expr: sympy.Expr, var: sympy.Symbol, region: Region,
 
 def plain(number: sympy.Expr) -> bool:
     """A number whose sign SymPy's assumptions read off its structure, never from ``evalf``:
-    a rational (or a Float, an exact binary value), π, e, e^q, log q with q > 0 rational,
+    a rational (or a Float, an exact binary value), π, e, e^p with p plain, log q with q > 0 rational,
     q^r with q > 0 rational and r rational, and products of these. No sum: cancellation is
     what low-precision evaluation gets wrong."""
     if number.is_Rational or number.is_Float or number is S.Pi or number is S.Exp1:
@@ -412,8 +412,8 @@ def plain(number: sympy.Expr) -> bool:
         if exponent.is_Integer:
             return plain(base)
         return (base.is_Rational and base > 0) or base is S.Pi or base is S.Exp1
-    if isinstance(number, sympy.exp):
-        return number.args[0].is_Rational
+    if isinstance(number, sympy.exp):  # e^(qπ) too: log(e^π·|z|) is π + log|z| only if e^π stays visible
+        return plain(number.args[0])
     if isinstance(number, sympy.log):
         return number.args[0].is_Rational and number.args[0] > 0
     return False
