@@ -163,6 +163,9 @@ def _prove(expr: sympy.Expr, ranges: dict[sympy.Symbol, Range], want: Want, coun
         found = _by_factors(expr, ranges, want, counter)
         if found is not None:
             return found
+    found = _by_radical(expr, ranges, want, counter)
+    if found is not None:
+        return found
     return _cover(expr, ranges, want, counter)
 
 
@@ -263,6 +266,97 @@ def _by_factors(expr: sympy.Expr, ranges: dict[sympy.Symbol, Range], want: Want,
     if (sign > 0) != (want == "positive"):
         raise _GiveUp("the factors have the other sign")
     return SignProof(want, "a product of factors of proved sign (" + "; ".join(why) + ")")
+
+
+# --------------------------------------------------------------------------- one square root
+
+
+def _half_powers(expr: sympy.Expr) -> set[sympy.Expr]:
+    """The bases P (with a symbol) of the powers P^(k/2), k odd, in ``expr``."""
+    return {p.base for p in expr.atoms(sympy.Pow)
+            if p.exp.is_Rational and p.exp.q == 2 and p.base.free_symbols}
+
+
+def _strict_sign(expr: sympy.Expr, ranges: dict[sympy.Symbol, Range], counter: _Counter,
+                 wants: tuple[Want, Want] = ("positive", "negative")) -> int | None:
+    """±1 when ``expr`` is proved to have the first (+1) or second (−1) sign of ``wants`` on the box."""
+    if expr.is_number:
+        s = exact_sign(expr)
+        return s if s != 0 else None
+    for sign, want in zip((1, -1), wants, strict=True):
+        try:
+            _prove(expr, ranges, want, counter, factors=True)
+            return sign
+        except (_GiveUp, Undecided, EvaluationError):
+            continue
+    return None
+
+
+def _by_radical(expr: sympy.Expr, ranges: dict[sympy.Symbol, Range], want: Want,
+                counter: _Counter) -> SignProof | None:
+    """g with one square root s = √P (P > 0 proved on the box): written by identities as
+    (A + B·s)/D with A, B, D free of s (s² = P; a denominator E·s is cleared by multiplying by s,
+    which is > 0). Then A + B·s has B's sign where B²P − A² > 0 (|B|·s > |A|; ≥ 0 gives the
+    weak sign), and A's sign where A² − B²P > 0; D's strict sign is proved on its own
+    (``z + √(z² + 1) > 0``: B = 1, B²P − A² = 1; ``1 − z/√(1 + z²) > 0``)."""
+    bases = _half_powers(expr)
+    if len(bases) != 1:
+        return None
+    (p,) = bases
+    s = sympy.Dummy("s")
+    g = expr.replace(lambda e: e.is_Pow and e.base == p and e.exp.is_Rational and e.exp.q == 2,
+                     lambda e: s ** int(2 * e.exp))
+    numer, denom = sympy.fraction(sympy.together(g))
+    try:
+        (a, b), (c, e) = (_linear_in_root(part, s, p) for part in (numer, denom))
+    except (BasePolynomialError, ValueError):
+        return None
+    if e != 0 and c != 0:
+        return None
+    if e != 0:  # (A + B·s)/(E·s) = (B·P + A·s)/(E·P)
+        a, b, c = b * p, a, e * p
+    if _strict_sign(p, ranges, counter) != 1:
+        return None
+    d_sign = _strict_sign(c, ranges, counter)
+    if d_sign is None:
+        return None
+    strict = want in ("positive", "negative")
+    n_sign, why = None, ""
+    if b == 0:
+        n_sign = _strict_sign(a, ranges, counter, _weak(want, strict))
+        why = "B = 0"
+    else:
+        b_sign = _strict_sign(b, ranges, counter)
+        if b_sign is not None and _strict_sign(b**2 * p - a**2, ranges, counter, _weak("positive", strict)) == 1:
+            n_sign, why = b_sign, "B·s dominates: B²P − A² " + (">" if strict else ">=") + " 0"
+        else:
+            a_sign = _strict_sign(a, ranges, counter)
+            if a_sign is not None and _strict_sign(a**2 - b**2 * p, ranges, counter) == 1:
+                n_sign, why = a_sign, "A dominates: A² − B²P > 0"
+    if n_sign is None:
+        return None
+    if (n_sign * d_sign > 0) != (want in ("positive", "nonnegative")):
+        raise _GiveUp("the square root's argument gives the other sign")
+    return SignProof(want, f"one square root s = √({sympy.sstr(p)}) > 0, g = (A + B·s)/D with D of "
+                           f"proved sign; {why}")
+
+
+def _weak(want: Want, strict: bool) -> tuple[Want, Want]:
+    return ("positive", "negative") if strict else ("nonnegative", "nonpositive")
+
+
+def _linear_in_root(part: sympy.Expr, s: sympy.Dummy, p: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr]:
+    """(A, B) with part = A + B·s once s² = P, A and B free of s (a polynomial identity)."""
+    poly = sympy.Poly(part, s)
+    if any(c.has(s) for c in poly.all_coeffs()):
+        raise ValueError("s inside a function")
+    a, b = S.Zero, S.Zero
+    for (k,), coeff in poly.terms():
+        if k % 2:
+            b += coeff * p ** (k // 2)
+        else:
+            a += coeff * p ** (k // 2)
+    return sympy.expand(a), sympy.expand(b)
 
 
 # --------------------------------------------------------------------------- the cover
