@@ -76,7 +76,7 @@ CORE: dict[str, tuple[str, ...]] = {
     "plane": ("test_mutants_plane.py", "test_plane.py", "test_fallback_wiring.py"),
     "evaluate": ("test_mutants_evaluate.py", "test_point_coordinate_types.py", "test_inverse_functions_at_rationals.py", "test_mutants_undecided.py", "test_evaluate.py", "test_arb_enclose_range.py", "test_intervals.py"),
     "balls": ("test_mutants_balls.py", "test_inverse_functions_at_rationals.py", "test_mutants_refusals.py", "test_mutants_hulls.py", "test_mutants_evaluate.py", "test_arb_enclose_range.py", "test_evaluate.py", "test_intervals.py"),
-    "intervals": ("test_second_opinion_gamma.py", "test_mutants_balls.py", "test_mutants_refusals.py", "test_mutants_hulls.py", "test_mutants_intervals.py", "test_intervals.py", "test_arb_enclose_range.py"),
+    "intervals": ("test_interval_helpers.py", "test_second_opinion_gamma.py", "test_mutants_balls.py", "test_mutants_refusals.py", "test_mutants_hulls.py", "test_mutants_intervals.py", "test_intervals.py", "test_arb_enclose_range.py"),
     "symmetries": ("test_mutants_symmetries.py", "test_mutants_steps.py", "test_fallback_wiring.py", "test_mutants_degree_domain.py", "test_symmetries.py", "test_guard.py", "test_custom_forms.py"),
     "theorems": ("test_mutants_symmetries.py", "test_symmetries.py"),
     "domain": ("test_mutants_domain.py", "test_domain.py"),
