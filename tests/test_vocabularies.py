@@ -9,11 +9,13 @@ import pytest
 
 from symcheck.core.results import Status, Step
 from symcheck.core.verdict import CrossVerdict, Verdict
+from symcheck.engine.zero import PieceStatus
 
 #: every closed vocabulary with the strings its JSON has always carried (the interface)
 VOCABULARIES: dict[type[StrEnum], set[str]] = {
     Verdict: {"holds", "broken", "inconclusive"},
     CrossVerdict: {"holds", "broken", "unknown", "unavailable"},
+    PieceStatus: {"proved", "nonzero", "unknown", "undecided", "timeout"},
     Status: {"verified", "theorem", "given", "certified", "unknown", "timeout", "failed"},
 }
 MEMBERS = [member for vocabulary in VOCABULARIES for member in vocabulary]
@@ -60,3 +62,11 @@ def test_a_cross_check_reads_its_verdicts_from_the_json_strings() -> None:
     assert {type(v) for v in cross.to_dict().values() if isinstance(v, str)} == {str}  # plain JSON values
     with pytest.raises(ValueError):
         CrossCheck("z3", "holds", verdict="inconclusive")  # type: ignore[arg-type]  # z3 says unknown
+
+
+@pytest.mark.parametrize(("piece", "step"), [
+    (PieceStatus.PROVED, Status.VERIFIED), (PieceStatus.NONZERO, Status.CERTIFIED),
+    (PieceStatus.UNKNOWN, Status.UNKNOWN), (PieceStatus.UNDECIDED, Status.UNKNOWN),
+    (PieceStatus.TIMEOUT, Status.TIMEOUT)])
+def test_a_piece_is_reported_by_a_step_of_matching_status(piece: PieceStatus, step: Status) -> None:
+    assert piece.step is step  # only a proved piece is a verified step; a certified one backs a witness

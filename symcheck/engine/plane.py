@@ -36,6 +36,7 @@ import sympy
 from sympy import S
 
 from symcheck.engine import zero
+from symcheck.engine.zero import PieceStatus
 from symcheck.core.budget import Budget, BudgetExceeded
 from symcheck.core.errors import EvaluationError
 from symcheck.core.formula import And, Formula, Text, to_latex
@@ -176,7 +177,7 @@ class CaseOutcome:
 
     case: Case
     expr: sympy.Expr | None        # branch-free difference in the original variables
-    status: str                     # "proved" | "unknown" | "undecided" | "timeout"
+    status: PieceStatus             # proved, unknown, undecided or timeout (never nonzero: a witness ends the search)
     method: str = ""
     sides: tuple[sympy.Expr, sympy.Expr] | None = None  # branch-free left and right sides
 
@@ -234,7 +235,7 @@ def decide_plane(lhs: sympy.Expr, rhs: sympy.Expr, space: Mapping[sympy.Symbol, 
     difference = lhs - rhs
     if difference == 0:
         return PlaneDecision(Verdict.HOLDS, difference,
-                             (CaseOutcome(Case(()), S.Zero, "proved", "identically 0 as written"),))
+                             (CaseOutcome(Case(()), S.Zero, PieceStatus.PROVED, "identically 0 as written"),))
     searcher = _Searcher(difference, space, budget)
     try:
         found = searcher.grid()
@@ -278,21 +279,21 @@ def _split_and_prove(lhs, rhs, space, budget, searcher) -> PlaneDecision:
             except _Split as cut:
                 todo[:0] = case.refined(cut.var, cut.points)
                 continue
-            outcome = (CaseOutcome(case, S.Zero, "proved", "the two sides are the same expression here", sides)
+            outcome = (CaseOutcome(case, S.Zero, PieceStatus.PROVED, "the two sides are the same expression here", sides)
                        if written else _prove(case, branch_free, budget, sides))
             unsigned = [v for v, r in case.regions if _sign_split(r) != [r]]
-            if outcome.status == "unknown" and unsigned:  # the proof may need the sign: split, retry
+            if outcome.status is PieceStatus.UNKNOWN and unsigned:  # the proof may need the sign: split, retry
                 todo[:0] = case.refined(unsigned[0], [S.Zero])
                 continue
         except Undecided as why:
-            outcome, note = CaseOutcome(case, None, "undecided", str(why)), note or str(why)
-        if outcome.status != "proved":
+            outcome, note = CaseOutcome(case, None, PieceStatus.UNDECIDED, str(why)), note or str(why)
+        if outcome.status is not PieceStatus.PROVED:
             found = searcher.inside(case)
             if found:
                 return searcher.broken(found, f"points of the case {case.describe()}", (*outcomes, outcome))
         outcomes.append(outcome)
     outcomes.sort(key=lambda o: tuple(region_key(r) for _, r in o.case.regions))
-    if all(o.status == "proved" for o in outcomes):
+    if all(o.status is PieceStatus.PROVED for o in outcomes):
         return PlaneDecision(Verdict.HOLDS, difference, tuple(outcomes), evidence=searcher.evidence)
     return PlaneDecision(Verdict.INCONCLUSIVE, difference, tuple(outcomes), evidence=searcher.evidence,
                          note=note or "the difference was neither proved zero nor certified non-zero "
@@ -353,19 +354,19 @@ def _prove(case: Case, branch_free: sympy.Expr, budget: Budget,
            sides: tuple[sympy.Expr, sympy.Expr]) -> CaseOutcome:
     """Prove the branch-free difference ≡ 0 on the case, with the rewrites of zero.py."""
     if branch_free == 0:
-        return CaseOutcome(case, branch_free, "proved", "0 once the branches are chosen", sides)
+        return CaseOutcome(case, branch_free, PieceStatus.PROVED, "0 once the branches are chosen", sides)
     try:
         with budget.step():
             concrete = substitute(branch_free, case.substitution())
         if concrete == 0:
-            return CaseOutcome(case, branch_free, "proved", "0 after the substitution"
+            return CaseOutcome(case, branch_free, PieceStatus.PROVED, "0 after the substitution"
                                + case.substitution_text(), sides)
         method = zero.prove_identically_zero(concrete, _POSITIVE[0], Region(-S.Infinity, S.Infinity), budget)
     except BudgetExceeded:
-        return CaseOutcome(case, branch_free, "timeout", "the time budget ran out", sides)
+        return CaseOutcome(case, branch_free, PieceStatus.TIMEOUT, "the time budget ran out", sides)
     if method:
-        return CaseOutcome(case, branch_free, "proved", method + case.substitution_text(), sides)
-    return CaseOutcome(case, branch_free, "unknown", "neither proved zero nor certified non-zero"
+        return CaseOutcome(case, branch_free, PieceStatus.PROVED, method + case.substitution_text(), sides)
+    return CaseOutcome(case, branch_free, PieceStatus.UNKNOWN, "neither proved zero nor certified non-zero"
                        + case.substitution_text(), sides)
 
 

@@ -42,7 +42,7 @@ from symcheck.language.symbols import A, B, SIGMA, Z, substitute_sigma
 from symcheck.engine.theorems import ANY, EXCHANGE, NEGATIVE, POSITIVE, Reduction, fixed_scale
 from symcheck.language.transformations import Transformation, domain as _domain
 from symcheck.core.verdict import CrossVerdict, Verdict
-from symcheck.engine.zero import ZeroDecision, constant_sign, decide_zero, opaque_constants
+from symcheck.engine.zero import PieceStatus, ZeroDecision, constant_sign, decide_zero, opaque_constants
 from symcheck.exact.zero_proof import generator_identity_safe
 
 RECHECK_DIGITS = 50
@@ -443,15 +443,15 @@ def _piece_steps(decision: ZeroDecision) -> list[Step]:
     steps = []
     for piece in decision.pieces:
         region = piece.region.describe()
-        status = {"proved": "verified", "nonzero": "certified"}.get(piece.status, piece.status)
-        claim = "r = 0" if piece.status == "proved" else "r = ?"
+        proved = piece.status is PieceStatus.PROVED
+        claim = "r = 0" if proved else "r = ?"
         shown = f"r(z) = {text(piece.expr)}" + ("" if piece.expr == 0 else f"; {claim}")
         steps.append(Step(f"Case {region}", shown,
                           Given(piece.region.formula(Z), _and_zero(Relation(Rel.EQ, _R_OF_Z, piece.expr),
-                                                                    piece.status == "proved" and piece.expr != 0)),
-                          piece.method or {"timeout": "the time budget ran out",
-                                           "unknown": "neither proved zero nor certified non-zero"}
-                          .get(piece.status, ""), status, case=True))
+                                                                    proved and piece.expr != 0)),
+                          piece.method or {PieceStatus.TIMEOUT: "the time budget ran out",
+                                           PieceStatus.UNKNOWN: "neither proved zero nor certified non-zero"}
+                          .get(piece.status, ""), piece.status.step, case=True))
     if decision.verdict is Verdict.HOLDS and len(decision.pieces) > 1:
         complete = ("; every root of a branch condition is a cut point (" + "; ".join(decision.cut_proofs) + ")"
                     if decision.cut_proofs else "")
@@ -548,7 +548,7 @@ def _case_steps(decision: PlaneDecision, space) -> list[Step]:
             f"{x} ≠ 0 iff G = 0 for all {u}; the line {x} = 0 is a case of its own", Status.VERIFIED))
     for outcome in decision.cases:
         case = outcome.case
-        proved = outcome.status == "proved"
+        proved = outcome.status is PieceStatus.PROVED
         head = _G if product is not None and product.u in dict(case.regions) else _D
         name = str(head)
         if outcome.expr is None:
@@ -561,9 +561,8 @@ def _case_steps(decision: PlaneDecision, space) -> list[Step]:
             statement = f"left = {text(left)}, right = {text(right)}; {name} = {shown}"
             shown_formula = Aside(_and_zero(Relation(Rel.EQ, head, outcome.expr), proved and outcome.expr != 0),
                                   And((Relation(Rel.EQ, Text("left"), left), Relation(Rel.EQ, Text("right"), right))))
-        status = {"proved": "verified", "timeout": "timeout"}.get(outcome.status, "unknown")
         steps.append(Step(f"Case {case.describe()}", statement, Given(case.formula(), shown_formula),
-                          outcome.method, status, case=True))
+                          outcome.method, outcome.status.step, case=True))
     if decision.verdict is Verdict.HOLDS and product is not None:
         x, u = text(product.x), text(product.u)
         rest = [text(v) for v in space if v not in (product.x, product.y) and v in decision.difference.free_symbols]

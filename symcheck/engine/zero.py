@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import lru_cache
 
 import sympy
@@ -35,6 +36,8 @@ from sympy import S
 
 from symcheck.core.budget import Budget, BudgetExceeded
 from symcheck.core.errors import EvaluationError
+from symcheck.core.functions import rewritten
+from symcheck.core.results import Status
 from symcheck.exact.evaluate import Certificate, approximate, certify_nonzero
 from symcheck.exact.regions import Piece, Region, Undecided, split
 from symcheck.exact.signs import EXACT_SIGN_BITS, exact_sign
@@ -47,13 +50,35 @@ CERTIFY_TOP = 4
 VISIBLE = 1e-25
 
 
+class PieceStatus(StrEnum):
+    """What became of the residual on one piece of a case split: proved 0, certified non-zero
+    somewhere in it, neither (unknown; undecided when its branches could not be chosen), or out
+    of time."""
+
+    PROVED = "proved"
+    NONZERO = "nonzero"
+    UNKNOWN = "unknown"
+    UNDECIDED = "undecided"
+    TIMEOUT = "timeout"
+
+    @property
+    def step(self) -> Status:
+        """The status of the proof step that reports the piece."""
+        return _STEP_STATUS[self]
+
+
+_STEP_STATUS = {PieceStatus.PROVED: Status.VERIFIED, PieceStatus.NONZERO: Status.CERTIFIED,
+                PieceStatus.UNKNOWN: Status.UNKNOWN, PieceStatus.UNDECIDED: Status.UNKNOWN,
+                PieceStatus.TIMEOUT: Status.TIMEOUT}
+
+
 @dataclass(frozen=True)
 class PieceOutcome:
     """What became of the residual on one region of the case split."""
 
     region: Region
     expr: sympy.Expr
-    status: str  # "proved" | "nonzero" | "unknown" | "timeout"
+    status: PieceStatus
     method: str = ""
 
 
@@ -87,7 +112,7 @@ def decide_zero(residual: sympy.Expr, var: sympy.Symbol, budget: Budget, *,
     """Is ``residual`` ≡ 0 for every real ``var``?"""
     if residual == 0:
         return ZeroDecision(Verdict.HOLDS, residual,
-                            (PieceOutcome(Region(-S.Infinity, S.Infinity), S.Zero, "proved",
+                            (PieceOutcome(Region(-S.Infinity, S.Infinity), S.Zero, PieceStatus.PROVED,
                                           "identically 0 as written"),))
     evidence = Evidence()
     try:
@@ -109,7 +134,7 @@ def decide_zero(residual: sympy.Expr, var: sympy.Symbol, budget: Budget, *,
         outcomes.append(outcome)
         if found:
             return ZeroDecision(Verdict.BROKEN, residual, tuple(outcomes), found[0], found[1], evidence)
-    proved = all(o.status == "proved" for o in outcomes)
+    proved = all(o.status is PieceStatus.PROVED for o in outcomes)
     verdict = Verdict.HOLDS if proved else Verdict.INCONCLUSIVE
     note = "" if proved else "the residual was neither proved zero nor certified non-zero on every piece"
     cut_proofs = tuple(dict.fromkeys(a for piece in pieces for a in piece.cut_proofs))
@@ -127,13 +152,13 @@ def _settle(piece: Piece, var: sympy.Symbol, budget: Budget):
             return _settle_point(piece, var, budget)
         found, evidence = _search(piece.expr, var, piece.region.samples(12), budget)
         if found:
-            return PieceOutcome(piece.region, piece.expr, "nonzero"), found, evidence
+            return PieceOutcome(piece.region, piece.expr, PieceStatus.NONZERO), found, evidence
         if piece.expr != 0 and var not in piece.expr.free_symbols:
             return _settle_constant(piece, budget, evidence)
         method = prove_identically_zero(piece.expr, var, piece.region, budget)
     except BudgetExceeded:
-        return PieceOutcome(piece.region, piece.expr, "timeout"), None, evidence
-    status = "proved" if method else "unknown"
+        return PieceOutcome(piece.region, piece.expr, PieceStatus.TIMEOUT), None, evidence
+    status = PieceStatus.PROVED if method else PieceStatus.UNKNOWN
     return PieceOutcome(piece.region, piece.expr, status, method or ""), None, evidence
 
 
@@ -143,14 +168,14 @@ def _settle_constant(piece: Piece, budget: Budget, evidence: Evidence):
     with budget.step():
         sign = constant_sign(piece.expr)
         if sign == 0:
-            return (PieceOutcome(piece.region, piece.expr, "proved", ZERO_CONSTANT), None, evidence)
+            return (PieceOutcome(piece.region, piece.expr, PieceStatus.PROVED, ZERO_CONSTANT), None, evidence)
         points = piece.region.samples(1)
         if sign is not None and points:
             certificate = certify_nonzero(piece.expr, {}, max_prec=EXACT_SIGN_BITS)
             if certificate is not None:
-                return (PieceOutcome(piece.region, piece.expr, "nonzero"), (points[0], certificate),
+                return (PieceOutcome(piece.region, piece.expr, PieceStatus.NONZERO), (points[0], certificate),
                         evidence.merge(Evidence(1, certificate.decimal(6))))
-    return PieceOutcome(piece.region, piece.expr, "unknown"), None, evidence
+    return PieceOutcome(piece.region, piece.expr, PieceStatus.UNKNOWN), None, evidence
 
 
 #: how a constant proved 0 is named
@@ -173,7 +198,7 @@ def _settle_alternatives(piece: Piece, var: sympy.Symbol, budget: Budget):
     samples = [piece.region.lower] if piece.region.is_point else piece.region.samples(12)
     found, evidence = _search(piece.expr, var, samples, budget)
     if found:
-        return PieceOutcome(piece.region, piece.expr, "nonzero"), found, evidence
+        return PieceOutcome(piece.region, piece.expr, PieceStatus.NONZERO), found, evidence
     methods = []
     for alternative in piece.alternatives:
         if piece.region.is_point:
@@ -182,11 +207,11 @@ def _settle_alternatives(piece: Piece, var: sympy.Symbol, budget: Budget):
         else:
             method = prove_identically_zero(alternative, var, piece.region, budget)
         if method is None:
-            return (PieceOutcome(piece.region, piece.expr, "unknown",
+            return (PieceOutcome(piece.region, piece.expr, PieceStatus.UNKNOWN,
                                  "the branches of an uncut condition were not all proved zero: "
                                  + "; ".join(piece.undecided)), None, evidence)
         methods.append(method)
-    return (PieceOutcome(piece.region, piece.expr, "proved",
+    return (PieceOutcome(piece.region, piece.expr, PieceStatus.PROVED,
                          f"0 on every branch the uncut condition may choose ({len(methods)}: "
                          + ", ".join(dict.fromkeys(methods)) + "), whatever its truth"), None, evidence)
 
@@ -197,13 +222,13 @@ def _settle_point(piece: Piece, var: sympy.Symbol, budget: Budget):
         value = _at(piece.expr, var, point)
         sign = constant_sign(value)
         if sign == 0:
-            return PieceOutcome(piece.region, value, "proved", "exact value 0"), None, Evidence(1)
+            return PieceOutcome(piece.region, value, PieceStatus.PROVED, "exact value 0"), None, Evidence(1)
         certificate = (certify_nonzero(value, {}, max_prec=EXACT_SIGN_BITS)
                        if sign is not None and point.is_Rational else None)
         if certificate:
-            return (PieceOutcome(piece.region, value, "nonzero"), (point, certificate),
+            return (PieceOutcome(piece.region, value, PieceStatus.NONZERO), (point, certificate),
                     Evidence(1, certificate.decimal(6)))
-    return PieceOutcome(piece.region, value, "unknown"), None, Evidence(1)
+    return PieceOutcome(piece.region, value, PieceStatus.UNKNOWN), None, Evidence(1)
 
 
 def _at(expr: sympy.Expr, var: sympy.Symbol, point: sympy.Expr) -> sympy.Expr:
