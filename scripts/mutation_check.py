@@ -457,6 +457,8 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         "_admitted only gets a fresh Proof(HOLDS, steps) (witness None, note ''), and it returns it only when accepted, i.e. certified: group.py reads a proof's witness only when BROKEN and its note only when not certified",
     ("parsing", "`_OPERATOR_TEXT` gets the extra entry `ast.Add`, in `_OPERATOR_TEXT = {`"):
         "_OPERATOR_TEXT only names an operator in a refusal message, looked up only for an operator outside _ARITHMETIC, _CONNECTIVES and _COMPARISONS; ast.Add is arithmetic, so its entry is never read",
+    ("parsing", "`written` → `sign`, in `return relation(cls, sign * target, S.Zero, written)`"):
+        "relation reads `written` only into the text of a ParseError (_real_comparison's _not_real, certified_sign's refusal): every value returned and every error raised are the same, only a message names -1 or 1 instead of the input",
     ("kernel_check", "`region[1:2]` → `region[1:3]`, in `ends = region[1:] if region[0] == \"open\" else region[1:2]`"):
         "every point region the kernel builds (region_from, the witness point, complete.py) is the 2-tuple ('point', p), so region[1:3] and region[1:2] are the same 1-tuple",
 }
