@@ -9,6 +9,7 @@ import pytest
 
 from symcheck.core.results import Status, Step
 from symcheck.core.verdict import CrossVerdict, Verdict
+from symcheck.engine.group_facts import ASetKind, BoundKind
 from symcheck.engine.zero import PieceStatus
 
 #: every closed vocabulary with the strings its JSON has always carried (the interface)
@@ -16,6 +17,8 @@ VOCABULARIES: dict[type[StrEnum], set[str]] = {
     Verdict: {"holds", "broken", "inconclusive"},
     CrossVerdict: {"holds", "broken", "unknown", "unavailable"},
     PieceStatus: {"proved", "nonzero", "unknown", "undecided", "timeout"},
+    ASetKind: {"all", "positive", "negative", "finite", "discrete"},
+    BoundKind: {"empty", "points", "law", "discrete", "open"},
     Status: {"verified", "theorem", "given", "certified", "unknown", "timeout", "failed"},
 }
 MEMBERS = [member for vocabulary in VOCABULARIES for member in vocabulary]
@@ -28,7 +31,7 @@ def test_the_values_are_the_json_strings(vocabulary: type[StrEnum]) -> None:
 
 @pytest.mark.parametrize("member", MEMBERS, ids=repr)
 def test_a_member_prints_as_its_value(member: StrEnum) -> None:
-    assert str(member) == f"{member}" == format(member, "") == "%s" % member == member.value
+    assert str(member) == f"{member}" == format(member, "") == "%s" % member == member.value  # noqa: UP031
     assert json.dumps(member) == json.dumps(member.value)
     assert json.dumps({member: 1}) == json.dumps({member.value: 1})
     assert type(member)(member.value) is member  # a JSON string reads back as the member
@@ -70,3 +73,14 @@ def test_a_cross_check_reads_its_verdicts_from_the_json_strings() -> None:
     (PieceStatus.TIMEOUT, Status.TIMEOUT)])
 def test_a_piece_is_reported_by_a_step_of_matching_status(piece: PieceStatus, step: Status) -> None:
     assert piece.step is step  # only a proved piece is a verified step; a certified one backs a witness
+
+
+def test_an_a_set_reads_its_kind_from_the_json_string() -> None:
+    from symcheck.engine.group_results import ASet
+
+    aset = ASet("positive")  # type: ignore[arg-type]
+    assert aset.kind is ASetKind.POSITIVE and aset.to_dict()["kind"] == "positive"
+    assert type(aset.to_dict()["kind"]) is str
+    assert [ASetKind.half(sign) for sign in (1, -1)] == [ASetKind.POSITIVE, ASetKind.NEGATIVE]
+    with pytest.raises(ValueError):
+        ASet("nonzero")  # type: ignore[arg-type]

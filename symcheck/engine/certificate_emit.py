@@ -31,6 +31,7 @@ import sympy
 from symcheck.engine.certificate_points import point_json, region_json
 from symcheck.engine.certificate_rewrite import Leaf, NeedAlternatives, NeedChange, NeedSplit, Stuck
 from symcheck.engine.certificate_tree import MINUS_ONE, Unsupported, difference, sigma_tree, to_json, tree
+from symcheck.engine.group_facts import ASetKind
 from symcheck.kernel.check import SCHEMA, check, disjoint, region_from
 from symcheck.kernel.points import compare
 from symcheck.kernel.tree import Node, free_vars, substitute
@@ -410,19 +411,19 @@ def certify_group(group: Any, *, check_it: bool = True) -> list[tuple[str, Outco
     out: list[tuple[str, Outcome]] = []
     for comp in group.components:
         kind = comp.aset.kind
-        if kind == "finite":
+        if kind is ASetKind.FINITE:
             for a0, c0 in comp.pairs:
                 out.append((f"(a, c) = ({sympy.sstr(a0)}, {sympy.sstr(c0)})",
                             certify_member(sigma, a0, c0, check_it=check_it)))
-        elif kind in ("positive", "negative", "all"):
-            domain = {"positive": "positive", "negative": "negative", "all": "any"}[kind]
+        elif kind in (ASetKind.POSITIVE, ASetKind.NEGATIVE, ASetKind.ALL):
+            domain = {ASetKind.POSITIVE: "positive", ASetKind.NEGATIVE: "negative", ASetKind.ALL: "any"}[kind]
             if comp.c is None:  # σ ≡ 0: every pair; certified as σ = 0 itself
                 out.append(("σ ≡ 0", certify_zero(sigma.expr, {sigma.expr.free_symbols.pop(): ()}
                                                    if sigma.expr.free_symbols else {}, check_it=check_it)))
                 continue
             out.append((f"a {comp.aset.describe()[2:]}, c = {sympy.sstr(comp.c)}",
                         certify_member(sigma, A, comp.c, domain, check_it=check_it)))
-        elif kind == "discrete":
+        elif kind is ASetKind.DISCRETE:
             out.append((f"generator (a, c) = ({sympy.sstr(comp.aset.base)}, {sympy.sstr(comp.base_c)})",
                         certify_member(sigma, comp.aset.base, comp.base_c, check_it=check_it)))
             if comp.aset.negatives:

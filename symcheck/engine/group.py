@@ -57,6 +57,7 @@ from symcheck.engine.certificate_complete import certify_complete
 from symcheck.engine.certificate_emit import certify_zero
 from symcheck.engine.group_facts import (
     Bound,
+    BoundKind,
     C,
     G,
     Law,
@@ -74,6 +75,7 @@ from symcheck.engine.group_maximality import bounds
 from symcheck.engine.group_members import WITNESS_GRID, Proof, prove_family, prove_pair
 from symcheck.engine.group_results import (
     ASet,
+    ASetKind,
     Component,
     Exclusion,
     J,
@@ -105,7 +107,6 @@ __all__ = [
     "symmetry_group",
 ]
 
-_HALF = {1: "positive", -1: "negative"}
 #: a second pair (a′, c′), for the closure under products
 A_, C_ = sympy.symbols("a' c'")
 
@@ -146,7 +147,7 @@ def symmetry_group(act: Any, *, timeout: float = DEFAULT_TIMEOUT, params: Any = 
 
 
 def _identity() -> Component:
-    return Component(ASet("finite", (S.One,)), A, (Step("Proof", "σ(1·z) = 1·σ(z)",
+    return Component(ASet(ASetKind.FINITE, (S.One,)), A, (Step("Proof", "σ(1·z) = 1·σ(z)",
                                                          Relation(Rel.EQ, sigma_at(Z), sigma_at(Z)),
                                                          "the identity is always a member", Status.VERIFIED),),
                      pairs=((S.One, S.One),))
@@ -177,9 +178,9 @@ def _build(sigma: Activation, budget: Budget, steps: list[Step], started: float)
     used = dict(arguments.bounds)  # the bounds as settled (a discrete base raised to its power, a reflection)
     for sign in (1, -1):
         bound = arguments.bounds[sign]
-        if bound.kind == "empty":
+        if bound.kind is BoundKind.EMPTY:
             settled[sign] = True
-        elif bound.kind == "points":
+        elif bound.kind is BoundKind.POINTS:
             settled[sign] = True
             for a0, c0 in bound.points:
                 c0 = _c_from_value(sigma, a0, point) if c0 is None else c0
@@ -193,18 +194,18 @@ def _build(sigma: Activation, budget: Budget, steps: list[Step], started: float)
                 else:
                     settled[sign] = False
                     notes.append(f"(a, c) = ({text(a0)}, {text(c0)}) was neither proved nor refuted: {proof.note}")
-        elif bound.kind == "law":
+        elif bound.kind is BoundKind.LAW:
             proof = prove_family(sigma, sign, bound.law.c(sign), budget)
-            if _kept(certificates, f"{_HALF[sign]} a, c = {text(bound.law.c(sign))}", proof):
+            if _kept(certificates, f"{ASetKind.half(sign)} a, c = {text(bound.law.c(sign))}", proof):
                 laws[sign] = (bound.law, proof)
                 settled[sign] = True
             else:
                 if proof.verdict is Verdict.BROKEN:
                     a0 = proof.witness.get("a")
                     excluded.append(Exclusion(a0, bound.law.c(sign).xreplace({A: a0}), proof.witness, proof.steps))
-                notes.append(f"c = {text(bound.law.c(sign))} is forced for {_HALF[sign]} a, but not every such a "
-                             "is a member and no argument says which are")
-        elif bound.kind == "discrete" and sign == 1:
+                notes.append(f"c = {text(bound.law.c(sign))} is forced for {ASetKind.half(sign)} a, "
+                             "but not every such a is a member and no argument says which are")
+        elif bound.kind is BoundKind.DISCRETE and sign == 1:
             found = _generator(sigma, bound, point, budget, excluded)
             if isinstance(found, str):
                 notes.append(found)
@@ -214,26 +215,26 @@ def _build(sigma: Activation, budget: Budget, steps: list[Step], started: float)
             discrete[1] = (bound, proof)
             settled[1] = True
             _kept(certificates, f"generator (a, c) = ({text(bound.base)}, {text(bound.base_c)})", proof)
-        elif sign == -1 and bound.kind == "open" and used[1].by == "log-derivative" and settled[1]:
+        elif sign == -1 and bound.kind is BoundKind.OPEN and used[1].by == "log-derivative" and settled[1]:
             # a > 0 is a = 1 alone: a < 0 is a = −1 alone, by a member (−1, u) (reflection)
             unit_c = _c_from_value(sigma, -S.One, point)
             proof = prove_pair(sigma, -S.One, unit_c, budget)
             if _kept(certificates, f"(a, c) = (-1, {text(unit_c)})", proof):
                 finite.append((-S.One, unit_c, proof))
-                used[-1] = Bound(-1, "points", points=((-S.One, unit_c),), reason="reflection", by="reflection")
+                used[-1] = Bound(-1, BoundKind.POINTS, points=((-S.One, unit_c),), reason="reflection", by="reflection")
                 settled[-1] = True
                 steps.append(Step("Reflection (a < 0)", f"a < 0: (a, c) = (−1, {text(unit_c)})·(−a, c/{text(unit_c)}), "
                                   "so a = −1", Relation(Rel.EQ, A, -S.One),
                                   f"(−1, {text(unit_c)}) is a proved member and the only a > 0 is 1", Status.THEOREM))
             else:
                 _reflection_refused(proof, unit_c, bound.reason, excluded, notes)
-        elif sign == -1 and bound.kind == "open" and 1 in discrete:
+        elif sign == -1 and bound.kind is BoundKind.OPEN and 1 in discrete:
             # a member (−1, u) reflects the a > 0 found above onto a < 0
             unit_c = _c_from_value(sigma, -S.One, point)
             proof = prove_pair(sigma, -S.One, unit_c, budget)
             if _kept(certificates, f"generator (a, c) = (-1, {text(unit_c)})", proof):
                 base = discrete[1][0]
-                used[-1] = Bound(-1, "discrete", base=base.base, base_c=base.base_c, unit_c=unit_c,
+                used[-1] = Bound(-1, BoundKind.DISCRETE, base=base.base, base_c=base.base_c, unit_c=unit_c,
                                  reason=f"a = −{text(base.base)}^j", by="reflection")
                 discrete[-1] = (used[-1], proof)
                 settled[-1] = True
@@ -272,13 +273,13 @@ def _argument(bound: Bound) -> str:
     """The completeness certificate's argument for one sign: what the maximality bound rests on."""
     if bound.by:
         return bound.by
-    if bound.kind == "law":
+    if bound.kind is BoundKind.LAW:
         return "family"
-    if bound.kind == "points" and bound.reason.startswith("|a| = 1"):
+    if bound.kind is BoundKind.POINTS and bound.reason.startswith("|a| = 1"):
         return "breaks"
-    if bound.kind == "discrete":
+    if bound.kind is BoundKind.DISCRETE:
         return "log-periodic" if bound.sign == 1 else "reflection"
-    return "taylor" if bound.kind in ("points", "empty") else bound.kind
+    return "taylor" if bound.kind in (BoundKind.POINTS, BoundKind.EMPTY) else bound.kind.value
 
 
 #: the highest power B^n of a log-periodic base B tried as the generator of the a > 0
@@ -299,7 +300,7 @@ def _generator(sigma: Activation, bound: Bound, point: tuple, budget: Budget,
         if _certified(proof):
             reason = f"a = {text(a_n)}^j with c = ({text(c_n)})^j" + (
                 f" ({text(bound.base)}^k refuted for 0 < k < {n})" if n > 1 else "")
-            return Bound(1, "discrete", base=a_n, base_c=c_n, reason=reason, form=bound.form, power=n), proof
+            return Bound(1, BoundKind.DISCRETE, base=a_n, base_c=c_n, reason=reason, form=bound.form, power=n), proof
         if proof.verdict is not Verdict.BROKEN:
             return f"{bound.reason}: (a, c) = ({text(a_n)}, {text(c_n)}) was neither proved nor refuted: {proof.note}"
         excluded.append(Exclusion(a_n, c_n, proof.witness, proof.steps))
@@ -350,7 +351,7 @@ def _degenerate(sigma: Activation, decision: Any, steps: list[Step], started: fl
         steps.append(Step("Degenerate", "σ ≡ 0, so every pair (a, c) with a ≠ 0 is a member",
                           Relation(Rel.EQ, G, Cartesian((Paren(SetMinus(S.Reals, FiniteSet((S.Zero,)))), S.Reals))),
                           "", Status.VERIFIED))
-        return SymmetryGroup(sigma, (Component(ASet("all"), None, (proof,)),), True, tuple(steps),
+        return SymmetryGroup(sigma, (Component(ASet(ASetKind.ALL), None, (proof,)),), True, tuple(steps),
                              elapsed=time.perf_counter() - started,
                              certificates=(("σ ≡ 0", admission.certificate.data),))
     return SymmetryGroup(sigma, (_identity(),), False, tuple(steps),
@@ -379,25 +380,25 @@ def _components(sigma: Activation, finite, laws, discrete, budget: Budget) -> tu
         if merged is not None:
             proof = prove_family(sigma, 0, merged, budget)
             if _certified(proof):
-                out.append(Component(ASet("all"), merged, proof.steps, ((1, laws[1][0]), (-1, laws[-1][0]))))
+                out.append(Component(ASet(ASetKind.ALL), merged, proof.steps, ((1, laws[1][0]), (-1, laws[-1][0]))))
                 laws = {}
     for sign, (law, proof) in sorted(laws.items(), reverse=True):
-        out.append(Component(ASet(_HALF[sign]), law.c(sign), proof.steps, ((sign, law),)))
+        out.append(Component(ASet(ASetKind.half(sign)), law.c(sign), proof.steps, ((sign, law),)))
     if 1 in discrete:
         bound, proof = discrete[1]
         steps = proof.steps + ((discrete[-1][1].steps + (_closure(),)) if -1 in discrete else (_closure(),))
         negatives = -1 in discrete
         unit_c = discrete[-1][0].unit_c if negatives else None
-        out.append(Component(ASet("discrete", base=bound.base, negatives=negatives),
+        out.append(Component(ASet(ASetKind.DISCRETE, base=bound.base, negatives=negatives),
                              _discrete_c(bound.base, bound.base_c, unit_c), steps,
                              base_c=bound.base_c, unit_c=unit_c))
     for formula, group in _finite_groups(finite):
         if formula is None:
             for a0, c0, proof in group:
-                out.append(Component(ASet("finite", (a0,)), c0, _titled(a0, proof), pairs=((a0, c0),)))
+                out.append(Component(ASet(ASetKind.FINITE, (a0,)), c0, _titled(a0, proof), pairs=((a0, c0),)))
             continue
         steps = tuple(s for a0, _, proof in group for s in _titled(a0, proof))
-        out.append(Component(ASet("finite", tuple(f[0] for f in group)), formula, steps,
+        out.append(Component(ASet(ASetKind.FINITE, tuple(f[0] for f in group)), formula, steps,
                              pairs=tuple((f[0], f[1]) for f in group)))
     return tuple(out)
 

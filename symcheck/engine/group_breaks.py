@@ -27,7 +27,7 @@ from symcheck.core.formula import (
 )
 from symcheck.core.printing import text
 from symcheck.core.results import Status, Step
-from symcheck.engine.group_facts import Bound, analytic, certified_sign, exact_form
+from symcheck.engine.group_facts import Bound, BoundKind, analytic, certified_sign, exact_form
 from symcheck.engine.zero import prove_identically_zero
 from symcheck.exact.regions import Region
 from symcheck.exact.zero_proof import generator_identity_safe
@@ -230,7 +230,7 @@ def log_periodic(pieces, budget: Budget, steps: list[Step]) -> dict[int, Bound]:
                           "a > 0 maps each half-line onto itself; cos(ωt + φ) and sin(ωt + φ) are linearly independent "
                           "of the other frequencies; a rotation by ωs is a multiple of the identity only when sin ωs = 0",
                           Status.THEOREM))
-        return {1: Bound(1, "discrete", base=base, reason=f"a = {text(base)}^j", form=(side, form, chosen))}
+        return {1: Bound(1, BoundKind.DISCRETE, base=base, reason=f"a = {text(base)}^j", form=(side, form, chosen))}
     return {}
 
 
@@ -267,4 +267,4 @@ def other_side(pieces, bound: Bound, budget: Budget, steps: list[Step]) -> Bound
                       f"{reason}; an a < 0 maps one half-line onto the other, and a translation in t keeps each "
                       "exponential of the form, while σ on the first half-line has the exponential "
                       f"e^(({text(m)} + i·{text(omega)})·t)", Status.THEOREM))
-    return Bound(-1, "empty", reason=reason, form=(other, form), by="frequencies")
+    return Bound(-1, BoundKind.EMPTY, reason=reason, form=(other, form), by="frequencies")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
@@ -61,6 +62,31 @@ class Law:
         return self.K * (sign * A) ** self.k
 
 
+class ASetKind(StrEnum):
+    """The shape of a component's a: all a ≠ 0, a > 0, a < 0, finitely many, or ±base^j."""
+
+    ALL = "all"
+    POSITIVE = "positive"
+    NEGATIVE = "negative"
+    FINITE = "finite"
+    DISCRETE = "discrete"
+
+    @classmethod
+    def half(cls, sign: int) -> ASetKind:
+        """The half-line of a's of ``sign`` (±1)."""
+        return cls.POSITIVE if sign == 1 else cls.NEGATIVE
+
+
+class BoundKind(StrEnum):
+    """What the maximality arguments leave for the a of one sign (see :class:`Bound`)."""
+
+    EMPTY = "empty"
+    POINTS = "points"
+    LAW = "law"
+    DISCRETE = "discrete"
+    OPEN = "open"
+
+
 @dataclass(frozen=True)
 class Bound:
     """What the arguments leave for the a of one sign.
@@ -71,7 +97,7 @@ class Bound:
     """
 
     sign: int
-    kind: str
+    kind: BoundKind
     points: tuple[tuple[sympy.Expr, sympy.Expr | None], ...] = ()
     law: Law | None = None
     base: sympy.Expr | None = None

@@ -45,6 +45,7 @@ from symcheck.engine.group_facts import (
     ORDER,
     TAYLOR_CAP,
     Bound,
+    BoundKind,
     C,
     G,
     Law,
@@ -122,12 +123,13 @@ def bounds(sigma: Activation, value_point: tuple[sympy.Rational, sympy.Expr] | N
         except BudgetExceeded:
             missing.append("the time budget ran out in the break-point argument")
     result = {s: _resolve(s, relations[s], unit, discrete.get(s), steps) for s in (1, -1)}
-    if result[1].kind == "open":
+    if result[1].kind is BoundKind.OPEN:
         with budget.step():
             result[1] = log_derivative(sigma, pieces, steps) or result[1]
-    if result[-1].kind == "open" and pieces is not None:
+    if result[-1].kind is BoundKind.OPEN and pieces is not None:
         with budget.step():
-            result[-1] = ((other_side(pieces, result[1], budget, steps) if result[1].kind == "discrete" else None)
+            discrete = result[1].kind is BoundKind.DISCRETE
+            result[-1] = ((other_side(pieces, result[1], budget, steps) if discrete else None)
                           or opposite_signs(sigma, pieces, steps) or result[-1])
     return Arguments(tuple(steps), result, tuple(missing), None if pieces is None else tuple(pieces),
                      tuple(sorted(orders)))
@@ -257,7 +259,7 @@ def _resolve(sign: int, relations: list[_Relation], unit: bool, discrete: Bound 
 
     for r in relations:
         if r.K == 0:
-            return conclude(Bound(sign, "empty", reason=r.why), f"no a with {where} is in the group",
+            return conclude(Bound(sign, BoundKind.EMPTY, reason=r.why), f"no a with {where} is in the group",
                             Relation(Rel.EQ, Intersection(SetBuilder(A, Relation(_REL[sign], A, S.Zero)), G),
                                      S.EmptySet),
                             f"{r.why}, but c ≠ 0 since σ is not identically 0")
@@ -265,7 +267,7 @@ def _resolve(sign: int, relations: list[_Relation], unit: bool, discrete: Bound 
     for other in relations[1:]:
         if other.k == first.k:
             if certified_sign(other.K - first.K) in (1, -1):
-                return conclude(Bound(sign, "empty", reason=f"{first.why}; {other.why}"),
+                return conclude(Bound(sign, BoundKind.EMPTY, reason=f"{first.why}; {other.why}"),
                                 f"no a with {where} is in the group",
                                 Relation(Rel.NE, first.K, other.K),
                                 f"{first.why} and {other.why}: the constants differ")
@@ -273,7 +275,7 @@ def _resolve(sign: int, relations: list[_Relation], unit: bool, discrete: Bound 
         ratio = exact_form(other.K / first.K)
         ratio_sign = certified_sign(ratio)
         if ratio_sign == -1:
-            return conclude(Bound(sign, "empty", reason=f"{first.why}; {other.why}"),
+            return conclude(Bound(sign, BoundKind.EMPTY, reason=f"{first.why}; {other.why}"),
                             f"no a with {where} is in the group",
                             Relation(Rel.LT, Relation(Rel.EQ, Power(Abs(A), first.k - other.k), ratio), S.Zero),
                             f"{first.why} and {other.why}: |a|^{text(first.k - other.k)} would be negative")
@@ -281,14 +283,14 @@ def _resolve(sign: int, relations: list[_Relation], unit: bool, discrete: Bound 
             modulus = exact_form(ratio ** (1 / sympy.Rational(first.k - other.k)))
             a0 = sign * modulus
             c0 = exact_form(first.K * modulus ** first.k)
-            return conclude(Bound(sign, "points", points=((a0, c0),), reason=f"{first.why}; {other.why}"),
+            return conclude(Bound(sign, BoundKind.POINTS, points=((a0, c0),), reason=f"{first.why}; {other.why}"),
                             f"at most a = {text(a0)} with c = {text(c0)}",
                             Relation(Rel.IMPLIES, Relation(Rel.EQ, Power(Abs(A), first.k - other.k), ratio),
                                      Relation(Rel.EQ, A, a0)),
                             f"{first.why} and {other.why}")
     if unit:
         c0 = None if first is None else first.K
-        return conclude(Bound(sign, "points", points=((S(sign), c0),), reason="|a| = 1 (break points)"),
+        return conclude(Bound(sign, BoundKind.POINTS, points=((S(sign), c0),), reason="|a| = 1 (break points)"),
                         f"at most a = {sign}" + ("" if c0 is None else f" with c = {text(c0)}"),
                         Relation(Rel.EQ, A, S(sign)),
                         "the break-point argument" + (f" and {first.why}" if first else ""))
@@ -298,10 +300,10 @@ def _resolve(sign: int, relations: list[_Relation], unit: bool, discrete: Bound 
                         "the log-periodic argument")
     if first is not None:
         law = Law(first.K, first.k)
-        return conclude(Bound(sign, "law", law=law, reason=first.why),
+        return conclude(Bound(sign, BoundKind.LAW, law=law, reason=first.why),
                         f"every (a, c) with {where} in the group has c = {text(law.c(sign))}",
                         Relation(Rel.EQ, C, law.c(sign)), first.why)
-    return Bound(sign, "open", reason=f"no argument bounds the a with {where}")
+    return Bound(sign, BoundKind.OPEN, reason=f"no argument bounds the a with {where}")
 
 
 def _signed(sign: int, power: Formula) -> Formula:
@@ -367,7 +369,7 @@ def opposite_signs(sigma: Activation, pieces, steps: list[Step]) -> Bound | None
                           f"{reason}: an a < 0 maps these points into {where}, where σ(a·z₁) = c·σ(z₁) " +
                           ("would make c = 0" if strict == "zero" else
                            "and σ(a·z₂) = c·σ(z₂) would have opposite signs"), Status.THEOREM))
-        return Bound(-1, "empty", reason=reason, form=(side, piece.expr, strict, change), by="signs")
+        return Bound(-1, BoundKind.EMPTY, reason=reason, form=(side, piece.expr, strict, change), by="signs")
     return None
 
 
@@ -434,6 +436,6 @@ def log_derivative(sigma: Activation, pieces, steps: list[Step]) -> Bound | None
                           Relation(Rel.EQ, A, S.One),
                           f"{reason}; a > 0 maps {where} onto itself, and σ(a·z) = c·σ(z) differentiated and divided by "
                           "itself gives H(a·z) = H(z), so a·z = z: a = 1", Status.THEOREM))
-        return Bound(1, "points", points=((S.One, S.One),), reason=reason, form=(side, f, h, sign, slope),
+        return Bound(1, BoundKind.POINTS, points=((S.One, S.One),), reason=reason, form=(side, f, h, sign, slope),
                      by="log-derivative")
     return None

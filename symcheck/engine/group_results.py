@@ -17,18 +17,17 @@ from sympy import S
 from symcheck.core.formula import And, FiniteSet, Formula, PlusMinus, Power, Rel, Relation, to_latex
 from symcheck.core.printing import text
 from symcheck.core.results import Renderable, Status, Step
-from symcheck.engine.group_facts import C, Law, certified_sign as _sign_of, exact_form, exact_number
+from symcheck.engine.group_facts import ASetKind, C, Law, certified_sign as _sign_of, exact_form, exact_number
 from symcheck.engine.group_formulations import FORMS, FormulationSymmetries, formulation_symmetries
 from symcheck.engine.group_members import WITNESS_GRID, pair_witness
 from symcheck.language.activations import Activation
 from symcheck.language.symbols import A
 
 
-__all__ = ["ASet", "Component", "Exclusion", "Membership", "SymmetryGroup", "exact_number", "set_text", "J"]
+__all__ = ["ASet", "ASetKind", "Component", "Exclusion", "Membership", "SymmetryGroup", "exact_number", "set_text", "J"]
 
 #: the integer index of a discrete a-set, a = ±base^j
 J = sympy.Symbol("j", integer=True)
-_HALF = {1: "positive", -1: "negative"}
 
 
 # ---- a-sets and components --------------------------------------------------------------------
@@ -37,10 +36,13 @@ _HALF = {1: "positive", -1: "negative"}
 class ASet:
     """The a of one component: all a ≠ 0, a > 0, a < 0, a finite set, or {±base^j : j ∈ Z}."""
 
-    kind: str
+    kind: ASetKind
     points: tuple[sympy.Expr, ...] = ()
     base: sympy.Expr | None = None
     negatives: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", ASetKind(self.kind))  # a typo is an error, not an a-set
 
     def contains(self, a: sympy.Expr) -> bool | None:
         """Is a in the set? Decided exactly (a is a closed-form number), None when undecided."""
@@ -49,9 +51,9 @@ class ASet:
             return None
         if sign == 0:
             return False
-        if self.kind in ("all", "positive", "negative"):
-            return self.kind == "all" or (sign == 1) == (self.kind == "positive")
-        if self.kind == "finite":
+        if self.kind in (ASetKind.ALL, ASetKind.POSITIVE, ASetKind.NEGATIVE):
+            return self.kind is ASetKind.ALL or self.kind is ASetKind.half(sign)
+        if self.kind is ASetKind.FINITE:
             known = [_sign_of(a - p) for p in self.points]
             return True if 0 in known else None if None in known else False
         if sign == -1 and not self.negatives:
@@ -60,27 +62,28 @@ class ASet:
         return None if index is None else index is not False
 
     def describe(self) -> str:
-        if self.kind == "finite":
+        if self.kind is ASetKind.FINITE:
             return "a ∈ {" + ", ".join(text(p) for p in self.points) + "}"
-        if self.kind == "discrete":
+        if self.kind is ASetKind.DISCRETE:
             return f"a = {'±' if self.negatives else ''}{_power_text(self.base)}, j ∈ Z"
-        return {"all": "a ≠ 0", "positive": "a > 0", "negative": "a < 0"}[self.kind]
+        return {ASetKind.ALL: "a ≠ 0", ASetKind.POSITIVE: "a > 0", ASetKind.NEGATIVE: "a < 0"}[self.kind]
 
     def formula(self) -> Formula:
         """The a-set as a condition on a."""
-        if self.kind == "finite":
+        if self.kind is ASetKind.FINITE:
             return Relation(Rel.IN, A, FiniteSet(self.points))
-        if self.kind == "discrete":
+        if self.kind is ASetKind.DISCRETE:
             power = Power(self.base, J, grouped_base=True)
             return And((Relation(Rel.EQ, A, PlusMinus(power) if self.negatives else power),
                         Relation(Rel.IN, J, S.Integers)))
-        return Relation({"all": Rel.NE, "positive": Rel.GT, "negative": Rel.LT}[self.kind], A, S.Zero)
+        return Relation({ASetKind.ALL: Rel.NE, ASetKind.POSITIVE: Rel.GT, ASetKind.NEGATIVE: Rel.LT}[self.kind],
+                        A, S.Zero)
 
     def latex(self) -> str:
         return to_latex(self.formula())
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "points": [sympy.sstr(p) for p in self.points],
+        return {"kind": self.kind.value, "points": [sympy.sstr(p) for p in self.points],
                 "base": None if self.base is None else sympy.sstr(self.base), "negatives": self.negatives,
                 "text": self.describe()}
 
@@ -133,10 +136,10 @@ class Component:
             return None
         if self.c is None:
             return None
-        if self.aset.kind == "finite":
+        if self.aset.kind is ASetKind.FINITE:
             return next(c for p, c in self.pairs if _sign_of(a - p) == 0)
         sign = _sign_of(a)  # certified: contains(a) is True
-        if self.aset.kind == "discrete":
+        if self.aset.kind is ASetKind.DISCRETE:
             j = _power_index(sign * a, self.aset.base)
             return (self.unit_c if sign == -1 else S.One) * self.base_c**j
         law = dict(self.laws)[sign]
@@ -345,7 +348,7 @@ def set_text(values: sympy.Set, name: str = "α") -> str:
 def _covers(component: Component, sign: int) -> bool:
     """Every (α, α) with α of ``sign`` lies in the component (c = α on that whole half-line)."""
     kind = component.aset.kind
-    if kind not in ("all", _HALF[sign]):
+    if kind not in (ASetKind.ALL, ASetKind.half(sign)):
         return False
     if component.c is None:
         return True
@@ -358,12 +361,12 @@ def _alphas(component: Component) -> sympy.Set | None:
     if component.c is None:
         return _half_lines(component.aset.kind)
     kind = component.aset.kind
-    if kind == "finite":
+    if kind is ASetKind.FINITE:
         same = [(a, _sign_of(c - a)) for a, c in component.pairs]
         if any(sign is None for _, sign in same):
             return None
         return sympy.FiniteSet(*(a for a, sign in same if sign == 0))
-    if kind == "discrete":
+    if kind is ASetKind.DISCRETE:
         return _discrete_alphas(component)
     out = []
     for sign, law in component.laws:
@@ -373,16 +376,17 @@ def _alphas(component: Component) -> sympy.Set | None:
             return None
         if law.k == 1:
             if decided == 0:
-                out.append(_half_lines(_HALF[sign]))
+                out.append(_half_lines(ASetKind.half(sign)))
         elif decided == 1:
             ratio = exact_form(sign / law.K)
             out.append(sympy.FiniteSet(sign * exact_form(ratio ** (1 / sympy.Rational(law.k - 1)))))
     return sympy.Union(*out) if out else S.EmptySet
 
 
-def _half_lines(kind: str) -> sympy.Set:
+def _half_lines(kind: ASetKind) -> sympy.Set:
     positive, negative = sympy.Interval.open(0, S.Infinity), sympy.Interval.open(-S.Infinity, 0)
-    return {"positive": positive, "negative": negative, "all": sympy.Union(negative, positive)}[kind]
+    return {ASetKind.POSITIVE: positive, ASetKind.NEGATIVE: negative,
+            ASetKind.ALL: sympy.Union(negative, positive)}[kind]
 
 
 def _discrete_alphas(component: Component) -> sympy.Set | None:

@@ -54,6 +54,7 @@ from symcheck.engine.certificate_tree import Unsupported, sigma_tree
 from symcheck.engine.group import SymmetryGroup, symmetry_group
 from symcheck.engine.group_facts import C, G, certified_sign, exact_number
 from symcheck.engine.group_members import pair_witness
+from symcheck.engine.group_results import ASetKind
 from symcheck.engine.kernel_gate import admit
 from symcheck.language.activations import Activation
 from symcheck.language.activations import activation as _lookup
@@ -162,7 +163,8 @@ class LayerGroup(Renderable):
     @property
     def negative_gates(self) -> bool | None:
         """Whether some member has a < 0 (then a gate's sign is no invariant of a unit); None: unknown."""
-        if any(c.aset.kind in ("all", "negative") or (c.aset.kind == "discrete" and c.aset.negatives)
+        if any(c.aset.kind in (ASetKind.ALL, ASetKind.NEGATIVE)
+               or (c.aset.kind is ASetKind.DISCRETE and c.aset.negatives)
                or any(certified_sign(p) == -1 for p in c.aset.points) for c in self.group.components):
             return True
         return False if self.complete else None

@@ -344,9 +344,11 @@ def _proof_summary(steps) -> Text:
 def _aset_text(aset) -> str:
     """The a-set in the table's notation (its own description writes a power as (sqrt(2))^j)."""
     import sympy
-    if aset.kind == "finite":
+
+    from symcheck.engine.group_facts import ASetKind
+    if aset.kind is ASetKind.FINITE:
         return "a ∈ {" + ", ".join(text(p) for p in aset.points) + "}"
-    if aset.kind == "discrete":
+    if aset.kind is ASetKind.DISCRETE:
         power = text(sympy.Pow(aset.base, sympy.Symbol("j"), evaluate=False))
         return f"a = {'±' if aset.negatives else ''}{power}, j ∈ ℤ"
     return aset.describe()
