@@ -103,10 +103,12 @@ class Parsed:
 # --- the allow-lists -------------------------------------------------------------------------
 
 # the functions of one argument, and Mod(u, c), from the one table of functions users write
-_UNARY: dict[str, Callable[[sympy.Expr], sympy.Expr]] = {f.name: f.build for f in FUNCTIONS if f.arity == 1}
+# a builder is called as build(arg) and build(arg, evaluate=False)
+_UNARY: dict[str, Callable[..., sympy.Expr]] = {f.name: f.build for f in FUNCTIONS if f.arity == 1}
 _BINARY: dict[str, Callable[[sympy.Expr, sympy.Expr], sympy.Expr]] = {f.name: f.build for f in FUNCTIONS
                                                                       if f.arity == 2}
-_VARIADIC: dict[str, Callable[..., sympy.Expr]] = {"Max": sympy.Max, "Min": sympy.Min}
+# SymPy's classes: called to build, and asked by isinstance to flatten nested ones
+_VARIADIC: dict[str, type[sympy.Expr]] = {"Max": sympy.Max, "Min": sympy.Min}
 # Eq and Ne too, because SymPy prints "z != 0" as Ne(z, 0): its output parses back.
 _BOOLEAN_FUNCTIONS = ("And", "Or", "Not", "Eq", "Ne")
 _ALIASES = {"abs": "Abs", "max": "Max", "min": "Min"}
@@ -118,7 +120,7 @@ _ARITHMETIC: dict[type, Callable[[Any, Any], sympy.Expr]] = {
     ast.Pow: operator.pow,
 }
 _CONNECTIVES = {ast.BitAnd: "&", ast.BitOr: "|"}
-_COMPARISONS: dict[type, Callable[[Any, Any], Boolean]] = {
+_COMPARISONS: dict[type[ast.cmpop], type] = {
     ast.Lt: sympy.Lt, ast.LtE: sympy.Le, ast.Gt: sympy.Gt, ast.GtE: sympy.Ge,
     ast.Eq: sympy.Eq, ast.NotEq: sympy.Ne,
 }

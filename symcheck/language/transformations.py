@@ -1,6 +1,7 @@
 """Parameter-space transformations of one unit, acting on (a, b) = (x·q, x·k)."""
 from __future__ import annotations
 
+from collections import abc
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -145,6 +146,13 @@ class Transformation:
     @property
     def scale(self) -> sympy.Symbol | None:
         return KINDS[self.name][0]
+
+    def admits(self, values: abc.Mapping[sympy.Symbol, sympy.Expr]) -> bool:
+        """The point gives the scale, when the map has one, a value certified to lie in its domain."""
+        scale, domain = self.scale, self.domain
+        if scale is None or domain is None:  # a scale exactly when a domain (__post_init__)
+            return True
+        return scale in values and domain.contains(values[scale])
 
     def apply(self, a: sympy.Expr, b: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr, sympy.Expr]:
         """The unit's new arguments and the factor its output row v is multiplied by."""

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import sympy
 from sympy.core.function import AppliedUndef
 
-from symcheck.language.definedness import Obligation, check_defined_on_reals, holds, truncate
+from symcheck.language.definedness import Obligation, ObligationKind, check_defined_on_reals, holds, truncate
 from symcheck.core.errors import DomainError, ParseError, UnknownNameError
 from symcheck.core.names import closest
 from symcheck.exact.signs import Undecided, at_values
@@ -115,7 +115,7 @@ def _check_obligation(ob: Obligation, substitute: Callable[[sympy.Basic], sympy.
     raise DomainError(f"could not verify that {ob.source} is defined for every real a, b")
 
 
-def _fails_at(kind: str, expr: sympy.Expr, indicator: sympy.Expr, at: dict) -> bool:
+def _fails_at(kind: ObligationKind, expr: sympy.Expr, indicator: sympy.Expr, at: dict) -> bool:
     """True only when the point is certified to be in the region and the obligation to fail there.
 
     The region and every branch are chosen by certified signs (:func:`~symcheck.exact.signs.at_values`),
@@ -136,12 +136,12 @@ FORMS: dict[str, Form] = {
 }
 
 
-def form(text: str) -> Form:
+def form(text: str | None) -> Form:
     """A built-in form by name, or a custom form: an expression in a, b and sigma(...).
 
     A bare word other than ``a`` or ``b`` is taken for a misspelt form name, not a variable.
-    A form need not use σ (``"a*b"`` is a plain bilinear unit); its verdicts then do not
-    depend on the activation.
+    None (a layer formulation without a unit form) is an unknown form. A form need not use σ
+    (``"a*b"`` is a plain bilinear unit); its verdicts then do not depend on the activation.
 
     >>> form("gated").name, form("sigma(a) * sigma(b)").name
     ('gated', 'sigma(a) * sigma(b)')
