@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any, overload
 
 import sympy
 from sympy import S
@@ -33,10 +33,13 @@ from symcheck.engine.check_result import CheckResult
 from symcheck.language.symbols import A, ALPHA, B, BETA, SIGMA, SIGMA_NAME, Z, sigma_at, substitute_sigma
 from symcheck.engine.symmetries import LEFT_MINUS_RIGHT, check, enclosure
 from symcheck.paper.structural import STRUCTURAL
-from symcheck.core.formula import (And, Apply, Difference, Numeral, Operator, Power, Product, Rel, Relation,
-                                   Text)
+from symcheck.core.formula import (And, Apply, Difference, Formula, Numeral, Operator, Power, Product, Rel,
+                                   Relation, Text)
 from symcheck.language.transformations import Domain, Transformation, domain
 from symcheck.core.verdict import Verdict
+
+if TYPE_CHECKING:  # imported where used: a family audit is built only with params
+    from symcheck.paper.family_audit import FamilyAudit
 
 SCALING_DOMAINS = ("positive", "negative", "-1", "any")
 #: witness keys (as results name them) -> the statement's symbols
@@ -194,13 +197,14 @@ def _row(sigma: Activation, form: str, unit: str, t: Transformation, run: Checke
         return replace(base, ground=ground, cases=result.cases)
     if result.verdict is Verdict.INCONCLUSIVE:
         return replace(base, reason=result.note or "see steps")
-    step = certify_witness(sigma, _form(unit), t, result.witness)
-    if step is None:
+    witness = result.witness
+    step = None if witness is None else certify_witness(sigma, _form(unit), t, witness)
+    if step is None or witness is None:
         failed = Step("Audit certificate", "the witness does not certify on the row's own statement",
                       Text("not certified"), "", Status.FAILED)
         return replace(base, verdict=Verdict.INCONCLUSIVE, steps=base.steps + (failed,),
                        reason="the witness could not be certified on the row's own statement")
-    return replace(base, steps=base.steps + (step,), witness=dict(result.witness), ground=Ground.WITNESS)
+    return replace(base, steps=base.steps + (step,), witness=dict(witness), ground=Ground.WITNESS)
 
 
 def statement(sigma: Activation, unit: Form, t: Transformation) -> sympy.Expr:
@@ -210,12 +214,12 @@ def statement(sigma: Activation, unit: Form, t: Transformation) -> sympy.Expr:
 
 
 def certify_witness(sigma: Activation, unit: Form, t: Transformation,
-                    witness: Mapping[str, Any] | None) -> Step | None:
+                    witness: Mapping[str, Any]) -> Step | None:
     """A step certifying left − right ≠ 0 at ``witness`` on the statement itself, or None."""
     if not witness or set(witness) - set(SYMBOLS):
         return None
     values = {SYMBOLS[k]: sympy.Rational(v) for k, v in witness.items()}
-    if t.scale is not None and (t.scale not in values or not t.domain.contains(values[t.scale])):
+    if not t.admits(values):
         return None
     certificate = certify_nonzero(statement(sigma, unit, t), values)
     if certificate is None:
@@ -336,7 +340,7 @@ def _refute(sigma: Activation, unit: Form, refutations: tuple[Refutation, ...]) 
                 return None
             claim = (f"at {where}, L·R' − L'·R ≠ 0 with L', R' at a = {text(r.pin)}: the ratio R/L differs "
                      f"from the pinned one, so the pinned p fails here")
-            formula = Relation(Rel.NE, Difference(Product((_L, _R_)), Product((_L_, _R))), S.Zero)
+            formula: Formula = Relation(Rel.NE, Difference(Product((_L, _R_)), Product((_L_, _R))), S.Zero)
         else:
             lsign, rsign = certified_sign(left, at), certified_sign(right, at)
             if r.excludes is Excludes.EVERY:
@@ -377,8 +381,18 @@ def _structural_rows(form: str) -> Iterator[AuditRow]:
                        reason="" if ok else "the matrix-expression check failed")
 
 
+@overload
 def audit(act: str | Activation, *, timeout: float = DEFAULT_TIMEOUT,
-          progress: Callable[[str], None] | None = None, params: Any = None) -> Audit:
+          progress: Callable[[str], None] | None = None, params: None = None) -> Audit: ...
+
+
+@overload
+def audit(act: str | Activation, *, timeout: float = DEFAULT_TIMEOUT,
+          progress: Callable[[str], None] | None = None, params: Any = None) -> Audit | FamilyAudit: ...
+
+
+def audit(act: str | Activation, *, timeout: float = DEFAULT_TIMEOUT,
+          progress: Callable[[str], None] | None = None, params: Any = None) -> Audit | FamilyAudit:
     """Every transformation of docs/theory.md §2 on every formulation where it makes sense.
 
     ``timeout`` bounds each row's check; ``progress`` is called with a label after each form.

@@ -88,8 +88,7 @@ def _certified(entry: sympy.Expr, witness: dict[sympy.Symbol, sympy.Rational],
     The whole entry goes to the certifier with the point beside it (not substituted first):
     SymPy would decide σ's branch conditions at the point itself, with floats.
     """
-    scale = t.scale
-    if scale is not None and (scale not in witness or not t.domain.contains(witness[scale])):
+    if not t.admits(witness):
         return False
     return certify_nonzero(entry, witness) is not None
 

@@ -28,10 +28,10 @@ _X, _Q, _K, _A, _ALPHA, _J = sympy.symbols("x Q K A alpha j")
 _QJ, _KJ, _QG = Indexed(_Q, _J), Indexed(_K, _J), Indexed(_Q, sympy.Symbol("g"))
 
 
-def _chain(*terms: Formula) -> Relation:
+def _chain(first: Formula, second: Formula, *rest: Formula) -> Relation:
     """``t1 = t2 = …``"""
-    chained = terms[0]
-    for term in terms[1:]:
+    chained = Relation(Rel.EQ, first, second)
+    for term in rest:
         chained = Relation(Rel.EQ, chained, term)
     return chained
 
@@ -118,11 +118,13 @@ def _permutation_argument() -> Argument:
             "a sum does not depend on the order of its terms (checked for all 6 orders of m = 3 units)")
 
 
-_SHARED = [("permutation", None, _permutation_argument)]
-_BILINEAR = [("exchange", None, _exchange_argument), ("inverse-scaling", "any", _scaling_argument),
+#: (transformation, its domain, the argument proving it)
+Row = tuple[str, str | None, Callable[[], Argument]]
+_SHARED: list[Row] = [("permutation", None, _permutation_argument)]
+_BILINEAR: list[Row] = [("exchange", None, _exchange_argument), ("inverse-scaling", "any", _scaling_argument),
              ("gauge", None, _gauge_argument)] + _SHARED
 #: form → (transformation, its domain, the argument proving it) for the rows that hold for every σ
-STRUCTURAL: dict[str, list[tuple[str, str | None, Callable[[], Argument]]]] = {
+STRUCTURAL: dict[str, list[Row]] = {
     "gated": _SHARED, "rank1": _SHARED, "mlp": _SHARED,
     "query-mlp": [("gauge", None, _global_gauge_argument)] + _SHARED,
     "bilinear": _BILINEAR, "rank-r": _BILINEAR,
