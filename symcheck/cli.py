@@ -11,13 +11,17 @@ import json
 import os
 import sys
 from collections.abc import Callable
-from typing import Any
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from symcheck.core.budget import DEFAULT_TIMEOUT
 from symcheck.core.errors import SymcheckError
 from symcheck.core.verdict import Verdict
+
+if TYPE_CHECKING:  # rich is imported only when a progress bar is shown
+    from rich.progress import Progress
 
 EXIT_EXPECT, EXIT_USAGE, EXIT_INTERNAL = 1, 2, 3
 _NO_ARGS = getattr(click.exceptions, "NoArgsIsHelpError", None)  # click ≥ 8.2
@@ -76,8 +80,9 @@ def _stdin_act(ctx: Any, param: Any, value: str | None) -> str | None:
 
 
 def _act(help: str = _ACT_HELP, **settings: Any) -> Callable:
+    defaults: dict[str, Any] = {"required": True, "callback": _stdin_act}
     return click.option("--act", "act", metavar="ACT", help=help + " '-' reads it from standard input.",
-                        **({"required": True, "callback": _stdin_act} | settings))
+                        **(defaults | settings))
 
 
 def _timeout(help: str) -> Callable:
@@ -238,11 +243,12 @@ def group(act: str, form: str | None, timeout: float, as_json: bool, certificate
     Example:  symcheck group --act relu
               symcheck group --act tanh --form gated --json
     """
-    from symcheck.engine.group import symmetry_group, symmetry_forms
+    from symcheck.engine.group import SymmetryGroup, symmetry_forms, symmetry_group
     key = symmetry_forms(form) if form is not None else None  # a bad --form fails before the work
     if param:  # a family: the ordinary group at the values given with --at
-        values = dict(item.split("=", 1) if "=" in item else (item, "") for item in at)
-        result = symmetry_group(act, timeout=timeout, params=list(param)).at(values)
+        values = {name: value for name, _, value in (item.partition("=") for item in at)}
+        family = symmetry_group(act, timeout=timeout, params=list(param))  # a FamilyGroup
+        result = family if isinstance(family, SymmetryGroup) else family.at(values)
     else:
         result = symmetry_group(act, timeout=timeout)
     _write_certificate(result.certificate_bundle(), certificate_file)
@@ -307,11 +313,12 @@ def audit(act: str, timeout: float, as_json: bool, expect: str | None, param: tu
     With --param, each row is for every parameter value in the range, with its regions.
     Example:  symcheck audit --act silu
     """
-    from symcheck.paper.auditing import UNIT_ROWS, audit as run_audit
+    from symcheck.paper.auditing import UNIT_ROWS, Audit
+    from symcheck.paper.auditing import audit as run_audit
     with _progress(len(UNIT_ROWS), quiet=False) as advance:
         result = run_audit(act, timeout=timeout, progress=advance, params=list(param) or None)
     _emit(result.to_dict() if as_json else result, as_json)
-    _finish_rows(result.verdict_rows() if param else result, expect)
+    _finish_rows(result if isinstance(result, Audit) else result.verdict_rows(), expect)
 
 
 @cli.command()
@@ -817,7 +824,8 @@ class _progress:
     def __init__(self, total: int, quiet: bool) -> None:
         context = click.get_current_context(silent=True)  # --json: nothing but the JSON, anywhere
         as_json = context is not None and bool(context.params.get("as_json"))
-        self.total, self.bar = total, None
+        self.total = total
+        self.bar: Progress | None = None
         self.quiet = quiet or as_json or total == 0 or not sys.stderr.isatty()
 
     def __enter__(self) -> Callable[[str], None]:
@@ -825,16 +833,17 @@ class _progress:
             return lambda label: None
         from rich.console import Console
         from rich.progress import Progress
-        self.bar = Progress(console=Console(stderr=True), transient=True)
-        self.bar.__enter__()
-        self.task = self.bar.add_task("checking", total=self.total)
-        return lambda label: self.bar.update(self.task, advance=1, description=label)
+        bar = self.bar = Progress(console=Console(stderr=True), transient=True)
+        bar.__enter__()
+        self.task = bar.add_task("checking", total=self.total)
+        return lambda label: bar.update(self.task, advance=1, description=label)
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
         if self.bar is not None:
-            if exc[0] is None:  # done: a result already computed in this process reports no steps
+            if kind is None:  # done: a result already computed in this process reports no steps
                 self.bar.update(self.task, completed=self.total)
-            self.bar.__exit__(*exc)
+            self.bar.__exit__(kind, error, trace)
 
 
 def main(argv: list[str] | None = None) -> None:
