@@ -56,9 +56,9 @@ def latex_family(result: FamilyResult, notebook: bool = False, level: int = 1) -
     head = (f"\\textbf{{{result.symmetry}}} on the {result.form.name} form, "
             f"$\\sigma(z) = {sigma}$, ${quantifier_latex(result)}$: \\textbf{{{result.verdict.value}}}.")
     lines = [head]
-    if result.witness is not None:
-        shown = ",\\ ".join(f"{_latex(sympy.Symbol(k))} = {_latex(v)}" for k, v in
-                            {**result.witness_point, **result.witness_params}.items())
+    point, params = result.witness_point, result.witness_params  # None exactly without a witness
+    if point is not None and params is not None:
+        shown = ",\\ ".join(f"{_latex(sympy.Symbol(k))} = {_latex(v)}" for k, v in {**point, **params}.items())
         lines.append(f"Witness: ${shown}$.")
     lines.append("\\begin{itemize}")
     for r in result.regions:

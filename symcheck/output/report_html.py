@@ -14,6 +14,7 @@ from typing import Any
 
 from symcheck.core.errors import PlotError
 from symcheck.core.rendering import renderer
+from symcheck.language.transformations import Transformation
 from symcheck.numeric.model_report import ModelReport
 from symcheck.output.html import activation_definition, html
 from symcheck.output.mathml import element
@@ -72,9 +73,15 @@ def _figures(report: ActivationReport, timeout: float) -> str:
                      for caption, fig in drawn)
 
 
+def _scale_domain(t: Transformation) -> str:
+    if t.domain is None:  # never: a scaling is built with its domain (Transformation.__post_init__)
+        raise ValueError(f"the {t.name} has no domain")
+    return t.domain.describe()
+
+
 def _summary(report: ActivationReport) -> str:
     rows = [("exchange (q, k) → (k, q)", report.exchange)]
-    rows += [(f"inverse scaling (q, k) → (αq, k/α), {r.transformation.domain.describe()}", r) for r in report.scaling]
+    rows += [(f"inverse scaling (q, k) → (αq, k/α), {_scale_domain(r.transformation)}", r) for r in report.scaling]
     body = "".join(f"<tr><td>{_html.escape(label)}</td><td>{_verdict(r.verdict.value)}</td></tr>"
                    for label, r in rows)
     state = "complete" if report.group.complete else "partial"
