@@ -11,6 +11,7 @@ from symcheck.core.results import Status, Step
 from symcheck.core.verdict import CrossVerdict, Verdict
 from symcheck.engine.group_facts import ASetKind, BoundKind
 from symcheck.engine.zero import PieceStatus
+from symcheck.paper.derivations import CheckRecord, DerivationStatus, DerivationStep, StepKind
 
 #: every closed vocabulary with the strings its JSON has always carried (the interface)
 VOCABULARIES: dict[type[StrEnum], set[str]] = {
@@ -19,6 +20,8 @@ VOCABULARIES: dict[type[StrEnum], set[str]] = {
     PieceStatus: {"proved", "nonzero", "unknown", "undecided", "timeout"},
     ASetKind: {"all", "positive", "negative", "finite", "discrete"},
     BoundKind: {"empty", "points", "law", "discrete", "open"},
+    DerivationStatus: {"verified", "failed", "unknown", "timeout", "not-applicable", "explicit-only"},
+    StepKind: {"identity", "definition"},
     Status: {"verified", "theorem", "given", "certified", "unknown", "timeout", "failed"},
 }
 MEMBERS = [member for vocabulary in VOCABULARIES for member in vocabulary]
@@ -84,3 +87,15 @@ def test_an_a_set_reads_its_kind_from_the_json_string() -> None:
     assert [ASetKind.half(sign) for sign in (1, -1)] == [ASetKind.POSITIVE, ASetKind.NEGATIVE]
     with pytest.raises(ValueError):
         ASet("nonzero")  # type: ignore[arg-type]
+
+
+def test_a_derivation_step_reads_its_status_and_kind_from_the_json_strings() -> None:
+    record = CheckRecord("explicit", "not-applicable", "…")  # type: ignore[arg-type]
+    step = DerivationStep("t", "t", "why", "explicit-only", (record,), "definition")  # type: ignore[arg-type]
+    assert record.status is DerivationStatus.NOT_APPLICABLE
+    assert step.status is DerivationStatus.EXPLICIT_ONLY and step.kind is StepKind.DEFINITION
+    data = step.to_dict()
+    assert (data["status"], data["kind"], data["checks"][0]["status"]) == ("explicit-only", "definition", "not-applicable")
+    assert {type(v) for v in (data["status"], data["kind"], data["checks"][0]["status"])} == {str}
+    with pytest.raises(ValueError):
+        CheckRecord("explicit", "proved", "…")  # type: ignore[arg-type]

@@ -309,6 +309,10 @@ def apply_identities(expr: sympy.Expr) -> tuple[sympy.Expr, tuple[str, ...]]:
                 if new is not None:
                     used.append(name)
                     return rewrite(new)
+        definition = rewritten(node)  # the certificate's tree writes frac and Mod the same way
+        if definition is not None:
+            used.append("frac u = u − floor u, Mod(u, c) = u − c·floor(u/c)")
+            return rewrite(definition)
         return node
 
     return rewrite(expr), tuple(dict.fromkeys(used))

@@ -24,7 +24,7 @@ from symcheck.numeric.model_report import ModelReport
 from symcheck.output.latex import _KIND, _symmetry_name
 from symcheck.output.mathml import element, expression, from_latex, operator_name
 from symcheck.paper.auditing import Audit
-from symcheck.paper.derivations import Derivation
+from symcheck.paper.derivations import Derivation, StepKind
 from symcheck.paper.targets import Catalogue, PaperResult
 
 __all__ = ["activation_definition", "html"]
@@ -117,7 +117,7 @@ def result_html(result: CheckResult) -> str:
 def derivation_html(derivation: Derivation) -> str:
     caption = (f"<b>{_html.escape(derivation.name)}: {_html.escape(derivation.title)} — "
                f"{_html.escape(derivation.status)}</b><br>{_hand_written(derivation.statement_latex, derivation.statement)}")
-    rows = [[str(n) + (" (definition)" if s.kind == "definition" else ""), _hand_written(s.latex, s.text),
+    rows = [[str(n) + (" (definition)" if s.kind is StepKind.DEFINITION else ""), _hand_written(s.latex, s.text),
              _html.escape(s.status),
              f"<i>{_html.escape(s.justification)}</i><br><small>{_html.escape(s.checks_run)}</small>"]
             for n, s in enumerate(derivation.steps, 1)]

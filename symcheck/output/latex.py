@@ -42,7 +42,7 @@ from symcheck.language.transformations import Domain, Transformation
 from symcheck.language.unit_forms import Form
 from symcheck.output.prose_formulas import FUNCTIONS, formula_spans
 from symcheck.paper.auditing import Audit, AuditRow
-from symcheck.paper.derivations import Derivation
+from symcheck.paper.derivations import Derivation, DerivationStatus, StepKind
 from symcheck.paper.targets import Catalogue, PaperResult
 
 PACKAGES = ("amsmath", "amssymb")
@@ -479,7 +479,7 @@ def derivation_fragment(derivation: Derivation, notebook: bool = False, level: i
                  r"every check that applies shows the two sides equal.")
     lines.append(r"\begin{enumerate}")
     for step in derivation.steps:
-        tag = " (definition)" if step.kind == "definition" else ""
+        tag = " (definition)" if step.kind is StepKind.DEFINITION else ""
         lines.append(rf"\item \hfill {_status(step.status + tag)}")
         lines.append(rf"\[ {step.latex} \]")
         lines.append(rf"{{\raggedright\emph{{{prose(step.justification)}}}\par}}")
@@ -494,7 +494,8 @@ def derivation_fragment(derivation: Derivation, notebook: bool = False, level: i
                      r"holds for every $\sigma$. $\blacksquare$")
     else:
         open_steps = ", ".join(str(n) for n, s in enumerate(derivation.steps, 1) if not s.verified)
-        small = ", ".join(str(n) for n, s in enumerate(derivation.steps, 1) if s.status == "explicit-only")
+        small = ", ".join(str(n) for n, s in enumerate(derivation.steps, 1)
+                          if s.status is DerivationStatus.EXPLICIT_ONLY)
         lines.append(rf"\textbf{{Not verified.}} Step(s) {open_steps} could not be verified"
                      + (rf" (step(s) {small} checked at explicit sizes only, not for every size)" if small else "")
                      + r"; the statement is not claimed.")

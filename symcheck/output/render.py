@@ -301,15 +301,17 @@ def rich_audit(audit: Audit) -> Fitted:
 @renderer("rich", "symcheck.paper.derivations.Derivation")
 def rich_derivation(derivation: Derivation) -> TitledPanel:
     """A derivation as a numbered table: each step, its status, why it holds, the checks run."""
+    from symcheck.paper.derivations import DerivationStatus, StepKind  # loaded with the derivation
+    quiet = (DerivationStatus.VERIFIED, DerivationStatus.NOT_APPLICABLE)
     rows = []
     for number, step in enumerate(derivation.steps, 1):
         body = Text(step.text)
-        if step.kind == "definition":
+        if step.kind is StepKind.DEFINITION:
             body.append("  (definition)", style="cyan")
         body.append("\n" + step.justification, style="dim italic")
         for record in step.checks:
             body.append(f"\n{record.kind}: {record.detail}",
-                        style="dim" if record.status in ("verified", "not-applicable") else STATUS_STYLE.get(record.status, ""))
+                        style="dim" if record.status in quiet else STATUS_STYLE.get(record.status, ""))
         rows.append((str(number), body, _status(step.status)))
     status = Text(derivation.status, style="bold green" if derivation.verified else "bold red")
     title = Text.assemble(f"{derivation.name}: {derivation.title}: ", status)

@@ -27,8 +27,9 @@ import itertools
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal
 
 import sympy
 from sympy import S
@@ -58,16 +59,39 @@ _I, _J, _L, _S, _T = sympy.symbols("i j l s t", integer=True)
 
 # ---- the checks ---------------------------------------------------------------------------------
 
+class DerivationStatus(StrEnum):
+    """The outcome of one check of a step, and of the step (see :func:`_status`)."""
+
+    VERIFIED = "verified"
+    FAILED = "failed"
+    UNKNOWN = "unknown"
+    TIMEOUT = "timeout"
+    #: a check only: the step has no such check (it says why)
+    NOT_APPLICABLE = "not-applicable"
+    #: a step only: its one passing check ran at explicit sizes — evidence, never verified
+    EXPLICIT_ONLY = "explicit-only"
+
+
+class StepKind(StrEnum):
+    """A derivation step is an identity, or a definition: a change of the model, checked as defined."""
+
+    IDENTITY = "identity"
+    DEFINITION = "definition"
+
+
 @dataclass(frozen=True)
 class CheckRecord:
     """One check that was run on a step: its kind, outcome and what was done."""
 
-    kind: str      # "matrix-expression" | "generic-entry" | "scalar" | "explicit"
-    status: str    # "verified" | "failed" | "unknown" | "timeout"
+    kind: str      # "matrix-expression" | "generic-entry" | "scalar" | "explicit" | "budget", or methods joined by "+"
+    status: DerivationStatus
     detail: str
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "status", DerivationStatus(self.status))  # a typo is an error, not a status
+
     def to_dict(self) -> dict[str, str]:
-        return {"kind": self.kind, "status": self.status, "detail": self.detail}
+        return {"kind": self.kind, "status": self.status.value, "detail": self.detail}
 
 
 def _normalize(expr: Any) -> Any:
@@ -345,27 +369,29 @@ def _check_symbolic(pairs: Sequence[Pair]) -> CheckRecord:
     for lhs, rhs in pairs:
         problem = _nonconforming(lhs) or _nonconforming(rhs)
         if problem:
-            return CheckRecord("matrix-expression", "failed", f"shapes do not conform for all dimensions: {problem}")
+            return CheckRecord("matrix-expression", DerivationStatus.FAILED,
+                               f"shapes do not conform for all dimensions: {problem}")
         if isinstance(lhs, sympy.MatrixExpr) and isinstance(rhs, sympy.MatrixExpr):
             if lhs.shape != rhs.shape:
-                return CheckRecord("matrix-expression", "failed",
+                return CheckRecord("matrix-expression", DerivationStatus.FAILED,
                                    f"shapes differ: {_shape(lhs)} and {_shape(rhs)}")
             if _matrix_equal(lhs, rhs):
                 method = "matrix-expression"
             elif _scalars_equal(_generic_entry(lhs), _generic_entry(rhs)):
                 method = "generic-entry"
             else:
-                return CheckRecord("matrix-expression", "unknown",
+                return CheckRecord("matrix-expression", DerivationStatus.UNKNOWN,
                                    "the difference did not rewrite to 0 (not a disproof)")
         else:
             method = "generic-entry" if any(isinstance(side, sympy.Basic) and side.has(sympy.Sum)
                                             for side in (lhs, rhs)) else "scalar"
             if not _scalars_equal(lhs, rhs):
-                return CheckRecord(method, "unknown", "the difference did not reduce to 0 (not a disproof)")
+                return CheckRecord(method, DerivationStatus.UNKNOWN,
+                                   "the difference did not reduce to 0 (not a disproof)")
         used.append(method)
     methods = list(dict.fromkeys(used))
     count = f" ({len(pairs)} identities)" if len(pairs) > 1 else ""
-    return CheckRecord("+".join(methods), "verified", "; ".join(_METHODS[m] for m in methods) + count)
+    return CheckRecord("+".join(methods), DerivationStatus.VERIFIED, "; ".join(_METHODS[m] for m in methods) + count)
 
 
 def _shape(matrix: Any) -> str:
@@ -402,16 +428,16 @@ def _check_explicit(build: Callable[[Sizes], Pair | list[Pair]], dims: str, sigm
             for lhs, rhs in pairs:
                 lhs, rhs = sympy.Matrix(lhs), sympy.Matrix(rhs)
                 if lhs.shape != rhs.shape:
-                    return CheckRecord("explicit", "failed", f"at {sz}: shapes differ, "
+                    return CheckRecord("explicit", DerivationStatus.FAILED, f"at {sz}: shapes differ, "
                                        f"{_shape(lhs)} and {_shape(rhs)}")
                 residual = _residual(lhs, rhs)
                 if residual is not None:
                     entry = next(v for v in residual if v != 0)
-                    return CheckRecord("explicit", "failed",
+                    return CheckRecord("explicit", DerivationStatus.FAILED,
                                        f"at {sz}: the residual expands to {_short(entry)}, not 0")
         except (sympy.ShapeError, ValueError, TypeError) as err:
-            return CheckRecord("explicit", "failed", f"at {sz}: not defined ({_short(str(err))})")
-    return CheckRecord("explicit", "verified",
+            return CheckRecord("explicit", DerivationStatus.FAILED, f"at {sz}: not defined ({_short(str(err))})")
+    return CheckRecord("explicit", DerivationStatus.VERIFIED,
                        f"exact expansion, symbolic entries, {sigma}, at {len(grid)} size"
                        f"{'s' if len(grid) > 1 else ''} ({_describe_grid(dims) or 'one size'}): residual 0")
 
@@ -456,50 +482,51 @@ class Claim:
                 if self.explicit is not None:
                     records.append(_check_explicit(self.explicit, self.dims, self.sigma))
         except BudgetExceeded:
-            records.append(CheckRecord("budget", "timeout", f"the checks ran out of {timeout:g} s"))
+            records.append(CheckRecord("budget", DerivationStatus.TIMEOUT, f"the checks ran out of {timeout:g} s"))
         if self.symbolic is None:
-            records.insert(0, CheckRecord("matrix-expression", "not-applicable",
+            records.insert(0, CheckRecord("matrix-expression", DerivationStatus.NOT_APPLICABLE,
                                           "no check for every size: " + (self.no_symbolic or "none given")))
         return DerivationStep(self.text, self.latex, self.justification, _status(records),
-                              tuple(records), "definition" if self.definition else "identity")
+                              tuple(records), StepKind.DEFINITION if self.definition else StepKind.IDENTITY)
 
     def _run_symbolic(self) -> CheckRecord:
         try:
             built = self.symbolic()
         except (sympy.ShapeError, ValueError, TypeError) as err:
-            return CheckRecord("matrix-expression", "failed", f"not defined: {_short(str(err))}")
+            return CheckRecord("matrix-expression", DerivationStatus.FAILED, f"not defined: {_short(str(err))}")
         try:
             record = _check_symbolic(built if isinstance(built, list) else [built])
         except RecursionError:
-            return CheckRecord("generic-entry", "unknown", "the rewriting did not terminate (not a disproof)")
-        if record.status != "verified" or not self.builders:
+            return CheckRecord("generic-entry", DerivationStatus.UNKNOWN,
+                               "the rewriting did not terminate (not a disproof)")
+        if record.status is not DerivationStatus.VERIFIED or not self.builders:
             return record
         # the explicit check evaluates these builders: they must be the matrix expressions at every size
         stray = [name for name in self.builders if not _builder_agrees(_F[name])]
         if stray:
-            return CheckRecord("generic-entry", "unknown", f"the {', '.join(stray)} builder's generic entry did "
-                               "not reduce to its matrix expression's (not a disproof)")
+            return CheckRecord("generic-entry", DerivationStatus.UNKNOWN, f"the {', '.join(stray)} builder's generic "
+                               "entry did not reduce to its matrix expression's (not a disproof)")
         return CheckRecord(record.kind, record.status, f"{record.detail}; the explicit builders of "
                            f"{', '.join(self.builders)} equal their matrix expressions entry by entry, for every size")
 
 
 #: a step whose only passing check ran at explicit sizes: evidence, not a proof, never verified
-EXPLICIT_ONLY = "explicit-only"
+EXPLICIT_ONLY = DerivationStatus.EXPLICIT_ONLY
 
 
-def _status(records: Iterable[CheckRecord]) -> str:
+def _status(records: Iterable[CheckRecord]) -> DerivationStatus:
     """failed > timeout > unknown; verified needs both a check valid for every size and the explicit
     check; the explicit check alone gives ``explicit-only``."""
     records = list(records)
-    ran = [r.status for r in records if r.status != "not-applicable"]
-    for status in ("failed", "timeout", "unknown"):
+    ran = [r.status for r in records if r.status is not DerivationStatus.NOT_APPLICABLE]
+    for status in (DerivationStatus.FAILED, DerivationStatus.TIMEOUT, DerivationStatus.UNKNOWN):
         if status in ran:
             return status
-    explicit = any(r.kind == "explicit" and r.status == "verified" for r in records)
-    every_size = any(r.kind not in ("explicit", "budget") and r.status == "verified" for r in records)
+    explicit = any(r.kind == "explicit" and r.status is DerivationStatus.VERIFIED for r in records)
+    every_size = any(r.kind not in ("explicit", "budget") and r.status is DerivationStatus.VERIFIED for r in records)
     if explicit and every_size:
-        return "verified"
-    return EXPLICIT_ONLY if explicit else "unknown"
+        return DerivationStatus.VERIFIED
+    return EXPLICIT_ONLY if explicit else DerivationStatus.UNKNOWN
 
 
 @dataclass(frozen=True)
@@ -509,13 +536,17 @@ class DerivationStep:
     text: str
     latex: str
     justification: str
-    status: str                       # "verified" | "failed" | "unknown" | "timeout"
+    status: DerivationStatus
     checks: tuple[CheckRecord, ...] = ()
-    kind: str = "identity"            # or "definition": a change of the model, checked as defined
+    kind: StepKind = StepKind.IDENTITY
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "status", DerivationStatus(self.status))
+        object.__setattr__(self, "kind", StepKind(self.kind))
 
     @property
     def verified(self) -> bool:
-        return self.status == "verified"
+        return self.status is DerivationStatus.VERIFIED
 
     @property
     def checks_run(self) -> str:
@@ -524,7 +555,7 @@ class DerivationStep:
 
     def to_dict(self) -> dict[str, Any]:
         return {"latex": self.latex, "text": self.text, "justification": self.justification,
-                "status": self.status, "kind": self.kind, "check": self.checks_run,
+                "status": self.status.value, "kind": self.kind.value, "check": self.checks_run,
                 "checks": [r.to_dict() for r in self.checks]}
 
 
@@ -553,7 +584,7 @@ class Derivation(Renderable):
         return bool(self.steps) and all(step.verified for step in self.steps)
 
     @property
-    def status(self) -> str:
+    def status(self) -> Literal["verified", "not verified"]:
         return "verified" if self.verified else "not verified"
 
     def to_dict(self) -> dict[str, Any]:
@@ -564,7 +595,7 @@ class Derivation(Renderable):
     def __str__(self) -> str:
         lines = [f"{self.name}: {self.title} — {self.status}", f"  {self.statement}"]
         for number, step in enumerate(self.steps, 1):
-            tag = " (definition)" if step.kind == "definition" else ""
+            tag = " (definition)" if step.kind is StepKind.DEFINITION else ""
             lines.append(f"  {number}. {step.text}  [{step.status}]{tag}")
             lines.append(f"     why: {step.justification}")
             lines.extend(f"     {r.kind}: {r.detail} [{r.status}]" for r in step.checks)
