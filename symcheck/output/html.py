@@ -198,7 +198,7 @@ def model_report_html(report: ModelReport) -> str:
             "error vs forward")
     rows = []
     for r in report.layers:
-        verdicts = ["n/a" if r.verdicts.get(k) is None else _html.escape(r.verdicts[k].verdict.value)
+        verdicts = ["n/a" if (found := r.verdicts.get(k)) is None else _html.escape(found.verdict.value)
                     for k in _MODEL_VERDICTS]
         rows.append([str(r.index), _html.escape(r.form.name), _html.escape(r.activation.name),
                      f"{r.sizes.d}, {r.sizes.m}", *verdicts, _model_value(r.exchange_defect),

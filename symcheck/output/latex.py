@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import sympy
@@ -522,6 +522,7 @@ def _row_basis(row: AuditRow, notebook: bool = False) -> str:
     with prose in ``\\text{…}``.
     """
     from symcheck.paper.auditing import Ground
+    words: Callable[[str], str]
     if notebook:
         def words(s: str) -> str:
             return rf"\text{{{_mathjax_text(s)}}}"
@@ -808,7 +809,7 @@ def model_report_fragment(report: ModelReport, notebook: bool = False, level: in
              "layer & form & $\\sigma$ & $d, m$ & " + " & ".join(_MODEL_COLUMNS[k] for k in _MODEL_VERDICTS)
              + r" & exchange & rescaling & error \\ \hline"]
     for r in report.layers:
-        verdicts = " & ".join("n/a" if r.verdicts.get(k) is None else escape_text(r.verdicts[k].verdict.value)
+        verdicts = " & ".join("n/a" if (found := r.verdicts.get(k)) is None else escape_text(found.verdict.value)
                               for k in _MODEL_VERDICTS)
         lines.append(f"{r.index} & {escape_text(r.form.name)} & {escape_text(r.activation.name)} & "
                      f"{r.sizes.d}, {r.sizes.m} & {verdicts} & "

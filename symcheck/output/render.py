@@ -5,16 +5,17 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
-from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.console import Console, ConsoleOptions, Group, JustifyMethod, RenderableType, RenderResult
 from rich.measure import Measurement
 from rich.padding import Padding
 from rich.panel import Panel
+from rich.style import StyleType
 from rich.table import Table
 from rich.text import Text
 
 from symcheck.core.formula import Text as Words
-from symcheck.core.results import Status
 from symcheck.core.rendering import renderer
+from symcheck.core.results import Status
 from symcheck.core.verdict import Verdict
 from symcheck.output.flow import Flow, formula, words
 from symcheck.output.text import formula as text
@@ -32,23 +33,16 @@ if TYPE_CHECKING:  # registered by qualified name: rich text need not import eve
 
 VERDICT_STYLE = {Verdict.HOLDS: "bold green", Verdict.BROKEN: "bold red",
                  Verdict.INCONCLUSIVE: "bold yellow"}
-STATUS_STYLE = {Status.VERIFIED: "green", Status.CERTIFIED: "green", Status.THEOREM: "cyan", Status.GIVEN: "dim",
-                Status.UNKNOWN: "yellow", Status.TIMEOUT: "yellow", Status.FAILED: "red"}
+#: keyed by the status's text: a step's Status (a StrEnum) and a derivation check's status alike
+STATUS_STYLE: dict[str, str] = {
+    Status.VERIFIED: "green", Status.CERTIFIED: "green", Status.THEOREM: "cyan", Status.GIVEN: "dim",
+    Status.UNKNOWN: "yellow", Status.TIMEOUT: "yellow", Status.FAILED: "red"}
 #: the statuses that leave a step unproved
 UNSETTLED = frozenset({Status.FAILED, Status.UNKNOWN, Status.TIMEOUT})
 
 
 def verdict_text(verdict: Verdict) -> Text:
     return Text(verdict.value, style=VERDICT_STYLE[verdict])
-
-
-def _steps_table(first: str, body: str, **first_style: object) -> Table:
-    """The borderless three-column table of a proof: a label, the step with its reasons, the status."""
-    table = Table(show_header=True, header_style="bold", box=None, expand=False, padding=(0, 1))
-    table.add_column(first, no_wrap=True, **first_style)
-    table.add_column(body, overflow="fold")
-    table.add_column("status", no_wrap=True)
-    return table
 
 
 # Nothing is cropped at any width: a table wraps only its last column (so a folded cell reads
@@ -94,22 +88,24 @@ class TitledPanel:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         room = options.max_width - 6          # the corners, the rule's first dash, a space each side
-        parts, title, subtitle = list(self.parts), self.title, self.subtitle
-        if cell_len(title.plain) > room:
-            parts.insert(0, Text.assemble(title, style="bold"))
+        parts, subtitle = list(self.parts), self.subtitle
+        title: Text | None = self.title
+        if cell_len(self.title.plain) > room:
+            parts.insert(0, Text.assemble(self.title, style="bold"))
             title = self.short if self.short is not None and cell_len(self.short.plain) <= room else None
         shown = Text(subtitle) if isinstance(subtitle, str) else subtitle
         if shown is not None and cell_len(shown.plain) > room:  # "σ(z) = …": one formula
-            parts.append(Flow(formula(shown.plain, "dim")) if isinstance(subtitle, str) else subtitle)
+            parts.append(Flow(formula(shown.plain, "dim")) if isinstance(subtitle, str) else shown)
             subtitle = None
         yield Panel(Group(*parts), title=title, title_align="left", subtitle=subtitle, subtitle_align="left")
 
 
-def _proof(rows: Sequence[tuple[str, RenderableType, Text]], first: str, body: str, **first_style: object) -> Fitted:
+def _proof(rows: Sequence[tuple[str, RenderableType, Text]], first: str, body: str, *,
+           style: StyleType | None = None, justify: JustifyMethod = "left") -> Fitted:
     """A proof's steps: label, status, then the step with its reasons last (it wraps); as a list
-    of labelled paragraphs where that does not fit."""
+    of labelled paragraphs where that does not fit. ``style`` and ``justify`` are the label column's."""
     table = Table(show_header=True, header_style="bold", box=None, expand=False, padding=(0, 1))
-    table.add_column(first, no_wrap=True, **first_style)
+    table.add_column(first, no_wrap=True, style=style, justify=justify)
     table.add_column("status", no_wrap=True)
     table.add_column(body, overflow="fold")
     for label, body_text, status in rows:
@@ -156,7 +152,7 @@ def rich_result(result: CheckResult) -> TitledPanel:
     if result.cross_check is not None:  # the second engine (symcheck.engine.smt)
         agrees = result.cross_check.agrees
         parts.append(Text(f"cross-check: {result.cross_check.summary()}",
-                          style={True: "green", False: "bold red"}.get(agrees, "yellow")))
+                          style="yellow" if agrees is None else "green" if agrees else "bold red"))
     points, largest = result.sampled
     if result.verdict is Verdict.INCONCLUSIVE and points:
         shown = "beyond float64's range" if largest is None else f"{largest:.6g}"
@@ -188,8 +184,8 @@ def rich_numeric_report(report: NumericReport) -> TitledPanel:
     style = ("green" if report.within else "yellow" if report.no_evidence else
              "bold red" if report.kind in IDENTITIES else "bold yellow")
     rows.append(("result", Text(report.summary, style=style)))
-    for key, value in rows:
-        table.add_row(key, value)
+    for key, cell in rows:
+        table.add_row(key, cell)
 
     def narrow() -> Group:
         return Group(*(item for key, value in rows
@@ -443,8 +439,9 @@ def _model_verdicts(report: ModelReport) -> Fitted:
         table.add_column(column, no_wrap=True)
     rows = []
     for (name, form), record in kinds.items():
-        cells = [(MODEL_VERDICTS[key], Text("n/a", style="dim") if record.verdicts.get(key) is None
-                  else verdict_text(record.verdicts[key].verdict)) for key in VERDICTS]
+        cells: list[tuple[str, RenderableType]] = [
+            (MODEL_VERDICTS[key], Text("n/a", style="dim") if (found := record.verdicts.get(key)) is None
+             else verdict_text(found.verdict)) for key in VERDICTS]
         table.add_row(name, form, *(value for _, value in cells))
         rows.append((f"σ = {name}, {form}", cells))
     return Fitted(table, lambda: _listed(rows), last_min=len("key-value β > 0"))
@@ -455,7 +452,7 @@ def _model_layers(report: ModelReport) -> Fitted:
                   box=None, padding=(0, 1))
     for column in ("layer", "form", "σ", "d, m", *(label for _, label in MODEL_FIGURES)):
         table.add_column(column, no_wrap=True, justify="right" if column == "layer" else "left")
-    rows = []
+    rows: list[tuple[str, list[tuple[str, RenderableType]]]] = []
     for r in report.layers:
         figures = [(label, _model_figure(getattr(r, name))) for name, label in MODEL_FIGURES]
         table.add_row(str(r.index), r.form.name, r.activation.name, f"{r.sizes.d}, {r.sizes.m}",

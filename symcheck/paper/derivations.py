@@ -248,9 +248,9 @@ def _simplify_term(limits: Limits, body: sympy.Expr, outer: Ranges) -> list[tupl
     ranges = {**outer, **{v: (lo, hi) for v, lo, hi in limits}}
     body = _reduce_index(body, ranges)
     for k, (v, lo, hi) in enumerate(limits):
-        value = _delta_partner(v, body, ranges)
-        if value is not None and all(v not in (a.free_symbols | b.free_symbols) for _, a, b in limits):
-            point = {v: value}
+        partner = _delta_partner(v, body, ranges)
+        if partner is not None and all(v not in (a.free_symbols | b.free_symbols) for _, a, b in limits):
+            point = {v: partner}
             body = _reduce_index(body.xreplace(point).replace(
                 lambda e: isinstance(e, sympy.KroneckerDelta) and e.args[0] == e.args[1], lambda e: S.One), ranges)
             return _simplify_term(limits[:k] + limits[k + 1:], body, outer)
@@ -289,7 +289,8 @@ def _proper(lo: sympy.Expr, hi: sympy.Expr) -> bool:
 def _reduce_index(expr: sympy.Expr, ranges: Ranges) -> sympy.Expr:
     """floor(J + S/b) = J and Mod(S, b) = S when S ∈ [0, b); δ over a range both sides lie in."""
     def floor_rule(node: sympy.floor) -> sympy.Expr:
-        whole, part = [], []
+        whole: list[sympy.Expr] = []
+        part: list[sympy.Expr] = []
         for term in sympy.Add.make_args(sympy.expand(node.args[0])):
             (whole if term.is_integer else part).append(term)
         numerator, denominator = sympy.fraction(sympy.together(sympy.Add(*part)))
@@ -478,7 +479,7 @@ class Claim:
         try:
             with alarm(timeout):
                 if self.symbolic is not None:
-                    records.append(self._run_symbolic())
+                    records.append(self._run_symbolic(self.symbolic))
                 if self.explicit is not None:
                     records.append(_check_explicit(self.explicit, self.dims, self.sigma))
         except BudgetExceeded:
@@ -489,9 +490,9 @@ class Claim:
         return DerivationStep(self.text, self.latex, self.justification, _status(records),
                               tuple(records), StepKind.DEFINITION if self.definition else StepKind.IDENTITY)
 
-    def _run_symbolic(self) -> CheckRecord:
+    def _run_symbolic(self, symbolic: Callable[[], Pair | list[Pair]]) -> CheckRecord:
         try:
-            built = self.symbolic()
+            built = symbolic()
         except (sympy.ShapeError, ValueError, TypeError) as err:
             return CheckRecord("matrix-expression", DerivationStatus.FAILED, f"not defined: {_short(str(err))}")
         try:
