@@ -37,6 +37,18 @@ def invoke_cli(*args: str, err: io.StringIO | None = None) -> tuple[int, str, st
     return code, out.getvalue(), err.getvalue()
 
 
+#: the activations a catalogue sweep runs in the quick run (`-m "not slow"`): piecewise linear and
+#: positively homogeneous (relu), smooth and broken under exchange and inverse scaling (silu), odd (tanh);
+#: the other activations of a sweep are marked slow and run in the full run (CI) only
+QUICK_ACTIVATIONS = frozenset({"relu", "silu", "tanh"})
+
+
+def quick_few(values, quick=QUICK_ACTIVATIONS) -> list:
+    """A sweep's parameters: those in `quick` as they are, every other one marked slow — the
+    quick run keeps each sweep's test on a few cases, the full run on all of them."""
+    return [value if value in quick else pytest.param(value, marks=pytest.mark.slow) for value in values]
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "withdrawal: the test makes the guard withdraw a proof on purpose")
     config.addinivalue_line("markers", "kernel_rejection: the test makes the proof kernel reject a certificate on purpose")

@@ -13,6 +13,7 @@ import pytest
 import symcheck as sc
 from symcheck.core.verdict import Verdict
 from symcheck.paper import claims
+
 from conftest import invoke_cli, paper_claims
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -167,12 +168,12 @@ def test_expect_is_documented_in_the_help(command: str) -> None:
 # --------------------------------------------------------------------------- README
 
 
-def test_every_weights_file_the_readme_names_exists() -> None:
+def test_every_weights_file_the_readme_and_the_site_name_exists() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    named = re.findall(r"--weights\s+(\S+)", readme)
-    assert named, "the README shows no --weights example"
-    for path in named:
-        assert (ROOT / path).is_file(), f"README names {path}, which is not in the repository"
+    assert re.findall(r"--weights\s+(\S+)", readme), "the README shows no --weights example"
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        for path in re.findall(r"--weights\s+(\S+)", page.read_text(encoding="utf-8")):
+            assert (ROOT / path).is_file(), f"{page.name} names {path}, which is not in the repository"
 
 
 def test_the_example_weights_are_what_the_script_makes(tmp_path: Path) -> None:

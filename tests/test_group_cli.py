@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 
 import pytest
+
 from conftest import invoke_cli as invoke
 
 
@@ -66,11 +67,11 @@ def test_latex_target() -> None:
     assert code == 0 and document.startswith(r"\documentclass") and r"\operatorname{sign}" in document
 
 
-def test_the_readme_example_is_what_the_command_prints(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_documented_example_is_what_the_command_prints(monkeypatch: pytest.MonkeyPatch) -> None:
     from pathlib import Path
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    start = readme.index("$ symcheck group --act tanh --form gated\n")
-    shown = readme[start:readme.index("```", start)].split("\n", 1)[1]
+    page = (Path(__file__).resolve().parent.parent / "docs" / "groups.md").read_text(encoding="utf-8")
+    start = page.index("$ symcheck group --act tanh --form gated\n")
+    shown = page[start:page.index("```", start)].split("\n", 1)[1]
     monkeypatch.setenv("COLUMNS", "100")
     code, out, _ = invoke("group", "--act", "tanh", "--form", "gated")
     assert code == 0 and out == shown

@@ -214,6 +214,7 @@ def test_documents_have_no_timings() -> None:
     assert not re.search(r"\d+(\.\d+)?\s*(s|seconds)\b", latex_document("all"))
 
 
+@pytest.mark.slow
 def test_every_paper_result_is_a_target_and_all_holds_them_in_order() -> None:
     text = latex_document("all")
     positions = [text.index(latex.fragment(target_result(name)).splitlines()[0]) for name in PAPER]

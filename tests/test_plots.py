@@ -42,6 +42,7 @@ def test_vector_files_embed_the_field_as_one_image(tmp_path: Path) -> None:
     assert out.stat().st_size < 1_000_000
 
 
+@pytest.mark.slow
 def test_same_figure_same_bytes(tmp_path: Path) -> None:
     first = plots.plot("exchange", "relu", tmp_path / "a.svg").read_bytes()
     second = plots.plot("exchange", "relu", tmp_path / "b.svg").read_bytes()
@@ -65,6 +66,7 @@ def test_scaling_defect_is_zero_at_alpha_one_and_for_relu() -> None:
     assert (alphas < 0).any() and (alphas > 0).any() and np.nanmax(np.abs(e)) > 0.1
 
 
+@pytest.mark.slow
 def test_without_to_numpy_sigma_is_evaluated_point_by_point(monkeypatch: pytest.MonkeyPatch,
                                                              tmp_path: Path) -> None:
     act = sc.activation("gelu")

@@ -86,6 +86,7 @@ def test_the_subtitle_and_the_catalogue_print_sigma_in_the_same_notation() -> No
     assert "σ(z) = λ·{z if z > 0; α·(e^z − 1) otherwise}" in _printed(sc.check_exchange("selu"), 120)
 
 
+@pytest.mark.slow
 def test_an_audit_witness_is_never_split() -> None:
     """At 80 columns the basis column is narrow: rich's wrapping put ``α`` and ``= -2`` on two lines."""
     audit = sc.audit("relu")

@@ -14,6 +14,7 @@ small = st.fractions(min_value=-50, max_value=50, max_denominator=20)
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(c=small)
 def test_linear_activation_has_every_symmetry(c) -> None:
@@ -22,6 +23,7 @@ def test_linear_activation_has_every_symmetry(c) -> None:
     assert sc.check_inverse_scaling(expr, alpha="any").verdict.value == "holds"
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(coeffs=st.lists(small, min_size=2, max_size=5), degree=st.integers(0, 4))
 def test_polynomial_with_a_nonlinear_term_is_broken_with_a_real_witness(coeffs, degree) -> None:

@@ -85,5 +85,6 @@ def paper_tex() -> str:
     return latex_document(tuple(results))
 
 
+@pytest.mark.slow
 def test_no_math_is_set_as_text_in_paper_results(paper_tex: str) -> None:
     assert math_as_text(paper_tex) == []

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
 import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,6 +18,7 @@ X = sympy.Symbol("x")
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.integers(-50, 50), min_size=2, max_size=7).filter(lambda c: c[-1] != 0),
        st.sampled_from([64, 256, 1024]))
+@pytest.mark.slow
 def test_each_real_root_is_bracketed_as_exact_isolation_brackets_it(coeffs, bits) -> None:
     poly = sympy.Poly(sum(c * X**k for k, c in enumerate(coeffs)), X)
     for factor, _ in poly.factor_list()[1]:

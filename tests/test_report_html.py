@@ -52,6 +52,7 @@ def test_the_page_shows_every_result(relu_page: Path) -> None:
     assert text.count("<tr>") >= len(expected.audit.rows)
 
 
+@pytest.mark.slow
 def test_a_user_expression_and_no_plots(tmp_path: Path) -> None:
     path = tmp_path / "mine.html"
     code, _, err = invoke_cli("report", "--act", "Max(z, z/5)", "--no-plots", "-o", str(path))

@@ -8,9 +8,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import invoke_cli
 
 import symcheck as sc
+
+from conftest import invoke_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -59,9 +60,10 @@ def test_act_dash_reads_standard_input(monkeypatch: pytest.MonkeyPatch) -> None:
     assert code == 2 and "standard input is empty" in err
 
 
-def test_the_readme_installs_only_what_exists() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "'symcheck[" not in readme  # symcheck is not on an index: extras come from the checkout
+@pytest.mark.parametrize("page", ["README.md", *sorted(p.name for p in (ROOT / "docs").glob("*.md"))])
+def test_the_readme_and_the_site_install_only_what_exists(page: str) -> None:
+    text = (ROOT / ("README.md" if page == "README.md" else f"docs/{page}")).read_text(encoding="utf-8")
+    assert "'symcheck[" not in text  # symcheck is not on an index: extras come from the checkout
     # every `symcheck plot` it shows names the figure file it requires
-    for command in re.findall(r"symcheck plot [^`\n]*", readme):
+    for command in re.findall(r"symcheck plot [^`\n]*", text):
         assert " -o " in command, command
