@@ -70,13 +70,13 @@ ROOT = Path(__file__).resolve().parent.parent
 # decisions built on it). A mutant runs only its module's files, with ``-x``.
 CORE: dict[str, tuple[str, ...]] = {
     "roots": ("test_mutants_roots.py", "test_mutants_parametrised.py", "test_mutants_regions.py", "test_roots.py", "test_regions.py", "test_split_soundness.py", "test_symmetries.py"),
-    "signs": ("test_mutants_signs.py", "test_substitute_without_sign_guesses.py", "test_roots.py", "test_regions.py", "test_split_soundness.py", "test_symmetries.py"),
+    "signs": ("test_exact_sign_contract.py", "test_mutants_signs.py", "test_substitute_without_sign_guesses.py", "test_roots.py", "test_regions.py", "test_split_soundness.py", "test_symmetries.py"),
     "regions": ("test_mutants_regions.py", "test_mutants_undecided.py", "test_mutants_zero.py", "test_regions.py", "test_split_soundness.py", "test_roots.py", "test_symmetries.py"),
     "zero": ("test_mutants_zero.py", "test_fallback_wiring.py", "test_split_soundness.py", "test_regions.py", "test_symmetries.py"),
     "plane": ("test_mutants_plane.py", "test_plane.py", "test_fallback_wiring.py"),
     "evaluate": ("test_mutants_evaluate.py", "test_point_coordinate_types.py", "test_inverse_functions_at_rationals.py", "test_mutants_undecided.py", "test_evaluate.py", "test_arb_enclose_range.py", "test_intervals.py"),
     "balls": ("test_mutants_balls.py", "test_inverse_functions_at_rationals.py", "test_mutants_refusals.py", "test_mutants_hulls.py", "test_mutants_evaluate.py", "test_arb_enclose_range.py", "test_evaluate.py", "test_intervals.py"),
-    "intervals": ("test_interval_helpers.py", "test_second_opinion_gamma.py", "test_mutants_balls.py", "test_mutants_refusals.py", "test_mutants_hulls.py", "test_mutants_intervals.py", "test_intervals.py", "test_arb_enclose_range.py"),
+    "intervals": ("test_interval_helpers.py", "test_interval_domains.py", "test_second_opinion_gamma.py", "test_mutants_balls.py", "test_mutants_refusals.py", "test_mutants_hulls.py", "test_mutants_intervals.py", "test_intervals.py", "test_arb_enclose_range.py"),
     "symmetries": ("test_mutants_symmetries.py", "test_mutants_steps.py", "test_fallback_wiring.py", "test_mutants_degree_domain.py", "test_symmetries.py", "test_guard.py", "test_custom_forms.py"),
     "theorems": ("test_mutants_symmetries.py", "test_symmetries.py"),
     "domain": ("test_mutants_domain.py", "test_domain.py"),
@@ -459,6 +459,8 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         "_OPERATOR_TEXT only names an operator in a refusal message, looked up only for an operator outside _ARITHMETIC, _CONNECTIVES and _COMPARISONS; ast.Add is arithmetic, so its entry is never read",
     ("parsing", "`written` → `sign`, in `return relation(cls, sign * target, S.Zero, written)`"):
         "relation reads `written` only into the text of a ParseError (_real_comparison's _not_real, certified_sign's refusal): every value returned and every error raised are the same, only a message names -1 or 1 instead of the input",
+    ("evaluate", "`raise EvaluationError(f\"{_short(node)} is not a real root\")` → `pass`, in `raise EvaluationError(f\"{_short(node)} is not a real root\")`"):
+        "unreachable: both lines run after `node.is_real` is checked, and SymPy stores a CRootOf with its irreducible (square-free) factor and calls it real exactly when its index is below that factor's number of real roots, which both isolations (Arb's exactly-real balls, SymPy's sqf intervals) list",
     ("kernel_check", "`region[1:2]` → `region[1:3]`, in `ends = region[1:] if region[0] == \"open\" else region[1:2]`"):
         "every point region the kernel builds (region_from, the witness point, complete.py) is the 2-tuple ('point', p), so region[1:3] and region[1:2] are the same 1-tuple",
 }
@@ -481,6 +483,8 @@ SOUND_EITHER_WAY: dict[tuple[str, str], str] = {
         _ERFC_ROUTE,
     ("roots", "`lower` → `upper`, in `roots = [c for c in _proved_roots(g, var, propose(g, var, sympy.Interval.open(lower, uppe…`"):
         "the interval only goes to propose, whose candidates are proposals: every root kept is proved by _proved_roots and must lie strictly inside (lower, upper); with fewer proposals _monotone ends in the certified end test or None (the caller bisects), at worst a proof lost",
+    ("balls", "`1` → `0`, in `if isinstance(x, fmpq) and x.q == 1:`"):
+        "an fmpq's denominator is never 0, so gamma's exact-integer branch is never taken: Arb's gamma then encloses (n − 1)! at n > 0 (an enclosure for an exact value), and at a pole n <= 0 the ball holds the integer and is not > 0, so Imprecise (undecided) replaces EvaluationError: only answers lost",
     ("balls", "`power.lower() < 0` → `power.lower() <= 0`, in `return power.nonnegative_part() if power.lower() < 0 else power`"):
         "the two differ only when the ball's lower end is exactly 0, where nonnegative_part still encloses ball ∩ [0, ∞), which holds every value |x|**n >= 0 the ball held",
     ("intervals", "`2` → `4`, in `if 2 * bits >= target:`"):

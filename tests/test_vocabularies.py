@@ -11,6 +11,7 @@ from symcheck.core.results import Status, Step
 from symcheck.core.verdict import CrossVerdict, Verdict
 from symcheck.engine.group_facts import ASetKind, BoundKind
 from symcheck.engine.zero import PieceStatus
+from symcheck.language.transformations import Transformation, TransformationKind
 from symcheck.paper.derivations import CheckRecord, DerivationStatus, DerivationStep, StepKind
 
 #: every closed vocabulary with the strings its JSON has always carried (the interface)
@@ -22,6 +23,7 @@ VOCABULARIES: dict[type[StrEnum], set[str]] = {
     BoundKind: {"empty", "points", "law", "discrete", "open"},
     DerivationStatus: {"verified", "failed", "unknown", "timeout", "not-applicable", "explicit-only"},
     StepKind: {"identity", "definition"},
+    TransformationKind: {"exchange", "inverse-scaling", "key-value-rescaling", "query-value-rescaling"},
     Status: {"verified", "theorem", "given", "certified", "unknown", "timeout", "failed"},
 }
 MEMBERS = [member for vocabulary in VOCABULARIES for member in vocabulary]
@@ -99,3 +101,12 @@ def test_a_derivation_step_reads_its_status_and_kind_from_the_json_strings() -> 
     assert {type(v) for v in (data["status"], data["kind"], data["checks"][0]["status"])} == {str}
     with pytest.raises(ValueError):
         CheckRecord("explicit", "proved", "…")  # type: ignore[arg-type]
+
+
+def test_a_transformation_reads_its_kind_from_the_command_line_name() -> None:
+    from symcheck.core.errors import UnknownNameError
+
+    t = Transformation("exchange")  # type: ignore[arg-type]
+    assert t.name is TransformationKind.EXCHANGE and t == Transformation(TransformationKind.EXCHANGE)
+    with pytest.raises(UnknownNameError, match=r"did you mean 'exchange'\?$"):  # names quoted, not members
+        Transformation("exchang")  # type: ignore[arg-type]

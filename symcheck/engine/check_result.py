@@ -17,7 +17,7 @@ import sympy
 from symcheck.core.results import Renderable, Step
 from symcheck.core.verdict import CrossVerdict, Verdict
 from symcheck.language.activations import Activation
-from symcheck.language.transformations import Transformation
+from symcheck.language.transformations import Transformation, TransformationKind
 from symcheck.language.unit_forms import Form
 
 __all__ = ["CheckResult", "CrossCheck"]
@@ -90,7 +90,7 @@ class OnATransformation:
     transformation: Transformation
 
     @property
-    def symmetry(self) -> str:
+    def symmetry(self) -> TransformationKind:
         """The transformation's kind: exchange, inverse-scaling, key-value-rescaling, …"""
         return self.transformation.name
 

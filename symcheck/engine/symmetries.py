@@ -40,7 +40,7 @@ from symcheck.core.results import Status, Step
 from symcheck.engine.check_result import CheckResult, CrossCheck
 from symcheck.language.symbols import A, B, SIGMA, Z, substitute_sigma
 from symcheck.engine.theorems import ANY, EXCHANGE, NEGATIVE, POSITIVE, Reduction, fixed_scale
-from symcheck.language.transformations import Transformation, domain as _domain
+from symcheck.language.transformations import Transformation, TransformationKind, domain as _domain
 from symcheck.core.verdict import CrossVerdict, Verdict
 from symcheck.engine.zero import PieceStatus, ZeroDecision, constant_sign, decide_zero, opaque_constants
 from symcheck.exact.zero_proof import generator_identity_safe
@@ -295,13 +295,14 @@ def _decide(statement: _Statement, budget: Budget) -> Decision:
 
 
 def _has_reduction(unit: Form, t: Transformation) -> bool:
-    return unit.name == "gated" and not unit.custom and t.name in ("exchange", "inverse-scaling")
+    return (unit.name == "gated" and not unit.custom
+            and t.name in (TransformationKind.EXCHANGE, TransformationKind.INVERSE_SCALING))
 
 
 def _reduction(unit: Form, t: Transformation) -> Reduction:
     if not _has_reduction(unit, t):
         raise ValueError(f"no reduction is known for {t.name} on the {unit.name} form")
-    if t.name == "exchange":
+    if t.name is TransformationKind.EXCHANGE:
         return EXCHANGE
     if t.domain.value is not None:
         return fixed_scale(t.domain.value)
@@ -471,7 +472,7 @@ def _decide_plane(statement: _Statement, budget: Budget, steps: list[Step]) -> D
                       Relation(Rel.EQ, Apply(_D, tuple(space)), difference),
                       "left − right with σ substituted; the symmetry holds iff D = 0 at every point",
                       Status.GIVEN))
-    if t.name == "query-value-rescaling" and not t.degree.is_integer and t.domain.name != "positive" \
+    if t.name is TransformationKind.QUERY_VALUE_RESCALING and not t.degree.is_integer and t.domain.name != "positive" \
             and not (t.domain.value is not None and t.domain.value > 0):
         note = f"α^{text(t.degree)} is not real for negative α"
         return Decision(Verdict.INCONCLUSIVE, tuple(steps), difference, None, {}, note)

@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections import abc
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 from fractions import Fraction
 
 import sympy
@@ -117,14 +118,23 @@ def _map(first: sympy.Symbol, second: sympy.Symbol, new_first: object, new_secon
     return Mapping(Tuple((first, second)), Tuple((new_first, new_second)))
 
 
-#: name -> (scale symbol or None, what it does, the map for a degree p)
+class TransformationKind(StrEnum):
+    """The per-unit parameter maps a symmetry check decides."""
+
+    EXCHANGE = "exchange"
+    INVERSE_SCALING = "inverse-scaling"
+    KEY_VALUE_RESCALING = "key-value-rescaling"
+    QUERY_VALUE_RESCALING = "query-value-rescaling"
+
+
+#: kind -> (scale symbol or None, what it does, the map for a degree p)
 KINDS = {
-    "exchange": (None, "exchange (q, k) → (k, q)", lambda p: _map(_Q, _K, _K, _Q)),
-    "inverse-scaling": (ALPHA, "inverse scaling (q, k) → (αq, k/α)",
+    TransformationKind.EXCHANGE: (None, "exchange (q, k) → (k, q)", lambda p: _map(_Q, _K, _K, _Q)),
+    TransformationKind.INVERSE_SCALING: (ALPHA, "inverse scaling (q, k) → (αq, k/α)",
                         lambda p: _map(_Q, _K, ALPHA * _Q, Ratio(_K, ALPHA))),
-    "key-value-rescaling": (BETA, "key-value rescaling (k, v) → (βk, v/β)",
+    TransformationKind.KEY_VALUE_RESCALING: (BETA, "key-value rescaling (k, v) → (βk, v/β)",
                             lambda p: _map(_K, _V, BETA * _K, Ratio(_V, BETA))),
-    "query-value-rescaling": (ALPHA, "query-value rescaling (q, v) → (αq, v/α^p)",
+    TransformationKind.QUERY_VALUE_RESCALING: (ALPHA, "query-value rescaling (q, v) → (αq, v/α^p)",
                               lambda p: _map(_Q, _V, ALPHA * _Q, Ratio(_V, Power(ALPHA, p)))),
 }
 
@@ -133,13 +143,15 @@ KINDS = {
 class Transformation:
     """A parameter-space map of one unit; ``statement`` gives the identity it must satisfy."""
 
-    name: str
+    name: TransformationKind       # a name as the command line spells it is read as its kind
     domain: Domain | None = None   # where the scale ranges, for the scalings
     degree: sympy.Expr = S.One     # p, for query-value rescaling
 
     def __post_init__(self) -> None:
         if self.name not in KINDS:
-            raise UnknownNameError("transformation", self.name, closest(self.name, KINDS), tuple(KINDS))
+            names = tuple(kind.value for kind in TransformationKind)  # the message quotes names, not members
+            raise UnknownNameError("transformation", self.name, closest(self.name, names), names)
+        object.__setattr__(self, "name", TransformationKind(self.name))
         if (KINDS[self.name][0] is None) != (self.domain is None):
             raise ValueError(f"{self.name} {'needs' if self.domain is None else 'takes no'} domain")
 
@@ -156,11 +168,11 @@ class Transformation:
 
     def apply(self, a: sympy.Expr, b: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr, sympy.Expr]:
         """The unit's new arguments and the factor its output row v is multiplied by."""
-        if self.name == "exchange":
+        if self.name is TransformationKind.EXCHANGE:
             return b, a, S.One
-        if self.name == "inverse-scaling":
+        if self.name is TransformationKind.INVERSE_SCALING:
             return ALPHA * a, b / ALPHA, S.One
-        if self.name == "key-value-rescaling":
+        if self.name is TransformationKind.KEY_VALUE_RESCALING:
             return a, BETA * b, 1 / BETA
         return ALPHA * a, b, ALPHA ** -self.degree
 

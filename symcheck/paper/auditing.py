@@ -35,7 +35,7 @@ from symcheck.engine.symmetries import LEFT_MINUS_RIGHT, check, enclosure
 from symcheck.paper.structural import STRUCTURAL
 from symcheck.core.formula import (And, Apply, Difference, Formula, Numeral, Operator, Power, Product, Rel,
                                    Relation, Text)
-from symcheck.language.transformations import Domain, Transformation, domain
+from symcheck.language.transformations import Domain, Transformation, TransformationKind, domain
 from symcheck.core.verdict import Verdict
 
 if TYPE_CHECKING:  # imported where used: a family audit is built only with params
@@ -174,12 +174,12 @@ Checker = Callable[[Transformation, str], CheckResult]
 def _unit_rows(sigma: Activation, form: str, unit: str, kinds: tuple[str, ...],
                timeout: float, run: Checker) -> Iterator[AuditRow]:
     for kind in kinds:
-        if kind == "exchange":
+        if kind == TransformationKind.EXCHANGE:
             yield _row(sigma, form, unit, Transformation("exchange"), run)
-        elif kind == "inverse-scaling":
+        elif kind == TransformationKind.INVERSE_SCALING:
             for d in SCALING_DOMAINS:
                 yield _row(sigma, form, unit, Transformation(kind, domain(d)), run)
-        elif kind == "key-value-rescaling":
+        elif kind == TransformationKind.KEY_VALUE_RESCALING:
             for d in KEY_VALUE_DOMAINS:
                 yield _row(sigma, form, unit, Transformation(kind, domain(d)), run)
         else:

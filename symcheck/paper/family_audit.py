@@ -24,7 +24,7 @@ from symcheck.engine.families import _simplest, check_family
 from symcheck.engine.family_result import FamilyResult, RegionVerdict
 from symcheck.engine.symmetries import check
 from symcheck.language.family import FamilyActivation, parse_family
-from symcheck.language.transformations import Domain, Transformation, domain
+from symcheck.language.transformations import Domain, Transformation, TransformationKind, domain
 from symcheck.language.unit_forms import form as form_of
 
 __all__ = ["FamilyAudit", "FamilyAuditRow", "Layout", "audit_family"]
@@ -175,11 +175,11 @@ def _generic(regions) -> Any:
 
 
 def _transformations(kind: str, layout: Layout) -> Iterator[Transformation]:
-    if kind == "exchange":
+    if kind == TransformationKind.EXCHANGE:
         yield Transformation("exchange")
-    elif kind == "inverse-scaling":
+    elif kind == TransformationKind.INVERSE_SCALING:
         yield from (Transformation(kind, domain(d)) for d in layout.scaling_domains)
-    elif kind == "key-value-rescaling":
+    elif kind == TransformationKind.KEY_VALUE_RESCALING:
         yield from (Transformation(kind, domain(d)) for d in layout.key_value_domains)
 
 
