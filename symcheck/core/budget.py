@@ -317,6 +317,6 @@ def _unwatch(timer: _Timer) -> None:
             _raise_in(timer.thread, None)
 
 
-for _own in (_bracket_collections, _gc_started, _gc_stopped, _must_wait, _Alarm.__enter__, _Alarm.__exit__, _Alarm._disarm, _Alarm._due, _watch, _unwatch,
-             _Watchdog.arm):
+for _own in (_bracket_collections, _gc_started, _gc_stopped, _must_wait, _Alarm.__enter__, _Alarm.__exit__,
+             _Alarm._disarm, _Alarm._due, _watch, _unwatch, _Watchdog.arm):
     uninterruptible(_own)
