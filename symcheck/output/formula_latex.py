@@ -16,6 +16,7 @@ loading the document renderers.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from itertools import pairwise
 
 import sympy
 
@@ -85,7 +86,7 @@ def _separator(left: f.Term, right: f.Term) -> str:
 
 def _product(node: f.Product) -> str:
     out = latex(node.items[0])
-    for left, right in zip(node.items, node.items[1:]):
+    for left, right in pairwise(node.items):
         out += _separator(left, right) + latex(right)
     return out
 
@@ -104,7 +105,7 @@ def _bracketed(term: f.Term) -> bool:
 def _matrix_product(node: f.MatrixProduct) -> str:
     """Factors side by side; two bracketed ones touch: (αQ_j)(K_j/α)ᵀ."""
     out = latex(node.items[0])
-    for left, right in zip(node.items, node.items[1:]):
+    for left, right in pairwise(node.items):
         out += ("" if _bracketed(left) and _bracketed(right) else " ") + latex(right)
     return out
 

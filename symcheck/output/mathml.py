@@ -18,6 +18,7 @@ from __future__ import annotations
 import html as _html
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 import sympy
@@ -198,7 +199,7 @@ def _operator(node: f.Operator) -> str:
 
 def _product(node: f.Product) -> str:
     out = _node(node.items[0])
-    for left, right in zip(node.items, node.items[1:]):
+    for left, right in pairwise(node.items):
         thin = isinstance(left, f.Formula) or isinstance(right, f.Formula)
         out += (_THIN if thin and not isinstance(right, f.Paren) else _mo("&#x2062;")) + _node(right)
     return _row(out)

@@ -27,7 +27,7 @@ SERIES = (("exchange_defect", "exchange defect (gate ↔ up)", "o"),
           ("relative_error", "relative error vs framework forward", "^"))
 
 
-def model_figure(report: "ModelReport") -> "Figure":
+def model_figure(report: ModelReport) -> Figure:
     _matplotlib()
     from matplotlib.figure import Figure
     fig = Figure(figsize=(7.0, 4.2), layout="constrained")
@@ -37,9 +37,9 @@ def model_figure(report: "ModelReport") -> "Figure":
         values = [getattr(r, attribute) for r in report.layers]
         if all(v is None for v in values):
             continue
-        shown = [(i, max(v, FLOOR)) for i, v in zip(x, values) if v is not None]
+        shown = [(i, max(v, FLOOR)) for i, v in zip(x, values, strict=True) if v is not None]
         line, = ax.plot([i for i, _ in shown], [v for _, v in shown], marker=marker, label=label)
-        zeros = [i for i, v in zip(x, values) if v == 0.0]
+        zeros = [i for i, v in zip(x, values, strict=True) if v == 0.0]
         if zeros:
             ax.plot(zeros, [FLOOR] * len(zeros), linestyle="none", marker=marker, markersize=10,
                     markerfacecolor="white", markeredgecolor=line.get_color())
@@ -54,7 +54,7 @@ def model_figure(report: "ModelReport") -> "Figure":
     return fig
 
 
-def plot_model(report: "ModelReport", path: str | Path) -> Path:
+def plot_model(report: ModelReport, path: str | Path) -> Path:
     """Draw the report's defects by layer into ``path`` (PNG, SVG or PDF by its suffix)."""
     figure_format(path)
     return save_figure(model_figure(report), path)

@@ -66,7 +66,7 @@ def _matplotlib() -> Any:
 
 # ---- σ on a grid ---------------------------------------------------------------------------------
 
-def _vectorised(act: "Activation") -> Any:
+def _vectorised(act: Activation) -> Any:
     """``act.to_numpy()``, or None for an expression NumPy cannot evaluate (then: mpmath)."""
     try:
         return act.to_numpy()
@@ -74,7 +74,7 @@ def _vectorised(act: "Activation") -> Any:
         return None
 
 
-def sigma_values(act: "Activation", points: Any) -> np.ndarray:
+def sigma_values(act: Activation, points: Any) -> np.ndarray:
     """σ at ``points`` (exact rationals or floats) as float64; NaN where it cannot be evaluated."""
     function = _vectorised(act)
     if function is not None:
@@ -83,7 +83,7 @@ def sigma_values(act: "Activation", points: Any) -> np.ndarray:
     return np.array([_approximate(act, p) for p in points], dtype=float)
 
 
-def _approximate(act: "Activation", point: Any) -> float:
+def _approximate(act: Activation, point: Any) -> float:
     from symcheck.exact.evaluate import approximate
     from symcheck.language.symbols import Z
     try:
@@ -98,11 +98,11 @@ def _axis(lo: Fraction, hi: Fraction, count: int) -> list[Fraction]:
     return [lo + step * i for i in range(count)]
 
 
-def _count(act: "Activation") -> int:
+def _count(act: Activation) -> int:
     return FINE if _vectorised(act) is not None else COARSE
 
 
-def _exchange_terms(act: "Activation") -> tuple[np.ndarray, ...]:
+def _exchange_terms(act: Activation) -> tuple[np.ndarray, ...]:
     """(a, b, σ(a)·b, σ(b)·a) on the square [−LIMIT, LIMIT]²."""
     axis = _axis(Fraction(-LIMIT), Fraction(LIMIT), _count(act))
     s = sigma_values(act, axis)  # σ is needed on the axis only: D is an outer combination
@@ -112,20 +112,20 @@ def _exchange_terms(act: "Activation") -> tuple[np.ndarray, ...]:
     return a, b, sa * b, sb * a
 
 
-def exchange_defect(act: "Activation") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def exchange_defect(act: Activation) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(a, b, D) with ``D[i, j] = σ(a_j)·b_i − σ(b_i)·a_j`` on the square [−LIMIT, LIMIT]²."""
     a, b, left, right = _exchange_terms(act)
     return a, b, left - right
 
 
-def scaling_defect(act: "Activation", alpha: str = "positive") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def scaling_defect(act: Activation, alpha: str = "positive") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(α, a, E) with ``E = σ(αa)/α − σ(a)`` for α in the domain (|α| in ALPHA_RANGE), a ∈ [−LIMIT, LIMIT]."""
     al, a, left, right = _scaling_terms(act, alpha)
     with np.errstate(all="ignore"):
         return al, a, left - right
 
 
-def _scaling_terms(act: "Activation", alpha: str) -> tuple[np.ndarray, ...]:
+def _scaling_terms(act: Activation, alpha: str) -> tuple[np.ndarray, ...]:
     """(α, a, σ(αa)/α, σ(a)) on the grid of :func:`scaling_defect`."""
     if alpha not in SCALING_DOMAINS:
         raise PlotError(f"the scaling figure draws a range of α: {', '.join(SCALING_DOMAINS)}, not {alpha!r}")
@@ -147,7 +147,7 @@ def _scaling_terms(act: "Activation", alpha: str) -> tuple[np.ndarray, ...]:
             scaled = np.asarray(function(np.outer(v, x)), dtype=float)
     else:  # exact products, each distinct one evaluated once
         products = sorted({p * q for p in alphas for q in values})
-        sigma = dict(zip(products, sigma_values(act, products)))
+        sigma = dict(zip(products, sigma_values(act, products), strict=True))
         scaled = np.array([[sigma[p * q] for p in alphas] for q in values])
     with np.errstate(all="ignore"):
         left = scaled / x[np.newaxis, :]
@@ -165,14 +165,14 @@ def touching_zeros(left: np.ndarray, right: np.ndarray) -> np.ndarray:
 
 # ---- figures -------------------------------------------------------------------------------------
 
-def _label(act: "Activation") -> str:
+def _label(act: Activation) -> str:
     """σ's name for a title: mathtext for a catalogue name; a user's formula with $ made literal."""
     if act.builtin:
         return rf"$\sigma = \mathrm{{{act.name.replace('_', chr(92) + '_')}}}$"
     return "σ(z) = " + act.formula.replace("$", r"\$")
 
 
-def _proved(fig: "Figure", x: np.ndarray, y: np.ndarray, xlabel: str, ylabel: str, title: str,
+def _proved(fig: Figure, x: np.ndarray, y: np.ndarray, xlabel: str, ylabel: str, title: str,
             statement: str, command: str) -> None:
     """A proved symmetry: the statement that the defect is identically 0, no field (on a
     colour scale the float round-off of two equal terms would be all there is to see)."""
@@ -188,7 +188,7 @@ def _proved(fig: "Figure", x: np.ndarray, y: np.ndarray, xlabel: str, ylabel: st
     ax.set_title(title)
 
 
-def _draw(fig: "Figure", x: np.ndarray, y: np.ndarray, left: np.ndarray, right: np.ndarray, xlabel: str,
+def _draw(fig: Figure, x: np.ndarray, y: np.ndarray, left: np.ndarray, right: np.ndarray, xlabel: str,
           ylabel: str, title: str, bar: str) -> None:
     from matplotlib.colors import ListedColormap, TwoSlopeNorm
     ax = fig.add_subplot()
@@ -218,13 +218,13 @@ def _draw(fig: "Figure", x: np.ndarray, y: np.ndarray, left: np.ndarray, right: 
     ax.set_title(title)
 
 
-def _command(act: "Activation", kind: str, alpha: str | None = None) -> str:
+def _command(act: Activation, kind: str, alpha: str | None = None) -> str:
     import shlex
     shown = act.name if act.builtin else act.formula
     return f"symcheck {kind} --act {shlex.quote(shown)}" + (f" --alpha {alpha}" if alpha else "")
 
 
-def exchange_figure(act: "str | Activation", *, timeout: float = DEFAULT_TIMEOUT) -> "Figure":
+def exchange_figure(act: str | Activation, *, timeout: float = DEFAULT_TIMEOUT) -> Figure:
     """The antisymmetric part σ(a)·b − σ(b)·a of the gated unit, with its zero set; where the
     symbolic check proves exchange (within ``timeout`` seconds), that statement instead."""
     _matplotlib()
@@ -247,8 +247,8 @@ def exchange_figure(act: "str | Activation", *, timeout: float = DEFAULT_TIMEOUT
 _DOMAIN_TEXT = {"positive": "α > 0", "negative": "α < 0", "any": "α ≠ 0"}
 
 
-def scaling_figure(act: "str | Activation", alpha: str = "positive", *,
-                   timeout: float = DEFAULT_TIMEOUT) -> "Figure":
+def scaling_figure(act: str | Activation, alpha: str = "positive", *,
+                   timeout: float = DEFAULT_TIMEOUT) -> Figure:
     """The inverse-scaling defect σ(αa)/α − σ(a) of the gated unit over (α, a), with its zero set;
     where the symbolic check proves the scaling for every α of the domain, that statement instead."""
     _matplotlib()
@@ -268,7 +268,7 @@ def scaling_figure(act: "str | Activation", alpha: str = "positive", *,
     return fig
 
 
-def plot(kind: str, act: "str | Activation", path: str | Path, *, alpha: str = "positive",
+def plot(kind: str, act: str | Activation, path: str | Path, *, alpha: str = "positive",
          timeout: float = DEFAULT_TIMEOUT) -> Path:
     """Draw ``kind`` (exchange or scaling) for ``act`` into ``path``; PNG, SVG or PDF by its suffix.
     ``timeout`` bounds the symbolic check that decides whether there is a defect to draw."""
