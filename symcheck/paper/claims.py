@@ -50,7 +50,7 @@ _COLUMNS = (("exchange", None), ("inverse-scaling", "positive"), ("inverse-scali
             ("inverse-scaling", "any"))
 #: activation -> the gated unit's verdicts for exchange, α > 0, α = −1, α ≠ 0
 GATED: dict[str, dict[tuple[str, str | None], Verdict]] = {
-    name: dict(zip(_COLUMNS, verdicts)) for name, verdicts in {
+    name: dict(zip(_COLUMNS, verdicts, strict=True)) for name, verdicts in {
         "relu": (_B, _H, _B, _B),
         "leaky_relu": (_B, _H, _B, _B),
         "gelu": (_B, _B, _B, _B),
@@ -92,7 +92,7 @@ def rows(result: Audit | Catalogue) -> tuple[Row, ...]:
         return tuple((result.activation.name, r.form, r.transformation, _text(r.domain), r.verdict)
                      for r in result.rows)
     return tuple((name, result.form, t.name, _text(t.domain), r.verdict) for name, results in result.rows
-                 for t, r in zip(result.columns, results))
+                 for t, r in zip(result.columns, results, strict=True))
 
 
 def _text(found: Domain | None) -> str | None:
