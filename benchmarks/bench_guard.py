@@ -19,9 +19,9 @@ import time
 
 from sympy.core.cache import clear_cache
 
+from symcheck.core.verdict import Verdict
 from symcheck.engine import symmetries
 from symcheck.language.activations import CATALOGUE
-from symcheck.core.verdict import Verdict
 
 TARGET = 0.10
 CHECKS = {

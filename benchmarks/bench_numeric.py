@@ -97,6 +97,11 @@ def _torch_chunks(name: str, N: int, d: int, r: int, m: int, budget: int) -> lis
     return sorted({c for c in (largest, largest // 2, largest // 4, 16, 64) if 1 <= c <= largest})
 
 
+def _best_chunk(route: Callable[..., object], options: list[int], sample: int) -> int:
+    """The chunk with the least time per unit computed (a last partial chunk still costs a whole one)."""
+    return min(options, key=lambda c: _timed(lambda: route(c, sample)) / (-(-sample // c) * c))
+
+
 def main() -> None:
     args = _arguments()
     _pin_threads(args.threads)
@@ -151,7 +156,7 @@ def main() -> None:
         for name, route in _torch_routes(torch, X, Q, K, V, args.act, budget).items():
             options = _torch_chunks(name, N, d, r, m, budget)
             sample = min(m, 2 * max(options))
-            best = min(options, key=lambda c: _timed(lambda: route(c, sample)) / (-(-sample // c) * c))
+            best = _best_chunk(route, options, sample)
             chunks[name] = best
             contenders[name] = (lambda route=route, best=best: route(best))
             theirs = contenders[name]().numpy()
