@@ -4,6 +4,7 @@ and a box where the expression may be undefined is refused."""
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import pairwise
 
 import mpmath
 import pytest
@@ -22,7 +23,10 @@ R = sympy.Rational
 SAMPLE_DPS = 50
 
 
-def heaviside(t, h0=mpmath.mpf(1) / 2):
+_HALF = mpmath.mpf(1) / 2
+
+
+def heaviside(t, h0=_HALF):
     return mpmath.mpf(1) if t > 0 else mpmath.mpf(0) if t < 0 else h0
 
 
@@ -96,7 +100,7 @@ def test_widths_shrink_with_the_box(which):
     for k in (2, 6, 12, 24, 48):
         ball = enclose_range(expr, {z: (centre - R(1, 2**k), centre + R(1, 2**k))}, 128)
         widths.append(exact(ball.rad()))
-    assert all(b <= a for a, b in zip(widths, widths[1:])), widths
+    assert all(b <= a for a, b in pairwise(widths)), widths
     assert widths[-1] < Fraction(1, 2**40), widths  # down to the box's own scale
 
 

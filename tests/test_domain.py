@@ -1,12 +1,11 @@
 """The domain check: obligations proved on all of R, or refuted at a certified point, or unverified."""
 from __future__ import annotations
 
-
 import pytest
 import sympy
 
-from symcheck.language.definedness import Obligation, check_defined_on_reals
 from symcheck.core.errors import DomainError
+from symcheck.language.definedness import Obligation, check_defined_on_reals
 from symcheck.language.parsing import parse_activation
 from symcheck.language.symbols import A, B, Z
 

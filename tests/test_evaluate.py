@@ -11,10 +11,10 @@ import pytest
 import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_intervals import REF_DPS, R, assert_encloses, bounds, heaviside, mp, z
 
 from symcheck.core.errors import EvaluationError
 from symcheck.exact.evaluate import Certificate, approximate, certify_nonzero, enclose
-from test_intervals import REF_DPS, R, assert_encloses, bounds, heaviside, mp, z
 
 a, b = sympy.symbols("a b", real=True)
 

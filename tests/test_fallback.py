@@ -1,16 +1,16 @@
 """The numeric fallback: certified witnesses for non-zero residuals, honest evidence otherwise."""
 from __future__ import annotations
 
-import sympy
 import pytest
+import sympy
 
-from symcheck.exact.evaluate import certify_nonzero
+from symcheck.core.budget import Budget
+from symcheck.core.verdict import Verdict
 from symcheck.engine.fallback import numeric_witness
+from symcheck.engine.zero import prove_identically_zero
+from symcheck.exact.evaluate import certify_nonzero
 from symcheck.exact.regions import Region
 from symcheck.language.symbols import ALPHA, A, B, Z
-from symcheck.core.verdict import Verdict
-from symcheck.engine.zero import prove_identically_zero
-from symcheck.core.budget import Budget
 
 # identically zero, but beyond SymPy's simplify and the engine's rewrites: Machin-like
 # formulas, atan(1/2) + atan(1/3) = π/4 and 4·atan(1/5) − atan(1/239) = π/4

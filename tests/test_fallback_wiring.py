@@ -6,8 +6,8 @@ import sympy
 
 import symcheck as sc
 from symcheck.engine import zero
-from symcheck.language.transformations import Transformation, domain
 from symcheck.engine.zero import Evidence
+from symcheck.language.transformations import Transformation, domain
 
 
 def _blind_engine(monkeypatch) -> None:

@@ -2,10 +2,9 @@
 prints what the steps have always shown."""
 from __future__ import annotations
 
+import pytest
 import sympy
 from sympy import S
-
-import pytest
 
 from symcheck.core import formula as f
 from symcheck.core.results import Step

@@ -4,10 +4,10 @@ from __future__ import annotations
 import pytest
 import sympy
 
-from symcheck.exact import regions
 from symcheck.engine.guard import WITHDRAWN
-from symcheck.exact.roots import Cuts
 from symcheck.engine.symmetries import check_exchange, check_inverse_scaling
+from symcheck.exact import regions
+from symcheck.exact.roots import Cuts
 
 BUMP = "z + Piecewise((0, sin(z) + cos(z) > 0), (Max(0, (z - 4)*(9/2 - z)), True))"
 

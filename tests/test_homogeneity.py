@@ -7,14 +7,22 @@ from fractions import Fraction
 import mpmath
 import pytest
 import sympy
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import symcheck.engine.homogeneity as homogeneity
-from symcheck.language.activations import activation
 from symcheck.core.errors import EvaluationError
-from symcheck.engine.homogeneity import (Conflict, Excludes, OppositeSigns, Pinned, Unsettled, Vanishing,
-                                  ZeroAndNonzero, homogeneity_degree)
-from symcheck.language.symbols import Z
+from symcheck.engine.homogeneity import (
+    Conflict,
+    Excludes,
+    OppositeSigns,
+    Pinned,
+    Unsettled,
+    Vanishing,
+    ZeroAndNonzero,
+    homogeneity_degree,
+)
+from symcheck.language.activations import activation
 
 R = sympy.Rational
 

@@ -150,9 +150,9 @@ def test_even_power_of_an_enclosure_containing_zero_is_nonnegative():
 
 # --------------------------------------------------------------------------- the second opinion
 
+from flint import arb, fmpq  # noqa: E402
 from hypothesis import example, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
-from flint import arb, fmpq  # noqa: E402
 
 from symcheck.exact.balls import arb_precision  # noqa: E402
 from symcheck.exact.intervals import Enclosure, Imprecise  # noqa: E402

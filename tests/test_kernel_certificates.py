@@ -1,17 +1,39 @@
 """The kernel accepts hand-built proofs and rejects every edited one (docs/certificates.md)."""
 from __future__ import annotations
 
-import copy
 import json
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from kernel_certificates import (ACCEPTED, G, I, MINUS_ROOT2, ROOT2, SCHEMA, Z, Chain, abs_cut_at_root2, add,
-                                 at, double_angle, leaf, log_periodic_argument, log_split_on_domain, mul, neg,
-                                 put, relu_scaling_positive, silu_not_odd_witness, silu_rank1_exchange,
-                                 sqrt_abs_member, tanh_odd_by_exp)
 from symcheck.kernel.check import check
+
+from kernel_certificates import (
+    ACCEPTED,
+    MINUS_ROOT2,
+    ROOT2,
+    SCHEMA,
+    Chain,
+    G,
+    I,
+    Z,
+    abs_cut_at_root2,
+    add,
+    at,
+    double_angle,
+    leaf,
+    log_periodic_argument,
+    log_split_on_domain,
+    mul,
+    neg,
+    put,
+    relu_scaling_positive,
+    silu_not_odd_witness,
+    silu_rank1_exchange,
+    sqrt_abs_member,
+    tanh_odd_by_exp,
+)
 
 TINY = ["rat", 1, 10 ** 100]
 

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import json
 
-from kernel_certificates import relu_scaling_positive
 from symcheck.cli import main
+
+from kernel_certificates import relu_scaling_positive
 
 
 def run(path, *extra):

@@ -7,9 +7,26 @@ import copy
 
 import pytest
 
-from kernel_certificates import (A, HALF, INV_LOG2, PI, SCHEMA, Z, Chain, I, add, double_angle, leaf,
-                                 log_periodic_argument, mul, neg, put, sq, sqrt_abs_member)
 from symcheck.kernel.check import check
+
+from kernel_certificates import (
+    HALF,
+    PI,
+    SCHEMA,
+    A,
+    Chain,
+    I,
+    Z,
+    add,
+    double_angle,
+    leaf,
+    log_periodic_argument,
+    mul,
+    neg,
+    put,
+    sq,
+    sqrt_abs_member,
+)
 
 
 def cert(expr, chain, vars_=None):

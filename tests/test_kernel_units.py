@@ -5,9 +5,9 @@ from fractions import Fraction
 
 import pytest
 from flint import arb, fmpq, fmpq_poly
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from kernel_certificates import SCHEMA, Z, Chain, I, add, leaf, mul, neg, pw
 from symcheck.kernel.check import check
 from symcheck.kernel.evaluate import enclose, precision
 from symcheck.kernel.normal import Form
@@ -16,6 +16,8 @@ from symcheck.kernel.rules import RULES, match
 from symcheck.kernel.signs import prove_sign
 from symcheck.kernel.tree import parse_expr
 from symcheck.kernel.verdict import Reject
+
+from kernel_certificates import SCHEMA, Chain, I, Z, add, leaf, mul, neg, pw
 
 ROOT2 = ["root", [-2, 0, 1], [I(1), I(2)]]
 

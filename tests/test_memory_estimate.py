@@ -13,6 +13,7 @@ from symcheck.core.errors import InsufficientMemoryError, NumericError
 from symcheck.numeric import checks, planner
 from symcheck.numeric.checks import prepare
 from symcheck.numeric.planner import available_memory, require_memory
+
 from conftest import invoke_cli
 
 

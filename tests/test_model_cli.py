@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 from rich.console import Console
 
+from symcheck.numeric.model_report import model_report
+
 from conftest import invoke_cli
 from model_checkpoints import write_model
-from symcheck.numeric.model_report import model_report
 
 
 @pytest.fixture(scope="module")

@@ -7,12 +7,14 @@ import re
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from model_checkpoints import write_model, write_safetensors
 from symcheck.cli import main
 from symcheck.core.errors import NumericError, WeightsError
 from symcheck.numeric.model_report import model_report, parse_layers
+
+from model_checkpoints import write_model, write_safetensors
 
 
 def _cli(capsys, *args: str) -> tuple[int, str, str]:

@@ -105,5 +105,5 @@ def test_an_even_function_over_a_box_holds_its_values_at_the_ends_and_at_zero(na
     with mpmath.workdps(60):
         for q in points:
             value = reference(mpmath.mpf(q.numerator) / q.denominator)
-            assert mpmath.mpf(low.numerator) / low.denominator <= value <= mpmath.mpf(high.numerator) / high.denominator, \
-                (name, box, q)
+            lowest, highest = (mpmath.mpf(e.numerator) / e.denominator for e in (low, high))
+            assert lowest <= value <= highest, (name, box, q)

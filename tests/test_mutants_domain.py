@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import pytest
 import sympy
-
-from symcheck.exact.signs import at_point
 from sympy import S
 
 from symcheck.core.errors import DomainError, Undecided
 from symcheck.exact.regions import Piece, Region
+from symcheck.exact.signs import at_point
 from symcheck.language import definedness
 from symcheck.language.definedness import Obligation
 from symcheck.language.parsing import parse_activation
@@ -71,6 +70,7 @@ def test_a_point_where_the_obligation_is_unknown_is_no_failure() -> None:
     z = 0 whether the argument is positive is unknown, not false. The activation is refused as
     unverified, never as failing at a point nothing confirmed."""
     import sympy
+
     from symcheck.core.errors import DomainError
     from symcheck.language.activations import activation
     c = "(exp(exp(-3000)) - 1 - exp(-3000))"
@@ -242,9 +242,11 @@ def test_whether_an_obligation_holds(kind, value, expected) -> None:
 
 @pytest.mark.parametrize(("text", "message"), [
     ("log(exp(-2000) - log(1 + exp(-2000)) - exp(-4000)/2)",
-     "log(exp(-2000) - log(1 + exp(-2000)) - exp(-4000)/2) is not defined on all of R: its argument is not positive at z = 0"),
+     "log(exp(-2000) - log(1 + exp(-2000)) - exp(-4000)/2) is not defined on all of R: "
+     "its argument is not positive at z = 0"),
     ("z + sqrt(exp(-2000) - log(1 + exp(-2000)) - exp(-4000)/2)",
-     "sqrt(exp(-2000) - log(1 + exp(-2000)) - exp(-4000)/2) is not defined on all of R: its argument is negative at z = 0"),
+     "sqrt(exp(-2000) - log(1 + exp(-2000)) - exp(-4000)/2) is not defined on all of R: "
+     "its argument is negative at z = 0"),
 ])
 def test_a_constant_sympy_calls_positive_is_refused_where_it_is_certified_negative(text, message) -> None:
     """SymPy's assumptions (and its evaluation of `u <= 0`) call the argument positive: taken

@@ -10,10 +10,10 @@ from sympy import S
 
 from symcheck.core.errors import EvaluationError
 from symcheck.engine import fallback
-from symcheck.exact.evaluate import certify_nonzero
 from symcheck.engine.fallback import numeric_witness
+from symcheck.exact.evaluate import certify_nonzero
 from symcheck.exact.regions import Region
-from symcheck.language.symbols import A, ALPHA, B, Z
+from symcheck.language.symbols import ALPHA, A, B, Z
 
 
 def test_an_uncertified_candidate_is_not_a_witness(monkeypatch) -> None:

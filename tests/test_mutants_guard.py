@@ -7,9 +7,9 @@ import sympy
 
 from symcheck.core.budget import Budget
 from symcheck.engine import guard
+from symcheck.engine.plane import whole_line
 from symcheck.exact.evaluate import certify_nonzero
 from symcheck.language.symbols import A, B
-from symcheck.engine.plane import whole_line
 
 #: false everywhere but on the line a = 0: any sample of the guard refutes it
 FALSE = sympy.Max(A, 0) * B - A * B

@@ -9,10 +9,11 @@ import json
 from functools import cache
 
 import pytest
-from conftest import invoke_cli
 
 import symcheck as sc
 from symcheck.kernel.check import BUNDLE_SCHEMA, check, check_document
+
+from conftest import invoke_cli
 
 
 @cache
@@ -24,7 +25,8 @@ def _certificates() -> tuple[dict, dict, dict]:
 def _bundle() -> dict:
     whats = ("relu, a = 2", "relu, a > 0", "silu, a = -1 (a witness)")
     return {"schema": BUNDLE_SCHEMA,
-            "certificates": [{"what": w, "certificate": copy.deepcopy(c)} for w, c in zip(whats, _certificates())]}
+            "certificates": [{"what": w, "certificate": copy.deepcopy(c)}
+                             for w, c in zip(whats, _certificates(), strict=True)]}
 
 
 def test_a_bundle_of_accepted_certificates_is_accepted_with_every_obligation_counted() -> None:

@@ -22,4 +22,4 @@ from symcheck.language.symbols import Z
 def test_a_root_inside_is_found_and_none_is_invented(g, lower, upper, roots) -> None:
     found = roots_in(g, Z, lower, upper).points
     assert len(found) == len(roots)
-    assert all(sympy.simplify(a - b) == 0 for a, b in zip(found, roots))
+    assert all(sympy.simplify(a - b) == 0 for a, b in zip(found, roots, strict=True))

@@ -3,16 +3,18 @@ line itself as well as on both sides, and proves only what holds on every case.
 """
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 import sympy
 from sympy import S
 
 from symcheck.core.budget import Budget
+from symcheck.core.verdict import Verdict
 from symcheck.engine.plane import Case, _cut, decide_plane, scale_regions, whole_line
 from symcheck.exact.regions import Region
 from symcheck.exact.signs import Undecided, certified_order
-from symcheck.language.symbols import A, ALPHA, B
-from symcheck.core.verdict import Verdict
+from symcheck.language.symbols import ALPHA, A, B
 
 SPACE = {A: whole_line(), B: whole_line()}
 
@@ -129,8 +131,8 @@ def _certified_partition(region: Region, pieces: list[Region]) -> bool:
     points = [p.lower for p in pieces if p.is_point]
     ends = [opens[0].lower, *(p.upper for p in opens)]
     return (ends[0] == region.lower and ends[-1] == region.upper
-            and all(certified_order(hi, lo) > 0 for lo, hi in zip(ends, ends[1:]))
-            and all(q.lower == p.upper for p, q in zip(opens, opens[1:]))
+            and all(certified_order(hi, lo) > 0 for lo, hi in pairwise(ends))
+            and all(q.lower == p.upper for p, q in pairwise(opens))
             and sorted(points, key=lambda x: x.evalf(300)) == ends[1:-1])
 
 

@@ -115,6 +115,7 @@ def test_an_undecided_branch_is_left_as_written_where_sympy_would_choose_one() -
     bits), while SymPy's own evaluation decides it from the square's assumptions; the choice
     must stay open (the Piecewise as written), never SymPy's."""
     import sympy
+
     from symcheck.core.errors import Undecided
     from symcheck.exact.signs import at_point, exact_sign
     from symcheck.language.symbols import Z

@@ -14,9 +14,9 @@ from sympy import S
 
 from symcheck.engine import smt
 from symcheck.language.activations import activation
-from symcheck.language.unit_forms import form
 from symcheck.language.symbols import A, B, Z
 from symcheck.language.transformations import Transformation, domain
+from symcheck.language.unit_forms import form
 
 z3 = pytest.importorskip("z3", reason="z3-solver is in the test extra; without it there is no cross-check")
 
@@ -76,8 +76,9 @@ def test_cross_check_with_a_solver_that_says_unknown(monkeypatch) -> None:
     """Through the public entry point: no verdict, no agreement, whatever the engine said."""
     monkeypatch.setattr(z3, "Solver", _z3_answering(z3.unknown).Solver)
     for engine in ("holds", "broken"):
+        witness = {"a": "1", "b": "1", "alpha": "2"} if engine == "broken" else None
         cross = smt.cross_check(activation("relu"), Transformation("inverse-scaling", domain("positive")),
-                                form("gated"), engine, {"a": "1", "b": "1", "alpha": "2"} if engine == "broken" else None)
+                                form("gated"), engine, witness)
         assert cross.verdict == "unknown"
         assert cross.agrees is None
         assert cross.witness_confirmed is None
@@ -159,7 +160,8 @@ def test_z3_is_reported_available_when_it_is_installed() -> None:
     assert smt.z3_available() is True
 
 
-@pytest.mark.parametrize("expr", [sympy.sin(Z), sympy.exp(Z) + 1, sympy.Piecewise((1, sympy.Xor(Z > 0, Z < 1)), (0, True))])
+@pytest.mark.parametrize("expr", [sympy.sin(Z), sympy.exp(Z) + 1,
+                                  sympy.Piecewise((1, sympy.Xor(Z > 0, Z < 1)), (0, True))])
 def test_the_translation_refuses_what_it_does_not_cover(expr: sympy.Expr) -> None:
     """covers() keeps these away from z3; the translator itself refuses them too, rather than
     giving z3 a term that means something else."""

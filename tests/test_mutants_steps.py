@@ -12,11 +12,11 @@ from sympy import S
 from symcheck.core.verdict import Verdict
 from symcheck.engine import symmetries
 from symcheck.engine.symmetries import check
-from symcheck.language.activations import activation
-from symcheck.language.unit_forms import form
 from symcheck.engine.theorems import Reduction
-from symcheck.language.symbols import A, ALPHA, B, SIGMA, Z
+from symcheck.language.activations import activation
+from symcheck.language.symbols import ALPHA, SIGMA, A, B, Z
 from symcheck.language.transformations import Transformation, domain
+from symcheck.language.unit_forms import form
 
 WITNESS = ["Witness", "Left side", "Right side", "Certificate", "Re-check"]
 WITNESS_STATUS = ["given", "given", "given", "certified", "verified"]

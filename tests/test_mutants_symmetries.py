@@ -11,15 +11,15 @@ import pytest
 import sympy
 from sympy import S
 
+from symcheck.core.verdict import Verdict
 from symcheck.engine import symmetries
 from symcheck.engine.check_result import CrossCheck
-from symcheck.language.activations import activation
-from symcheck.exact.evaluate import Certificate
-from symcheck.language.unit_forms import form
 from symcheck.engine.guard import Counterexample
-from symcheck.language.symbols import A, ALPHA, B, SIGMA
+from symcheck.exact.evaluate import Certificate
+from symcheck.language.activations import activation
+from symcheck.language.symbols import ALPHA, SIGMA, A, B
 from symcheck.language.transformations import Transformation, domain
-from symcheck.core.verdict import Verdict
+from symcheck.language.unit_forms import form
 
 
 def _certify(act: str, alpha: str, values: dict):
@@ -181,7 +181,8 @@ def test_a_fixed_scale_states_its_condition(c, condition) -> None:
     """α = −1 is oddness; every other fixed α is stated as σ(α·z) = α·σ(z)."""
     reduction = symmetries.fixed_scale(c)
     assert reduction.condition == condition
-    assert reduction.residual(sympy.Function("s")) == sympy.Function("s")(c * symmetries.Z) - c * sympy.Function("s")(symmetries.Z)
+    s = sympy.Function("s")
+    assert reduction.residual(s) == s(c * symmetries.Z) - c * s(symmetries.Z)
     assert reduction.witness(S(3)) == {A: S(3), B: S.One, ALPHA: c}
 
 

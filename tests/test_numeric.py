@@ -143,7 +143,8 @@ def test_swiglu_is_gated_with_silu() -> None:
 
 
 @pytest.mark.parametrize("call, message", [
-    (lambda: bilinear_attention(X, Q3, K3[:, :, :2], V, "relu"), r"K has shape \(23, 11, 2\); expected \(23, 11, 3\) like Q"),
+    (lambda: bilinear_attention(X, Q3, K3[:, :, :2], V, "relu"),
+     r"K has shape \(23, 11, 2\); expected \(23, 11, 3\) like Q"),
     (lambda: bilinear_attention(X[:, :5], Q3, K3, V, "relu"), "Q has d \\(axis 1\\) = 11; expected 5"),
     (lambda: bilinear_attention(X, Q2, K2, V, "relu"), "Q has shape \\(23, 11\\); expected a 3-D array"),
     (lambda: gated(X, Q2, K2, V[:4], "relu"), "V has m \\(axis 0\\) = 4; expected 23"),

@@ -13,6 +13,7 @@ from symcheck.numeric.checks import prepare
 from symcheck.numeric.kernels import bilinear_attention, evaluate, gated, mlp, query_mlp, rank1, rank_r
 from symcheck.numeric.planner import parse_memory
 from symcheck.numeric.weights import WeightsError, load_inputs, load_layer
+
 from conftest import invoke_cli
 
 RNG = np.random.default_rng(5)

@@ -8,13 +8,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import symcheck as sc
 from symcheck.core.errors import NumericError, NumericOverflowError
 from symcheck.numeric.checks import measure
 from symcheck.numeric.kernels import bilinear_attention, evaluate, gated, mlp, query_mlp, rank1, rank_r
 from symcheck.numeric.planner import bilinear_plan
+
 from conftest import invoke_cli
 
 RNG = np.random.default_rng(11)
@@ -155,7 +157,8 @@ def test_cli_scaling_with_nan_inputs_is_refused(tmp_path: Path) -> None:
     np.save(tmp_path / "x.npy", inputs)
     code, _, err = invoke_cli("numeric", "scaling", "--act", "relu", "--weights", str(path),
                               "--inputs", str(tmp_path / "x.npy"))
-    assert code == 2 and err == f"Error: {tmp_path / 'x.npy'}: tensor 'x' has a non-finite value (-inf) at index (3, 0)\n"
+    assert code == 2
+    assert err == f"Error: {tmp_path / 'x.npy'}: tensor 'x' has a non-finite value (-inf) at index (3, 0)\n"
 
 
 def test_cli_float32_refuses_float64_weights_beyond_its_range(tmp_path: Path) -> None:

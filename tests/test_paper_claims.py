@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 import symcheck as sc
+
 from conftest import paper_claims
 
 COLUMNS = {"exchange": None, "positive": "positive", "minus-one": -1, "any": "any"}

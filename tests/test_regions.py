@@ -6,7 +6,7 @@ import sympy
 from sympy import S
 
 from symcheck.core.budget import Budget
-from symcheck.exact.regions import Region, Undecided, split
+from symcheck.exact.regions import Region, split
 from symcheck.language.symbols import Z
 
 

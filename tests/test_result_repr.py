@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 
 import symcheck as sc
+
 from conftest import invoke_cli
 
 

@@ -9,11 +9,12 @@ import dataclasses
 import json
 
 import pytest
-from conftest import invoke_cli
 
 import symcheck as sc
 from symcheck.core.verdict import Verdict
 from symcheck.engine import symmetries
+
+from conftest import invoke_cli
 
 VERDICTS = ("holds", "broken", "inconclusive")
 

@@ -1,6 +1,7 @@
 """Verdicts on disguised, perturbed and hand-made activations, and the shape of results."""
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -47,7 +48,7 @@ def _check(expr: str, column: str) -> sc.CheckResult:
 
 
 @pytest.mark.parametrize("expr, column, expected",
-                         [(row[0], col, v) for row in DISGUISED for col, v in zip(COLUMNS, row[1:])])
+                         [(row[0], col, v) for row in DISGUISED for col, v in zip(COLUMNS, row[1:], strict=True)])
 def test_disguised_and_perturbed(expr: str, column: str, expected: str) -> None:
     result = _check(expr, column)
     assert result.verdict.value == expected, str(result)
@@ -57,7 +58,10 @@ def _independent_residual(result: sc.CheckResult) -> sympy.Float:
     """Re-evaluate the unit statement at the witness from scratch, at 50 digits."""
     sigma = result.activation
     w = {k: sympy.Rational(v) for k, v in result.witness.items()}
-    s = lambda u: sigma.expr.subs(Z, u)
+
+    def s(u):
+        return sigma.expr.subs(Z, u)
+
     a, b = w["a"], w["b"]
     if result.symmetry == "exchange":
         lhs, rhs = (s(b) * a, s(a) * b) if result.form.name == "gated" else (s(b * a), s(a * b))
@@ -122,7 +126,7 @@ def test_witness_alpha_lies_in_its_domain() -> None:
 
 def test_result_is_immutable_and_serialises() -> None:
     result = sc.check_exchange("gelu")
-    with pytest.raises(Exception):
+    with pytest.raises(dataclasses.FrozenInstanceError):
         result.verdict = sc.Verdict.HOLDS  # type: ignore[misc]
     with pytest.raises(TypeError):
         result.witness["a"] = 0  # type: ignore[index]

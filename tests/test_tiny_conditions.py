@@ -9,10 +9,10 @@ from __future__ import annotations
 import sympy
 
 from symcheck import activation
+from symcheck.engine.symmetries import check_exchange
 from symcheck.exact.evaluate import recheck_sign
 from symcheck.exact.signs import at_point
 from symcheck.language.symbols import A, B, Z
-from symcheck.engine.symmetries import check_exchange
 
 L = sympy.log(1 + sympy.exp(-2000))
 

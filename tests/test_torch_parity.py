@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import symcheck as sc
-from symcheck.numeric.kernels import gated
 from symcheck.language.activations import CATALOGUE
+from symcheck.numeric.kernels import gated
 
 torch = pytest.importorskip("torch", reason="torch is not installed (CI installs the 'torch' extra)")
 F = torch.nn.functional

@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 import symcheck as sc
 from symcheck.core.errors import EvaluationError
 from symcheck.exact.evaluate import approximate
-from symcheck.language.symbols import Z
 from symcheck.exact.vectorize import erf, erfc, vectorize
+from symcheck.language.symbols import Z
+
 from reference_activations import SQRT2, TORCH
 
 EPS64 = float(np.finfo(np.float64).eps)
@@ -136,7 +137,7 @@ def test_scalars_and_shapes_are_kept() -> None:
 def test_erf_and_erfc_to_a_few_ulp() -> None:
     x = np.concatenate([np.linspace(-7, 7, 4001), [1e-300, -1e-300, 1e-8, 26.0, 27.0, 30.0, -30.0]])
     e, c = _strict(erf, x), _strict(erfc, x)
-    for xi, ei, ci in zip(x, e, c):
+    for xi, ei, ci in zip(x, e, c, strict=True):
         want_e, want_c = math.erf(xi), math.erfc(xi)
         assert abs(ei - want_e) <= 4 * EPS64 * abs(want_e) + 1e-320
         assert abs(ci - want_c) <= 8 * EPS64 * abs(want_c) + 1e-300

@@ -25,10 +25,10 @@ The strategies at the end draw such constants with a chosen sign for Hypothesis.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from typing import Callable
 
 import mpmath
 import sympy
