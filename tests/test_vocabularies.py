@@ -97,8 +97,9 @@ def test_a_derivation_step_reads_its_status_and_kind_from_the_json_strings() -> 
     assert record.status is DerivationStatus.NOT_APPLICABLE
     assert step.status is DerivationStatus.EXPLICIT_ONLY and step.kind is StepKind.DEFINITION
     data = step.to_dict()
-    assert (data["status"], data["kind"], data["checks"][0]["status"]) == ("explicit-only", "definition", "not-applicable")
-    assert {type(v) for v in (data["status"], data["kind"], data["checks"][0]["status"])} == {str}
+    written = (data["status"], data["kind"], data["checks"][0]["status"])
+    assert written == ("explicit-only", "definition", "not-applicable")
+    assert {type(v) for v in written} == {str}
     with pytest.raises(ValueError):
         CheckRecord("explicit", "proved", "…")  # type: ignore[arg-type]
 
