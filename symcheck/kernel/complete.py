@@ -202,8 +202,8 @@ class Completeness:
                 raise Reject("a reflection needs the listed member a = -1")
             return  # (a, c) ∈ G, a < 0: (−a, c/u) ∈ G by (−1, u) ∈ G, and a > 0 was shown above
         else:
-            raise Reject("a half's argument is 'family', 'taylor', 'breaks', 'log-periodic' or 'log-derivative' (a > 0), "
-                         f"'reflection', 'frequencies' or 'signs' (a < 0), got {show(by, 30)}")
+            raise Reject("a half's argument is 'family', 'taylor', 'breaks', 'log-periodic' or 'log-derivative' "
+                         f"(a > 0), 'reflection', 'frequencies' or 'signs' (a < 0), got {show(by, 30)}")
         for a0 in candidates:
             self.settled(a0)
 
@@ -401,7 +401,7 @@ class Completeness:
         if not isinstance(at, list) or len(at) != len(wanted):
             raise Reject("change: two rational points, σ > 0 at the first and σ < 0 at the second "
                          "(one point where σ ≠ 0 with the sign 'zero')")
-        for x, want in zip(at, wanted):
+        for x, want in zip(at, wanted, strict=True):
             zi = _rational(x, "a point of the change")
             if zi == 0 or (zi > 0) == (side == 1):
                 raise Reject("the points must be on the other half-line")
@@ -541,7 +541,7 @@ def taylor_bound(s: int, rows: list[tuple]) -> list[int]:
             raise Reject("fewer than two orders with a coefficient certified non-zero: no bound for a > 0")
         return [1]  # c = b^j = b^k with j ≠ k: b = 1
     laws = []
-    for j, dp, dm, eps in rows:
+    for _j, dp, dm, eps in rows:
         if {dp, dm} == {"zero", "nonzero"} or (dp == dm == "nonzero" and eps == "differ"):
             return []  # c = 0, or b^j·d = 0, or c² ≠ b^(2j): no a < 0
         if dp == dm == "nonzero" and eps in (1, -1):

@@ -125,7 +125,8 @@ _UNARY: dict[str, Callable[[arb], arb]] = {
 
 def _in(x: arb, low: arb | None, high: arb | None, closed: bool) -> arb:
     """x when every point of the ball is in the interval from low to high (open unless closed)."""
-    inside = (low is None or (x >= low if closed else x > low)) and (high is None or (x <= high if closed else x < high))
+    inside = ((low is None or (x >= low if closed else x > low))
+              and (high is None or (x <= high if closed else x < high)))
     if not inside:
         raise Unknown("a ball not certainly inside the function's domain")
     return x

@@ -153,7 +153,8 @@ def _poly_tree(p, gens: list[Node]) -> Node:
     terms: list[Node] = []
     for exps, coeff in p.terms():
         c = fmpq(coeff)
-        powers = [g if e == 1 else ("pow", g, ("int", int(e))) for g, e in zip(gens, exps) if e]
+        # not strict: a form with no generator still has one (unused) ring variable, so exps is longer
+        powers = [g if e == 1 else ("pow", g, ("int", int(e))) for g, e in zip(gens, exps, strict=False) if e]
         number: Node = ("int", int(c.p)) if c.q == 1 else ("rat", int(c.p), int(c.q))
         factors = powers if c == 1 and powers else [number, *powers]
         terms.append(factors[0] if len(factors) == 1 else ("mul", *factors))

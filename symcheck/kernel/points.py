@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import pairwise
 from typing import Any
 
 from flint import arb, fmpq, fmpq_poly
@@ -53,7 +54,7 @@ def _variations(chain: list[fmpq_poly], x: Fraction | str) -> int:
             s = sign(p(q(x)))
         if s:
             signs.append(s)
-    return sum(1 for a, b in zip(signs, signs[1:]) if a != b)
+    return sum(1 for a, b in pairwise(signs) if a != b)
 
 
 def squarefree(p: fmpq_poly) -> fmpq_poly:
