@@ -112,9 +112,9 @@ EXAMPLES: dict[str, tuple] = {
     # flat at 0 (every Taylor coefficient 0): z·σ′/σ = 2/z² or 1/z is strictly monotone on z > 0
     _log_periodic("exp(-1/z**2)", "z > 0"): (trivial, True, "flat"),
     _log_periodic("exp(-1/z)", "z > 0"): (trivial, True, "flat"),
+    # even flat function: the member (−1, 1) reflects a = 1 onto a < 0 ({(±1, 1)})
+    _log_periodic("exp(-1/z**2)"): (even, True, "flat"),
     # ---- left partial, with the reason in the note (true group in the comment) ----
-    # even flat function: (−1, 1) is a member but its certificate is not emitted ({(±1, 1)})
-    _log_periodic("exp(-1/z**2)"): (even, False, "flat"),
     # z² on one side, log-periodic z on the other: only (1, 1); every √2^k refuted up to the cap
     _log_periodic("z*cos(2*pi*log(z)/log(2))", "z > 0", "z**2"): (trivial, False, "one side"),
     # z²·cos(ω log|z| + φ): the member (√2, −2) is proved by the decider but its member certificate
@@ -177,8 +177,6 @@ def test_partial_groups_say_why():
     assert "the cap is 16" in group("z + sin(z)**17").note
     one_sided = group(_log_periodic("z*cos(2*pi*log(z)/log(2))", "z > 0", "z**2")).note
     assert "refuted for every k from 1 to 8 (the cap)" in one_sided
-    flat = group(_log_periodic("exp(-1/z**2)")).note
-    assert "(−1, 1) is not a member or undecided" in flat
 
 
 @pytest.mark.slow

@@ -53,6 +53,8 @@ EVEN = ("cos", "cosh", "abs")
 #: the arguments tried, in order, when the emitter decides a sign (the cheap ones first)
 CHEAP = ("structure", "roots", "point")
 BOUNDED = ("enclosure", "monotone")
+#: f(g(x)) = x and the like, always defined, by the kernel rule named (acosh(cosh x) = |x| apart)
+_INVERSES = {("atanh", "tanh"): ("atanh_tanh",), ("asin", "tanh"): ("atan_sinh", "rl")}
 #: most normalisation rounds of one node (a rewrite that loops is a bug, not a proof)
 MAX_ROUNDS = 64
 MAX_STEPS = 4000
@@ -110,11 +112,12 @@ def _polynomial_over_generators(node: Node):
     return gens, form, n, d
 
 
-def canonical(node: Node) -> Node | None:
+def canonical(node: Node, also_inverted: frozenset = frozenset()) -> Node | None:
     """``node`` as the canonical tree of its polynomial over its generators (terms in the
     normal form's order, coefficients first), or None when it is not one. A negative power of a
-    generator is kept (a Laurent polynomial) when the node itself inverts that generator: the
-    kernel's ``ring`` step accepts exactly those."""
+    generator is kept (a Laurent polynomial) when the node itself inverts that generator, or
+    the generator's key is in ``also_inverted`` (proved non-zero on the piece by the caller):
+    the kernel's ``ring`` step accepts exactly those."""
     found = _polynomial_over_generators(node)
     if found is None:
         return None
@@ -123,7 +126,7 @@ def canonical(node: Node) -> Node | None:
         return None
     keys = sorted(form.index, key=form.index.get)
     ((d_exps, d_coeff),) = d.terms()
-    inverted = inverted_bases(node)
+    inverted = inverted_bases(node) | also_inverted
     if any(e and k not in inverted for k, e in zip(keys, d_exps)):
         return None
     scale = Fraction(int(d_coeff.p), int(d_coeff.q))
@@ -136,6 +139,17 @@ def canonical(node: Node) -> Node | None:
         terms.append(_term(c, factors))
     if not terms:
         return ZERO
+    return terms[0] if len(terms) == 1 else ("add", *terms)
+
+
+def _polynomial_tree(p, trees: list[Node]) -> Node | None:
+    """The canonical tree of a polynomial of the normal form's generators (None if it is 0)."""
+    terms = []
+    for exps, coeff in p.terms():
+        factors = [t if e == 1 else ("pow", t, ("int", int(e))) for t, e in zip(trees, exps, strict=False) if e]
+        terms.append(_term(Fraction(int(coeff.p), int(coeff.q)), factors))
+    if not terms:
+        return None
     return terms[0] if len(terms) == 1 else ("add", *terms)
 
 
@@ -156,6 +170,10 @@ def _leading(node: Node) -> Fraction | None:
         c = first[1]
         return Fraction(c[1], 1 if c[0] == "int" else c[2])
     return Fraction(1)
+
+
+def _is_fraction(node: Node) -> bool:
+    return node[0] == "mul" and len(node) == 3 and node[2][0] == "pow" and node[2][2] == MINUS_ONE
 
 
 def zero_numerator(node: Node) -> bool:
@@ -368,7 +386,10 @@ class Leaf:
         for _ in range(MAX_ROUNDS):
             node = get(self.expr, list(path))
             for rel in _argument_positions(node):
-                new = canonical(get(self.expr, list(path + rel)))
+                argument = get(self.expr, list(path + rel))
+                new = canonical(argument)
+                if new is None:
+                    new = self._laurent(argument)
                 if new is not None:
                     self.ring(path + rel, new)
             if not self._local(path, level):
@@ -377,6 +398,36 @@ class Leaf:
             for rel in _children(node):
                 self.normalize(path + rel, level)
         raise Stuck(f"the rewrites of {node[0]} do not settle")
+
+    def _laurent(self, node: Node) -> Node | None:
+        """``node`` canonical as a Laurent polynomial whose denominator's generators are proved
+        non-zero on the piece though ``node`` inverts another form of them: −(−z)^(−2) is
+        −z^(−2) where z ≠ 0 (σ(−z) of e^(−1/z²)); or, with a denominator of several terms
+        proved non-zero, as N·D⁻¹ with N and D canonical and D's first coefficient 1, so that
+        −a/(1 − a) and a/(1 − a) are one atom's argument up to sign."""
+        found = _polynomial_over_generators(node)
+        if found is None:
+            return None
+        if len(found[3]) != 1:
+            return self._fraction(node)
+        gens, form, _, d = found
+        ((d_exps, _),) = d.terms()
+        keys = sorted(form.index, key=form.index.get)
+        wanted = [k for k, e in zip(keys, d_exps, strict=False) if e and k not in inverted_bases(node)]
+        if not wanted or not all(self.sign(gens[k], "nonzero") for k in wanted):
+            return None
+        return canonical(node, frozenset(wanted))
+
+    def _fraction(self, node: Node) -> Node | None:
+        gens, form, n, d = _polynomial_over_generators(node)
+        keys = sorted(form.index, key=form.index.get)
+        trees = [gens[k] for k in keys]
+        lead = next(iter(d.terms()))[1]
+        numer = _polynomial_tree(n * (1 / lead), trees)
+        denom = _polynomial_tree(d * (1 / lead), trees)
+        if numer is None or denom is None or not self.sign(denom, "nonzero"):
+            return None
+        return ("mul", numer, ("pow", denom, MINUS_ONE))
 
     def _local(self, path: tuple, level: int) -> bool:
         """One local rewrite at ``path``; True if the node changed."""
@@ -396,9 +447,14 @@ class Leaf:
                 return self.rule("asinh_sinh", path)
             if level >= 1 and head == "tan" and arg[0] == "atan":
                 return self.rule("tan_atan", path)
+            if level >= 1 and (head, arg[0]) in _INVERSES:
+                name, *direction = _INVERSES[head, arg[0]]
+                return self.rule(name, path, *direction)
             lead = _leading(arg) if canonical(arg) == arg else None
+            if lead is None and _is_fraction(arg) and self._laurent(arg) == arg:
+                lead = _leading(arg[1])  # N·D⁻¹ with D's first coefficient 1: N's sign leads
             if lead is not None and lead < 0:
-                flipped = canonical(neg(arg))
+                flipped = canonical(neg(arg)) or self._laurent(neg(arg))
                 if not self.ring(path + (1,), ("mul", MINUS_ONE, flipped)):
                     return False
                 return self.rule(f"{head}_{'odd' if head in ODD else 'even'}", path)
@@ -418,6 +474,8 @@ class Leaf:
             return self.rule("pow_pow", path, "rl")
         if level < 1:
             return False
+        if head == "acosh" and node[1][0] == "cosh":
+            return self.rule("acosh_cosh", path)
         if head == "log":
             arg = node[1]
             if arg == ONE:

@@ -277,6 +277,10 @@ _IDENTITIES: tuple[tuple[str, type, Callable[[sympy.Expr], sympy.Expr | None]], 
     ("tanh(asinh u) = u/√(1 + u²)", sympy.tanh,
      lambda u: u.args[0] / sympy.sqrt(1 + u.args[0] ** 2) if isinstance(u, sympy.asinh) else None),
     ("tan(atan u) = u", sympy.tan, lambda u: u.args[0] if isinstance(u, sympy.atan) else None),
+    ("atanh(tanh u) = u", sympy.atanh, lambda u: u.args[0] if isinstance(u, sympy.tanh) else None),
+    ("acosh(cosh u) = |u|", sympy.acosh, lambda u: sympy.Abs(u.args[0]) if isinstance(u, sympy.cosh) else None),
+    ("asin(tanh u) = atan(sinh u)", sympy.asin,
+     lambda u: sympy.atan(sympy.sinh(u.args[0])) if isinstance(u, sympy.tanh) else None),
     ("log(exp u) = u", sympy.log, lambda u: u.args[0] if isinstance(u, sympy.exp) else None),
     ("exp(log u) = u for u > 0", sympy.exp,
      lambda u: u.args[0] if isinstance(u, sympy.log) and _positive(u.args[0]) else None),
@@ -492,6 +496,15 @@ def _opaque(number: sympy.Expr) -> sympy.Expr:
     """What a constant that is not plain becomes: SymPy's ``simplify`` proposes a plain form,
     kept only when the difference is proved 0 by exact algebra (cos²1 + sin²1 is 1); else a
     symbol with the certified sign (0 when the constant itself is proved 0)."""
+    # an identity of the table at a number (atanh(tanh(1/2)) is 1/2; 1 + atan(sinh 1) − asin(tanh 1)
+    # is 1), not SymPy's proposal: rebuilding atanh(1/2's tanh) evaluates it, so the top node first
+    for _, func, rule in _IDENTITIES:
+        identity = rule(number.args[0]) if isinstance(number, func) and len(number.args) == 1 else None
+        if identity is not None and plain(identity):
+            return identity
+    identity, used = apply_identities(number)
+    if used and plain(identity):
+        return identity
     try:
         proposed = sympy.simplify(number)
     except Exception:  # a proposal that fails proposes nothing
