@@ -39,7 +39,7 @@ def uninterruptible(function: _F) -> _F:
     saving a global, restoring them). An expiry due there re-arms a short retry instead, which
     lands once other code runs. Only the function's own frame is covered, so it should call
     nothing but C functions or other uninterruptible ones."""
-    _PROTECTED.add(function.__code__)  # type: ignore[attr-defined]
+    _PROTECTED.add(function.__code__)
     return function
 
 
@@ -209,7 +209,8 @@ class _Alarm:
 
 # --------------------------------------------------------------------------- off the main thread
 
-_SET_ASYNC_EXC = getattr(getattr(ctypes, "pythonapi", None), "PyThreadState_SetAsyncExc", None)
+_SET_ASYNC_EXC: Callable[[ctypes.c_ulong, object], int] | None = getattr(
+    getattr(ctypes, "pythonapi", None), "PyThreadState_SetAsyncExc", None)
 #: longest the watchdog sleeps with nothing armed before looking again (a wake-up is immediate)
 _IDLE_SECONDS = 5.0
 
@@ -279,9 +280,11 @@ class _Watchdog:
 
 def _raise_in(thread: int, exception: type[BaseException] | None) -> bool:
     """Raise ``exception`` in ``thread`` at its next bytecode (None: cancel a pending one)."""
+    set_async_exc = _SET_ASYNC_EXC
+    assert set_async_exc is not None  # only a timer armed by _watch, which needs it, gets here
     if exception is None:
-        return bool(_SET_ASYNC_EXC(ctypes.c_ulong(thread), None))
-    return bool(_SET_ASYNC_EXC(ctypes.c_ulong(thread), ctypes.py_object(exception)))
+        return bool(set_async_exc(ctypes.c_ulong(thread), None))
+    return bool(set_async_exc(ctypes.c_ulong(thread), ctypes.py_object(exception)))
 
 
 _WATCHDOG = _Watchdog()

@@ -46,7 +46,7 @@ class UnknownNameError(SymcheckError, LookupError):
         self.suggestions = suggestions
 
     def __str__(self) -> str:  # LookupError would otherwise repr() the message
-        return self.args[0]
+        return str(self.args[0])  # the message built in __init__
 
 
 class EvaluationError(SymcheckError, ArithmeticError):

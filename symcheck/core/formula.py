@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING, Union, cast
 
 from symcheck.core.rendering import render
 
@@ -328,10 +328,10 @@ class Scaled(Formula):
 
 def to_latex(formula: Formula | None) -> str:
     """The formula printed as LaTeX by the output layer ('' for no formula)."""
-    return "" if formula is None else render(formula, "latex")
+    return "" if formula is None else cast(str, render(formula, "latex"))
 
 
 def to_text(formula: Formula) -> str:
     """The formula printed as Unicode text by the output layer: one line, or one per case of a
     definition by cases."""
-    return render(formula, "text")
+    return cast(str, render(formula, "text"))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any, cast
 
 from symcheck.core.formula import Formula, Text, to_latex, to_text
 from symcheck.core.rendering import render
@@ -32,17 +33,17 @@ STATUSES = tuple(status.value for status in Status)
 class Renderable:
     """Renders itself through the renderer registered for its type (:mod:`symcheck.core.rendering`)."""
 
-    def __rich__(self):
+    def __rich__(self) -> Any:  # a rich renderable
         return render(self, "rich")
 
     def to_latex(self) -> str:
-        return render(self, "latex")
+        return cast(str, render(self, "latex"))
 
     def _repr_latex_(self) -> str:
-        return render(self, "latex", notebook=True)
+        return cast(str, render(self, "latex", notebook=True))
 
     def _repr_html_(self) -> str:
-        return render(self, "html")
+        return cast(str, render(self, "html"))
 
 
 @dataclass(frozen=True)
