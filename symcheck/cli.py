@@ -130,7 +130,7 @@ def _write_certificate(document: dict | None, path: str | None) -> None:
             json.dump(document, handle, indent=1, ensure_ascii=False)
             handle.write("\n")
     except OSError as err:
-        raise click.ClickException(f"cannot write the certificate {path}: {err.strerror or err}")
+        raise click.ClickException(f"cannot write the certificate {path}: {err.strerror or err}") from None
 
 
 #: a declared parameter of σ, repeatable (symcheck.language.params)
@@ -288,7 +288,7 @@ def catalog(timeout: float, as_json: bool, expect: str | None) -> None:
     if as_json:
         _emit({"form": "gated", "columns": [_JSON_KEYS[c] for c in CATALOG_COLUMNS],
                "rows": [{"activation": name, "formula": formula,
-                         **{_JSON_KEYS[c]: r.verdict.value for c, r in zip(CATALOG_COLUMNS, results)},
+                         **{_JSON_KEYS[c]: r.verdict.value for c, r in zip(CATALOG_COLUMNS, results, strict=True)},
                          "results": [r.to_dict() for r in results]}
                         for name, formula, results in rows]}, True)
     else:
@@ -353,7 +353,7 @@ def check_certificate(path: str, as_json: bool) -> None:
         with open(path, encoding="utf-8") as handle:
             certificate = json.load(handle)
     except (OSError, ValueError, RecursionError) as err:
-        raise click.ClickException(f"cannot read the certificate {path}: {type(err).__name__}: {err}")
+        raise click.ClickException(f"cannot read the certificate {path}: {type(err).__name__}: {err}") from None
     verdict = check_document(certificate)
     click.echo(json.dumps(dataclasses.asdict(verdict), ensure_ascii=False) if as_json else str(verdict))
     if not verdict.accepted:
@@ -484,6 +484,7 @@ def target_result(target: str | tuple[str, ...] | list[str], progress: Callable[
     (:func:`symcheck.paper.targets.resolve`).
     """
     import shlex
+
     from symcheck.core.errors import TargetError
     from symcheck.paper.targets import resolve
     words = [target] if isinstance(target, str) else list(target)
