@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Callable, Iterable
+from typing import cast
 
 import flint
 from flint import arb, fmpq
@@ -245,11 +246,11 @@ class BallArithmetic:
                 raise EvaluationError("division by zero")
             if lo <= 0 <= hi:
                 raise Imprecise("undecided: dividing by an enclosure that contains 0")
-            return self._finite(1 / self.pow_int(x, -n), "a power")
+            return self._finite(cast(arb, 1 / self.pow_int(x, -n)), "a power")  # x is a ball: so is its power
         if n % 2:
             return self._monotone(lambda t: t**n, x, "a power")
         # x**n = |x|**n, increasing on [0, oo); the hull of its end values may dip below 0
-        power = self._monotone(lambda t: t**n, self.abs(x), "a power")
+        power = self._monotone(lambda t: t**n, cast(arb, self.abs(x)), "a power")
         return power.nonnegative_part() if power.lower() < 0 else power
 
     def sqrt(self, x: BallValue) -> BallValue:
@@ -428,7 +429,7 @@ class BallArithmetic:
         x = self._finite(x, "floor")
         low, high = x.lower().floor(), x.upper().floor()  # ends are exact: so are their floors
         if low == high:
-            return self.exact(fmpq(low.unique_fmpz()))
+            return self.exact(fmpq(cast(flint.fmpz, low.unique_fmpz())))  # an exact end's floor is an integer
         return span(low, high)
 
     def ceiling(self, x: BallValue) -> BallValue:
@@ -496,7 +497,7 @@ class BallArithmetic:
     def _lattice(self, xs: list[BallValue], pick: Callable[[list], object]) -> BallValue:
         """max or min: of the rationals exactly, else end-point-wise (both are monotone)."""
         if all(isinstance(x, fmpq) for x in xs):
-            return pick(xs)
+            return cast(fmpq, pick(xs))
         balls = [self.ball(x) for x in xs]
         lows, highs = [b.lower() for b in balls], [b.upper() for b in balls]
         # exact end points: arb comparisons decide them

@@ -22,20 +22,20 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 import mpmath
 import sympy
-from flint import arb, fmpq
+from flint import acb, arb, fmpq, fmpz
 from mpmath.ctx_iv import ivmpf
 from mpmath.libmp import from_man_exp, round_ceiling, round_floor, to_rational
 from sympy.core.function import AppliedUndef
 from sympy.core.relational import Relational
 from sympy.logic.boolalg import ITE, And, BooleanFalse, BooleanTrue, Not, Or
 
-from symcheck.exact.balls import BallArithmetic, BallValue, arb_from_interval, arb_precision, arb_sign
 from symcheck.core.errors import EvaluationError
 from symcheck.core.functions import FUNCTIONS, rewritten
+from symcheck.exact.balls import BallArithmetic, BallValue, arb_from_interval, arb_precision, arb_sign
 from symcheck.exact.intervals import EXP_MAX_ARGUMENT, TRIG_MAX_BITS, Enclosure, Imprecise, iv_rational, signs
 
 __all__ = ["approximate", "enclose", "enclose_range", "arb_sign", "Certificate",
@@ -65,7 +65,8 @@ def _real_root_by_arb(node: sympy.CRootOf, bits: int) -> tuple[Fraction, Fractio
     if poly.degree() < 1 or poly.gcd(poly.derivative()).degree() > 0:
         return None
     with arb_precision(bits + 16):
-        reals = [c.real for c, _ in poly.complex_roots() if c.imag == 0]
+        roots = cast(list[tuple[acb, int]], poly.complex_roots())  # (root, multiplicity): flint's stub says acb
+        reals = [c.real for c, _ in roots if c.imag == 0]
         reals.sort(key=lambda r: r.mid())
         if any(not (a < b) for a, b in zip(reals, reals[1:])):
             return None
@@ -702,7 +703,7 @@ def _decimal_far(x: arb, bits: int, digits: int, rounding: str) -> str:
             end = scaled.upper().ceil()
         else:
             end = scaled.lower().floor()
-        mant = int(end.unique_fmpz())
+        mant = int(cast(fmpz, end.unique_fmpz()))  # the floor or ceiling of a ball's end is one integer
     return _format(negative, mant, scale)
 
 

@@ -22,13 +22,14 @@ import functools
 import math
 from collections.abc import Callable, Iterable
 from fractions import Fraction
+from typing import cast
 
 import mpmath
 from mpmath.libmp import (
     fone,
-    fzero,
     from_int,
     from_rational,
+    fzero,
     mpf_abs,
     mpf_add,
     mpf_gt,
@@ -390,7 +391,7 @@ class Enclosure:
                  bound: Callable[[Iterable[MPF]], MPF]) -> Value:
         """max or min: of the rationals exactly, else endpoint-wise (both are monotone)."""
         if all(isinstance(x, Fraction) for x in xs):
-            return exact(xs)
+            return exact(cast(list[Fraction], xs))
         ivs = [self.iv(x) for x in xs]
         return bound(x[0] for x in ivs), bound(x[1] for x in ivs)
 

@@ -74,7 +74,7 @@ def open_range(lower: sympy.Expr, upper: sympy.Expr) -> Range:
     return Range(lower, upper, False, False)
 
 
-def _build(func, *args: sympy.Expr) -> sympy.Expr:
+def _build(func: Callable[..., sympy.Expr], *args: sympy.Expr) -> sympy.Expr:
     """``func(*args)``, SymPy's automatic evaluation only when every argument is rational
     (exact rational arithmetic); otherwise kept as written, so that no rewrite that reads the
     sign of a number (``log`` of a negative, a root of a negative base) can change it."""
@@ -83,7 +83,7 @@ def _build(func, *args: sympy.Expr) -> sympy.Expr:
     return func(*args, evaluate=False)
 
 
-def _certified(x: sympy.Expr, test) -> bool:
+def _certified(x: sympy.Expr, test: Callable[[int], bool]) -> bool:
     """``test(sign of x)`` with a certified sign; False when the sign cannot be certified."""
     if x is _OO or x is _NOO:
         return test(1 if x is _OO else -1)
@@ -212,14 +212,14 @@ def _reciprocal(r: Range) -> Range:
     return Range(lo, hi, lo_closed, hi_closed)
 
 
-def _increasing(r: Range, f, at_minus_oo: sympy.Expr, at_oo: sympy.Expr) -> Range:
+def _increasing(r: Range, f: Callable[..., sympy.Expr], at_minus_oo: sympy.Expr, at_oo: sympy.Expr) -> Range:
     """f over the range, for f continuous and strictly increasing on it (limits at ±oo given)."""
     lo = at_minus_oo if r.lo is _NOO else _OO if r.lo is _OO else _build(f, r.lo)
     hi = at_oo if r.hi is _OO else _NOO if r.hi is _NOO else _build(f, r.hi)
     return Range(lo, hi, r.lo_closed and r.lo is not _NOO, r.hi_closed and r.hi is not _OO)
 
 
-def _decreasing(r: Range, f) -> Range:
+def _decreasing(r: Range, f: Callable[..., sympy.Expr]) -> Range:
     """f over a bounded range where f is continuous and strictly decreasing."""
     return Range(_build(f, r.hi), _build(f, r.lo), r.hi_closed, r.lo_closed)
 

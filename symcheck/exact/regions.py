@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import functools
 import itertools
-from fractions import Fraction
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 import sympy
 from flint import arb
@@ -26,8 +26,8 @@ from sympy import S
 from symcheck.core.budget import Budget
 from symcheck.core.errors import EvaluationError
 from symcheck.core.formula import Rel, Relation, to_latex
-from symcheck.exact.evaluate import enclose_range
 from symcheck.core.printing import text
+from symcheck.exact.evaluate import enclose_range
 from symcheck.exact.roots import Cuts, roots_in
 from symcheck.exact.signs import Undecided, certified_order, exact_sign, nonsmooth_to_piecewise, substitute
 
@@ -318,7 +318,8 @@ def _decide(cond: sympy.Basic, var: sympy.Symbol, region: Region, budget: Budget
     if isinstance(cond, sympy.Rel) and type(cond) in _SIGN_TEST:
         return _decide_relational(cond, var, region, budget, log)
     if isinstance(cond, (sympy.And, sympy.Or, sympy.Not, sympy.ITE, sympy.Xor)):
-        values, cuts = [], []
+        values: list[bool | None] = []
+        cuts: list[sympy.Expr] = []
         # only And and Or have a value that settles them; None is "undecided", never that value
         decisive = isinstance(cond, sympy.Or) if isinstance(cond, (sympy.And, sympy.Or)) else _NOTHING
         for arg in cond.args:

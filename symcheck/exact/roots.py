@@ -69,6 +69,10 @@ MAX_PROPOSAL_OPS = 60
 MAX_COEFFICIENT_OPS = 8
 
 
+#: proposes exact roots of g in var on an interval; a proposal is checked, never trusted
+Propose = Callable[[sympy.Expr, sympy.Symbol, sympy.Set], Iterable[sympy.Expr]]
+
+
 @dataclass(frozen=True)
 class Cuts:
     """Exact points containing every root of a condition inside an interval, and why."""
@@ -121,7 +125,7 @@ def _proposal_inside(c: sympy.Expr, lower: sympy.Expr, upper: sympy.Expr) -> boo
 
 
 def roots_in(g: sympy.Expr, var: sympy.Symbol, lower: sympy.Expr, upper: sympy.Expr,
-             *, candidates: Callable[[sympy.Expr, sympy.Symbol, sympy.Set], Iterable[sympy.Expr]] | None = None
+             *, candidates: Propose | None = None
              ) -> Cuts:
     """Exact points, sorted, that contain every root of ``g`` in ``(lower, upper)``, or more
     precisely every point where ``g``'s sign may change: ``g`` has one sign (−1, 0 or +1)
@@ -313,7 +317,8 @@ def _algebraic(g: sympy.Expr, var: sympy.Symbol) -> Cuts:
                 "which has rational coefficients and exactly isolated real roots")
 
 
-def _sign_definite(g, var, lower, upper, propose) -> Cuts | None:
+def _sign_definite(g: sympy.Expr, var: sympy.Symbol, lower: sympy.Expr, upper: sympy.Expr,
+                   propose: Propose | None) -> Cuts | None:
     s = sign_on(g, {var: open_range(lower, upper)})
     if s:
         return Cuts((), f"it is {'positive' if s > 0 else 'negative'} on the whole interval "
@@ -332,7 +337,8 @@ def _sign_proved(g: sympy.Expr, var: sympy.Symbol, lower: sympy.Expr, upper: sym
                     f"({found.argument})")
 
 
-def _monotone(g, var, lower, upper, propose) -> Cuts | None:
+def _monotone(g: sympy.Expr, var: sympy.Symbol, lower: sympy.Expr, upper: sympy.Expr,
+              propose: Propose) -> Cuts | None:
     slope = sign_on(sympy.diff(g, var), {var: open_range(lower, upper)})
     if not slope:
         return None
@@ -429,7 +435,7 @@ def _rational(x: sympy.Expr, direction: int) -> Fraction:
     if x.is_Rational:
         return Fraction(int(x.p), int(x.q))
     approx = Fraction(str(sympy.Rational(str(x.evalf(40)))))
-    step = Fraction(1, 10**30) * max(1, abs(approx))
+    step = Fraction(1, 10**30) * max(Fraction(1), abs(approx))
     candidate = approx + direction * step
     q = sympy.Rational(candidate.numerator, candidate.denominator)
     if certified_order(q, x) * direction >= 0:
@@ -437,7 +443,7 @@ def _rational(x: sympy.Expr, direction: int) -> Fraction:
     raise Undecided(f"cannot bracket {text(x)} by a rational")
 
 
-def _isolated(g: sympy.Expr, var: sympy.Symbol, lower: sympy.Expr, upper: sympy.Expr, propose) -> Cuts:
+def _isolated(g: sympy.Expr, var: sympy.Symbol, lower: sympy.Expr, upper: sympy.Expr, propose: Propose) -> Cuts:
     dg = sympy.diff(g, var)
     lo, hi = _rational(lower, -1), _rational(upper, 1)
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import sympy
 from sympy import S
@@ -156,14 +156,14 @@ def nonsmooth_to_piecewise(expr: sympy.Expr) -> sympy.Expr:
 
 def _as_piecewise(e: sympy.Expr) -> sympy.Expr:
     """One nonsmooth node as a Piecewise whose conditions are not evaluated."""
-    def pw(*pairs):
+    def pw(*pairs: tuple[object, object]) -> sympy.Expr:
         # a condition holding a Piecewise (Min(6, Max(0, z + 3)) compares with Max's Piecewise)
         # is lifted here: SymPy's ExprCondPair would rewrite it as an ITE through as_set and
         # solve_univariate_inequality, deciding signs of numbers by evalf (Min(P, Max(0, z))
         # came out 0 for z ≤ 0 with P ≈ −2.7e-40)
         return sympy.Piecewise(*((value, _lifted(cond)) for value, cond in pairs), evaluate=False)
 
-    def rel(kind, x, y):
+    def rel(kind: Callable[..., sympy.Basic], x: sympy.Expr, y: object) -> sympy.Basic:
         return kind(x, y, evaluate=False)
 
     if type(e) not in _NONSMOOTH:  # a subclass with a rewrite of its own
@@ -201,7 +201,8 @@ def _lifted(cond: sympy.Basic) -> sympy.Basic:
         inner = next((node for node in sympy.preorder_traversal(cond) if isinstance(node, sympy.Piecewise)), None)
         if inner is None or not isinstance(cond, sympy.core.relational.Relational):
             return cond
-        cases, earlier = [], []
+        cases: list[tuple[sympy.Basic, sympy.Basic]] = []
+        earlier: list[sympy.Basic] = []
         for value, condition in inner.args:
             condition = _lifted(condition)
             here = [*(_negated(c) for c in earlier), condition, _lifted(_decided(cond.xreplace({inner: value})))]
