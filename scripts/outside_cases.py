@@ -42,7 +42,7 @@ mpmath.mp.dps = 40
 CASE_TIMEOUT = 15.0
 HARD_LIMIT = 90.0
 #: a numeric residual this small counts as 0 in the truth re-check, this large as non-zero
-TINY, CLEAR = mpmath.mpf("1e-25"), mpmath.mpf("1e-8")
+TINY, CLEAR = mpmath.mpf("1e-25"), mpmath.mpf("1e-20")
 Z_GRID = ("0", "0.3", "-0.3", "1", "-1", "2.5", "-2.5", "7", "-7", "0.71", "-1.9", "13.5")
 
 OUTCOMES = ("right", "wrong", "inconclusive", "refused", "crash")
@@ -386,6 +386,32 @@ CASES: tuple[Case, ...] = (
          alpha=-1),
     Case("callable t erf t odd", "callable", lambda t: t * sympy.erf(t), "scaling", "broken",
          "even and non-zero", alpha=-1),
+    # ---- traps: near-misses and identities that look false -------------------------------------
+    Case("z + z³/10¹⁵ exchange", "trap", "z + z**3/10**15", "exchange", "broken",
+         "differs from linear by less than float64 sees near 1, but not by 0"),
+    Case("relu power p ≥ 1", "trap", "Max(z, 0)**p", "scaling", "broken", "p = 2: σ(2) = 4 ≠ 2σ(1)",
+         params={"p": "p>=1"}, samples={"p": ("1", "2")}),
+    Case("(|z| + z)/2 − relu + z", "trap", "(Abs(z) + z)/2 - Max(z, 0) + z", "exchange", "holds",
+         "(|z| + z)/2 = max(z, 0): σ = z"),
+    Case("e^z − e^−z − 2 sinh + z", "trap", "exp(z) - exp(-z) - 2*sinh(z) + z", "exchange", "holds",
+         "2 sinh z = e^z − e^−z: σ = z"),
+    Case("sigmoid − 1/2 odd", "trap", "1/(1 + exp(-z)) - 1/2", "scaling", "holds",
+         "= tanh(z/2)/2, odd", alpha=-1),
+    Case("swish-beta − z/2 odd", "trap", "z/(1 + exp(-beta*z)) - z/2", "scaling", "broken",
+         "= (z/2)·tanh(βz/2): even, non-zero for β ≠ 0", alpha=-1, params={"beta": "beta"},
+         samples={"beta": ("0", "1")}),
+    Case("atan z + atan(1/z) undefined", "trap", "atan(z) + atan(1/z)", "exchange", "undefined",
+         "1/z at z = 0", bad={"z": "0"}),
+    Case("atan z + atan(1/z), patched", "trap", _pw("atan(z) + atan(1/z)", other="pi/2"), "exchange",
+         "broken", "= sign(z)·π/2 for z ≠ 0 (π/2 at 0): not linear"),
+    Case("sqrt(z²) scaling", "trap", "sqrt(z**2)", "scaling", "holds", "√(z²) = |z|"),
+    Case("tanh double angle", "trap", "tanh(z) - 2*tanh(z/2)/(1 + tanh(z/2)**2) + z", "exchange", "holds",
+         "tanh z = 2t/(1 + t²) with t = tanh(z/2): σ = z"),
+    Case("log cosh group", "group", "log(cosh(z))", "group",
+         why="even; s₂ = 1/2, s₄ = −1/12 ⇒ a² = 1, c = a² = 1",
+         probes=((1, 1, True), (-1, 1, True), (-1, -1, False), (2, 4, False))),
+    Case("z³ group", "group", "z**3", "group", why="(a, a³) for every a ≠ 0",
+         probes=((2, 8, True), (-2, -8, True), (-2, 8, False), ("1/3", "1/27", True))),
     # ---- the issue's "Why" list (reported apart) -------------------------------------------------
     *(Case(f"why: {text} exchange", "family", text, "exchange", "broken", "not linear for any value "
            "in the range", params=params, samples=samples, source="issue")
@@ -517,7 +543,7 @@ def truth_problem(case: Case) -> str | None:
     if case.truth == "holds" and worst > TINY:
         return f"a residual of {mpmath.nstr(worst, 5)} where it should vanish"
     if case.truth == "broken" and worst < CLEAR:
-        return "no residual above 1e-8 on the grid"
+        return "no residual above 1e-20 on the grid"
     return None
 
 
