@@ -31,12 +31,27 @@ from symcheck.exact.regions import Region
 from symcheck.kernel.verdict import Reject
 
 __all__ = ["certify_family_cover", "certify_family_region", "certify_family_statement", "certify_family_witness",
-           "regions_json"]
+           "probe_json", "regions_json"]
 
 
 def regions_json(regions: Sequence[Region]) -> list:
     """A parameter's range (points and open intervals) as the kernel's list of regions."""
     return [region_json(r.lower, r.upper) for r in regions]
+
+
+def probe_json(value: Any) -> list:
+    """A probe value for the kernel: an exact rational, or a scaled value c·θ^k·… (a rational
+    times integer powers of parameters, by internal name) as ``["mul", c, θ-factor, …]``."""
+    value = sympy.sympify(value)
+    if value.is_Rational:
+        return point_json(value)
+    c, rest = value.as_coeff_Mul()
+    factors = []
+    for base, k in rest.as_powers_dict().items():
+        if not (isinstance(base, sympy.Symbol) and k.is_Integer and c.is_Rational):
+            raise Unsupported(f"{sympy.sstr(value)[:60]} is not a rational times powers of parameters")
+        factors.append(["var", base.name] if k == 1 else ["pow", ["var", base.name], ["int", int(k)]])
+    return ["mul", point_json(c), *factors]
 
 
 def _claim(expr_sigma: sympy.Expr, transformation: Any, unit: Any,
@@ -89,32 +104,36 @@ def certify_family_cover(expr_sigma: sympy.Expr, transformation: Any, unit: Any,
                          ranges: Mapping[sympy.Symbol, Sequence[Region]], names: Mapping[sympy.Symbol, str],
                          segments: Sequence[tuple[Mapping[str, sympy.Rational], Region]],
                          region: Mapping[sympy.Symbol, Region], *, about: str = "",
-                         seconds: float = 10.0) -> Outcome:
-    """One parameter's open ``region`` cut into ``segments`` (open, point, …, open, rational cuts),
+                         seconds: float = 10.0, along: sympy.Symbol | None = None) -> Outcome:
+    """One parameter's open region cut into ``segments`` (open, point, …, open, rational cuts),
     each with the probe non-zero on it: every value of the region has a counterexample, though
-    no one probe serves all (each vanishes somewhere, perhaps at a transcendental value)."""
-    (symbol, _), = region.items()
+    no one probe serves all (each vanishes somewhere, perhaps at a transcendental value). The
+    ``region`` box may hold other parameters (cut ``along`` one): theirs are whole in every segment."""
+    if along is None:
+        (along,) = region
     return _region_certificate(expr_sigma, transformation, unit, ranges, names,
-                               [(probe, {symbol: r}) for probe, r in segments], region, about, seconds)
+                               [(probe, {**region, along: r}) for probe, r in segments], region, about, seconds,
+                               split=along)
 
 
-def _region_certificate(expr_sigma, transformation, unit, ranges, names, segments, region, about, seconds) -> Outcome:
+def _region_certificate(expr_sigma, transformation, unit, ranges, names, segments, region, about, seconds,
+                        split=None) -> Outcome:
     from symcheck.engine.certificate_region import region_proof
     from symcheck.kernel.check import region_from
     from symcheck.kernel.probe import powers_defined
     from symcheck.kernel.signs import prove_sign
-    from symcheck.kernel.tree import substitute
+    from symcheck.kernel.tree import parse_expr, substitute
     started = time.perf_counter()
     deadline = started + seconds
     try:
         expr, domains, claim = _claim(expr_sigma, transformation, unit, ranges, names, "nonzero-region")
         probes: list[dict] = []
         for probe, _ in segments:
-            shown = {name: point_json(sympy.Rational(value)) for name, value in probe.items()}
+            shown = {name: probe_json(value) for name, value in probe.items()}
             if shown not in probes:
                 probes.append(shown)
         claim["region"] = {s.name: region_json(r.lower, r.upper) for s, r in region.items()}
-        parts = [(probes.index({n: point_json(sympy.Rational(v)) for n, v in probe.items()}),
+        parts = [(probes.index({n: probe_json(v) for n, v in probe.items()}),
                   {s.name: region_json(r.lower, r.upper) for s, r in part.items()}) for probe, part in segments]
     except (Unsupported, Reject, RecursionError, TypeError, ValueError) as why:
         return _finish(None, started, True, f"the claim has no tree: {why}")
@@ -126,7 +145,7 @@ def _region_certificate(expr_sigma, transformation, unit, ranges, names, segment
     for k, regions in parts:
         g = expr
         for name, value in probes[k].items():
-            g = substitute(g, name, tuple(value))
+            g = substitute(g, name, parse_expr(value))
         box = {name: region_from(r) for name, r in regions.items()}
         try:  # the kernel's first obligation: every x^θ defined on the region (x > 0, or x = 0 and θ > 0)
             powers_defined(g, box, prove_sign)
@@ -144,8 +163,7 @@ def _region_certificate(expr_sigma, transformation, unit, ranges, names, segment
     if len(segments) == 1:
         proof = nodes[0]
     else:
-        (symbol, _), = region.items()
-        proof = {"var": symbol.name, "pieces": [{"region": regions[symbol.name], "probe": k, **node}
+        proof = {"var": split.name, "pieces": [{"region": regions[split.name], "probe": k, **node}
                                                 for (k, regions), node in zip(parts, nodes, strict=True)]}
     cert = {"schema": SCHEMA, "about": {"statement": about} if about else {}, "claim": claim, "proof": proof}
     return _finish(cert, started, True)

@@ -14,8 +14,11 @@ The cut points are rationals, and a cut point is a piece of its own: g's sign th
 """
 from __future__ import annotations
 
+import math
 import time
 from fractions import Fraction
+
+from flint import fmpq
 
 from symcheck.engine.certificate_emit import _regions
 from symcheck.engine.certificate_rewrite import (
@@ -34,7 +37,7 @@ from symcheck.engine.certificate_tree import number
 from symcheck.kernel.check import region_from
 from symcheck.kernel.points import INF, NEG_INF, Point, between, rational_point
 from symcheck.kernel.signs import prove_sign
-from symcheck.kernel.tree import Node, free_vars, to_json, walk
+from symcheck.kernel.tree import Node, free_vars, get, to_json, walk
 from symcheck.kernel.verdict import Reject
 
 __all__ = ["TAIL_STARTS", "region_proof"]
@@ -136,6 +139,10 @@ def _rewritten(leaf: Leaf, box: dict, deadline: float) -> dict | None:
     if len(live) == 1:
         forms += [lambda dominant=dominant: _by_powers(leaf.expr, live[0], dominant) for dominant in (True, False)]
     forms.append(lambda: _exponentials_factored(leaf))
+    forms.append(lambda: _logs_combined(leaf))
+    unbounded = [v for v in live if box[v][1] == NEG_INF or box[v][2] == INF]
+    if len(live) > 1 and unbounded:
+        forms += [lambda dominant=dominant: _factors_by_powers(leaf, unbounded, dominant) for dominant in (True, False)]
     forms.append(lambda: _rationalized(leaf))
     before = (leaf.expr, list(leaf.steps))
     for make in forms:
@@ -158,6 +165,87 @@ def _exponentials_factored(leaf: Leaf) -> Node | None:
     signed alone (T − 1 by monotonicity near β = 0, by its bound beyond)."""
     leaf.normalize(level=1)
     return factored(leaf.expr)
+
+
+def _logs_combined(leaf: Leaf) -> Node | None:
+    """g = K·(c₁·log u₁ + c₂·log u₂ + …) with integers c_i made one log, by the kernel's log_pow
+    and log_mul rules (each u_i proved positive), then written log(1 + R) with R = ∏ u_i^(c_i) − 1
+    factored: the structure argument signs log(1 + R) by R. Each log grows without bound and
+    interval arithmetic loses their difference at ∞; softplus-β under α > 0 (a = 2, b = 1, α = 2)
+    is (2β)^(−1)·(log(1 + T⁴) − 2·log(1 + T²)) = (2β)^(−1)·log(1 − 2T²·(1 + T²)^(−2)), T = e^β."""
+    leaf.normalize(level=1)  # exp(4β) as exp(β)^4: one generator per base, so R cancels
+    found = _polynomial_over_generators(leaf.expr)
+    if found is None:
+        return None
+    gens, form, n, d = found
+    trees = [gens[k] for k in sorted(form.index, key=form.index.get)]
+    logs = [i for i, t in enumerate(trees) if t[0] == "log"]
+    by_log: dict[int, dict] = {}
+    for exps, c in n.terms():  # n = Σ log_i·q_i: every term holds exactly one log, to the first power
+        used = [i for i in logs if exps[i]]
+        if len(used) != 1 or exps[used[0]] != 1:
+            return None
+        by_log.setdefault(used[0], {})[tuple(0 if j == used[0] else int(e) for j, e in enumerate(exps))] = c
+    if len(by_log) < 2:
+        return None
+    ctx = n.context()
+    polys = {i: ctx.from_dict(t) for i, t in by_log.items()}
+    first = next(iter(polys.values()))
+    ratios = {i: Fraction(str(q.leading_coefficient() / first.leading_coefficient())) for i, q in polys.items()}
+    if any(q != first * fmpq(r.numerator, r.denominator) for (i, q), r in zip(polys.items(), ratios.values(),
+                                                                             strict=True)):
+        return None  # the q_i are not proportional: no common factor K
+    m = math.lcm(*(r.denominator for r in ratios.values()))
+    k = ("mul", number(Fraction(1, m)), polynomial_tree(first, trees), ("pow", polynomial_tree(d, trees), ("int", -1)))
+    terms = tuple(("mul", ("int", int(r * m)), trees[i]) for i, r in ratios.items())
+    nested = terms[-1]
+    for t in reversed(terms[:-1]):
+        nested = ("add", t, nested)
+    if not leaf.ring((), ("mul", k, nested)):
+        return None
+    for depth in range(len(terms) - 1, -1, -1):  # c·log u as log(u^c), log x + log y as log(x·y), inside out
+        path = (2,) + (2,) * depth
+        term = path + (1,) if depth < len(terms) - 1 else path
+        if get(leaf.expr, list(term))[1] == ("int", 1):
+            if not leaf.ring(term, get(leaf.expr, list(term))[2]):
+                return None
+        elif not leaf.rule("log_pow", term, "rl"):
+            return None
+        if depth < len(terms) - 1 and not leaf.rule("log_mul", path, "rl"):
+            return None
+    # R = (P − Q)·Q^(−1), P and Q the products of the u_i with positive and negative c_i: Q's
+    # factors are the u_i proved positive (the reduced N/D of R may hold a factor such as
+    # T² − T + 1 of 1 + T³, whose sign no argument proves for T = e^β)
+    powers = [(trees[i][1], int(r * m)) for i, r in ratios.items()]
+    p = [u if c == 1 else ("pow", u, ("int", c)) for u, c in powers if c > 0]
+    q = [u if c == -1 else ("pow", u, ("int", -c)) for u, c in powers if c < 0]
+    p_tree, q_tree = (_product(f) for f in (p, q))
+    difference = ("add", p_tree, ("mul", ("int", -1), q_tree))
+    quotient = ("mul", factored(difference, quotient=False) or difference, ("pow", q_tree, ("int", -1)))
+    for form in (factored(("add", get(leaf.expr, [2, 1]), ("int", -1))), quotient):
+        if form is not None and leaf.ring((2, 1), ("add", ("int", 1), form)):
+            return leaf.expr
+    return None
+
+
+def _product(factors: list[Node]) -> Node:
+    return ("int", 1) if not factors else factors[0] if len(factors) == 1 else ("mul", *factors)
+
+
+def _factors_by_powers(leaf: Leaf, unbounded: list[str], dominant: bool) -> Node | None:
+    """Several variables: g factored (as :func:`_exponentials_factored`), then each factor in one
+    variable with an infinite end in the dominant or Horner form (:func:`_by_powers`), so that
+    each factor is signed alone: SELU's gap λ·(α·(e − 1) − e)·e^(−1) on α > 2, where the sum
+    α·e − α − e has no interval bound that excludes 0."""
+    form = _exponentials_factored(leaf)
+    if form is None or form[0] != "mul":
+        return None
+    out = []
+    for f in form[1:]:
+        live = free_vars(f)
+        rewritten = _by_powers(f, next(iter(live)), dominant) if len(live) == 1 and live <= set(unbounded) else None
+        out.append(rewritten or f)
+    return ("mul", *out)
 
 
 _HALF = ("rat", 1, 2)

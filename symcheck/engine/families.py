@@ -158,7 +158,9 @@ class _Family:
 
     def _probe_text(self, values: Mapping) -> str:
         """The probe's a, b and scale for a region's text, told apart from the user's names."""
-        return statement_values(values, self.params.names)
+        shown = {k: x if sympy.sympify(x).is_Rational else sympy.sstr(self.params.shown(sympy.sympify(x)))
+                 for k, x in values.items()}  # a scaled probe (1/θ) in the user's name
+        return statement_values(shown, self.params.names)
 
     # ------------------------------------------------------------------ the partition
 
@@ -226,17 +228,45 @@ class _Family:
                 best = out
             candidates.append((values, list(points)))
         if best is not None and len(candidates) > 1:
-            covered = self._covered(p, region, candidates)
+            covered = self._covered(p, {p: region}, candidates)
             if covered is not None:
                 return [covered]
+        if best is None or _undecided(best) != (0, 0):
+            scaled = self._scaled(p, region)
+            if scaled is not None:
+                return [scaled]
         return best if best is not None else [self._undivided({p: region})]
 
-    def _covered(self, p: sympy.Symbol, region: Region, candidates: list) -> _Piece | None:
+    def _scaled(self, p: sympy.Symbol, region: Region) -> _Piece | None:
+        """The region broken by one probe that moves with the parameter: a = u/θ, b = v/θ for the
+        (u, v, scale) of a rational probe. A σ of θ·z (Snake: z + sin²(θz)/θ) has its statement
+        there free of θ but for a power of it, where every rational probe vanishes at infinitely
+        many θ (θa and θb multiples of π). The kernel checks θ ≠ 0 on the region."""
+        try:
+            if not (certified_order(region.lower, S.Zero) >= 0 or certified_order(region.upper, S.Zero) <= 0):
+                return None
+        except Undecided:
+            return None
+        for values, _ in self.probes():
+            scaled = {k: x / p if k in (A, B) else x for k, x in values.items()}
+            # θ gathered into one power (a proposal for the cut search; the kernel decides the piece)
+            g = sympy.factor_terms(sympy.together(self.difference.xreplace(scaled)))
+            cuts = self._cuts(g, p, region)
+            if cuts is None or cuts[0]:
+                continue
+            piece = self._certified(self._broken_interval({p: region}, scaled, g, cuts[1]))
+            if piece.verdict is Verdict.BROKEN:
+                return piece
+        return None
+
+    def _covered(self, p: sympy.Symbol, box: dict[sympy.Symbol, Region], candidates: list) -> _Piece | None:
         """The open region cut at rationals into pieces each free of one probe's zeros (every
         probe vanishes somewhere in it, maybe at a transcendental value no certificate states):
         sweeping up from the lower end, the probe whose next zero is furthest away runs until a
         rational q just before that zero, from where another probe with no zero in [q, that zero]
-        takes over. One kernel certificate for the whole region, or None."""
+        takes over. One kernel certificate for the whole region, or None. In a box of several
+        parameters, p's region is cut and the others' are whole (their samples in the witness)."""
+        region = box[p]
         try:
             segments = _sweep(region, [({str(v): x for v, x in values.items()}, cuts) for values, cuts in candidates])
         except Undecided:
@@ -245,26 +275,33 @@ class _Family:
             return None
         seconds = min(2 * REGION_SECONDS, max(0.5, self.budget.remaining()))
         outcome = certify_family_cover(self.family.expr, self.t, self.unit, {q.symbol: q.regions for q in self.params},
-                                       self.names, segments, {p: region}, seconds=seconds,
+                                       self.names, segments, box, seconds=seconds, along=p,
                                        about=f"{self.t.describe()}, σ = {self.family.name}: broken on a region")
         admission = admit(outcome)
         if not admission.accepted:
             return None
         probe, first = segments[0]
-        witness = {**probe, p.name: _simplest(first)}
+        others = {s.name: r.lower if r.is_point else _simplest(r) for s, r in box.items() if s != p}
+        witness = {**probe, **others, p.name: _simplest(first)}
         user = self.params.by_symbol(p).shown
         shown = "; ".join(f"{self._probe_text(probe)} on {sympy.sstr(r.condition(user))}"
                           for probe, r in segments if not r.is_point)
-        return _Piece({p: region}, Verdict.BROKEN, f"left − right is non-zero on each piece of a cut at rationals, "
+        return _Piece(dict(box), Verdict.BROKEN, f"left − right is non-zero on each piece of a cut at rationals, "
                       f"each piece with its own a, b ({shown})", witness, admission.certificate.data,
                       probe, checked=True)
 
-    def _cut_probes(self, p: sympy.Symbol, region: Region):
+    def _cut_probes(self, p: sympy.Symbol, region: Region, others: Mapping | None = None):
         """Probes with a proved cut set of the open region, fewest cut points first (a probe
         that never vanishes there first of all: its region certificate has no cut to state,
-        where a transcendental cut cannot be stated at all), at most CUT_PROBES of them."""
+        where a transcendental cut cannot be stated at all), at most CUT_PROBES of them; the
+        other parameters at the values ``others`` (a proposal: the kernel proves the box)."""
         found = []
         for values, g in self.probes():
+            if others:
+                try:
+                    g = at_values(g, dict(others))
+                except (Undecided, EvaluationError, TypeError, ValueError):
+                    continue
             cuts = self._cuts(g, p, region)
             if cuts is None or not self._nonzero_between(g, p, [region.lower, *cuts[0], region.upper]):
                 continue  # no cut set, or one the statement contradicts at a sample: next probe
@@ -319,7 +356,7 @@ class _Family:
             q = _simplest(region)
         except Undecided:
             return _Piece(regions, how="no rational value found inside")
-        point = {**values, p: q}
+        point = {**{k: sympy.sympify(x).xreplace({p: q}) for k, x in values.items()}, p: q}  # a scaled probe at q
         if certify_nonzero(self.difference, point, max_prec=EXACT_SIGN_BITS) is None:
             return _Piece(regions, how="the probe is not certified non-zero at a sample value")
         return _Piece(regions, Verdict.BROKEN, f"at {self._probe_text(values)}, left − right as a function of "
@@ -339,10 +376,28 @@ class _Family:
                     continue
                 full = {**values, **point}
                 if certify_nonzero(self.difference, full, max_prec=EXACT_SIGN_BITS) is not None:
-                    return _Piece(regions, Verdict.BROKEN, f"at {self._probe_text(values)}, left − right has a certified "
-                                  "sign over the whole box", {str(v): x for v, x in full.items()},
+                    return _Piece(regions, Verdict.BROKEN, f"at {self._probe_text(values)}, left − right has a "
+                                  "certified sign over the whole box", {str(v): x for v, x in full.items()},
                                   probe={str(v): x for v, x in values.items()})
-        return self._undivided(regions)
+        return self._box_cover(regions) or self._undivided(regions)
+
+    def _box_cover(self, regions: dict[sympy.Symbol, Region]) -> _Piece | None:
+        """A box no one probe settles, cut along one parameter as a single region is (_covered),
+        each probe's zeros found with the other parameters at a sample (SELU under α = −1: at
+        a = 2, b = 1 the gap is λ·(α·(1 − e^(−2)) − 2), its zero in α the same for every λ)."""
+        for p, region in regions.items():
+            if region.is_point:
+                continue
+            try:
+                others = {s: r.lower if r.is_point else _simplest(r) for s, r in regions.items() if s != p}
+            except Undecided:
+                return None
+            candidates = [(values, list(points)) for values, _, (points, _) in self._cut_probes(p, region, others)]
+            if len(candidates) > 1 and any(points for _, points in candidates):
+                covered = self._covered(p, regions, candidates)
+                if covered is not None:
+                    return covered
+        return None
 
     def _at_point(self, values: dict[sympy.Symbol, sympy.Expr]) -> _Piece:
         """One parameter value: a probe certified non-zero there, or the ordinary check of σ at it."""

@@ -199,7 +199,7 @@ class _Checker:
                 exprs = []
                 for probe in probes:
                     at_probe, box = probe_box({**claim, "probe": probe}, self.domains, params, expr, region_from,
-                                              lambda r, d: not disjoint(r, d))
+                                              lambda r, d: not disjoint(r, d), prove_sign)
                     with self.at(".power_base"):
                         self.tick()
                         powers_defined(at_probe, box, prove_sign)

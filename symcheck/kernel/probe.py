@@ -1,18 +1,23 @@
 """The ``nonzero-region`` claim read: a statement's expression at a probe, over a region of its parameters.
 
 A probe fixes every variable that is not a parameter (a, b, the scale) at an exact rational
-inside its domain; the region gives each parameter one region inside its declared range. The
+inside its domain, or at a scaled value c·θ^k that moves with the parameters
+(:func:`scaled_value`); the region gives each parameter one region inside its declared range. The
 kernel substitutes the probe itself, so the proof is about the claim's own expression: if it
 is non-zero at every parameter value of the region, each such value has the probe as a
 counterexample of the statement (docs/certificates.md, "Parameters").
 """
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
-from symcheck.kernel.points import compare, parse_number, rational_point
-from symcheck.kernel.tree import Node, free_vars, show, substitute, walk
+from symcheck.kernel.points import INF, NEG_INF, compare, parse_number, rational_point
+from symcheck.kernel.tree import Node, free_vars, parse_expr, show, substitute, walk
 from symcheck.kernel.verdict import Reject
+
+ZERO = "0"  #: a domain end exactly 0, as a key of scaled_value's table
+ZERO_POINT = rational_point(Fraction(0))
 
 
 def contained(inner: tuple, outer: tuple) -> bool:
@@ -25,8 +30,10 @@ def contained(inner: tuple, outer: tuple) -> bool:
 
 
 def probe_box(claim: dict, domains: dict[str, list], params: set, expr: Node, region_from: Any,
-              meets: Any) -> tuple[Node, dict]:
-    """The expression with the probe substituted, and the box of parameter regions it is proved on."""
+              meets: Any, prove_sign: Any = None) -> tuple[Node, dict]:
+    """The expression with the probe substituted, and the box of parameter regions it is proved on.
+    A probe value is an exact rational, or (given the kernel's ``prove_sign``) a scaled one,
+    c·θ^k·…: see :func:`scaled_value`."""
     probe, regions = claim.get("probe"), claim.get("region")
     if not params:
         raise Reject("a nonzero-region claim needs its parameters ('params')")
@@ -37,19 +44,58 @@ def probe_box(claim: dict, domains: dict[str, list], params: set, expr: Node, re
                      f"expected {sorted(domains.keys() - params)}, got {show(sorted(map(str, probe)), 60)}")
     if set(regions) != params:
         raise Reject(f"the region must give every parameter: expected {sorted(params)}")
-    for name, value in probe.items():
-        x = parse_number(value)
-        if not any(meets(("point", rational_point(x)), d) for d in domains[name]):
-            raise Reject(f"the probe value of {name} is outside its domain")
-        expr = substitute(expr, name, ("int", x.numerator) if x.denominator == 1
-                          else ("rat", x.numerator, x.denominator))
     box = {}
     for name, given in regions.items():
         region = region_from(given)
         if not any(contained(region, d) for d in domains[name]):
             raise Reject(f"the region of {name} is not inside its declared range")
         box[name] = region
+    for name, value in probe.items():
+        if isinstance(value, list) and value and value[0] == "mul":
+            if prove_sign is None:
+                raise Reject(f"the probe value of {name} must be an exact rational here")
+            expr = substitute(expr, name, scaled_value(value, name, domains[name], box, prove_sign))
+            continue
+        x = parse_number(value)
+        if not any(meets(("point", rational_point(x)), d) for d in domains[name]):
+            raise Reject(f"the probe value of {name} is outside its domain")
+        expr = substitute(expr, name, ("int", x.numerator) if x.denominator == 1
+                          else ("rat", x.numerator, x.denominator))
     return expr, box
+
+
+#: the largest |k| of a parameter's power in a scaled probe value
+MAX_SCALE_POWER = 4
+
+
+def scaled_value(value: Any, name: str, domain: list, box: dict, prove_sign: Any) -> Node:
+    """A probe value that moves with the parameters: ``["mul", c, θ-factor, …]``, c a non-zero
+    rational, each θ-factor a parameter or its integer power (|k| ≤ MAX_SCALE_POWER, k ≠ 0).
+    At every point of the box it must be one real number inside the variable's domain: θ ≠ 0
+    proved on the box for a negative power, and the domain one open interval with ends −∞, 0, ∞
+    (the whole line; or (0, ∞) / (−∞, 0) with the value's sign proved on the box). Then each
+    parameter value θ has the point a(θ), b(θ), … as its counterexample: Snake's statement at
+    a = 1/θ, b = 2/θ is free of θ but for a factor (it depends on θ·a and θ·b)."""
+    node = parse_expr(value)
+    c, *factors = node[1:]
+    if c[0] not in ("int", "rat") or c == ("int", 0) or not factors:
+        raise Reject(f"a scaled probe value of {name} is ['mul', c, θ, …] with a non-zero rational c")
+    for f in factors:
+        theta, k = (f[1], f[2]) if f[0] == "pow" else (f, ("int", 1))
+        if theta[0] != "var" or theta[1] not in box or k[0] != "int" or not 0 < abs(k[1]) <= MAX_SCALE_POWER:
+            raise Reject(f"a factor of the probe value of {name} is not a parameter's integer power "
+                         f"(0 < |k| <= {MAX_SCALE_POWER}): {show(f, 60)}")
+        if k[1] < 0:
+            prove_sign(theta, "nonzero", box)  # θ^k defined on the whole box
+    if len(domain) != 1 or domain[0][0] != "open":
+        raise Reject(f"a scaled probe value needs {name}'s domain to be one open interval")
+    wanted = {(NEG_INF, INF): None, (ZERO, INF): "pos", (NEG_INF, ZERO): "neg"}
+    key = tuple(e if isinstance(e, str) else ZERO if compare(e, ZERO_POINT) == 0 else None for e in domain[0][1:])
+    if key not in wanted:
+        raise Reject(f"a scaled probe value needs {name}'s domain to end at −∞, 0 or ∞")
+    if wanted[key] is not None:
+        prove_sign(node, wanted[key], box)
+    return node
 
 
 def variable_powers(expr: Node) -> list[tuple[Node, Node]]:
