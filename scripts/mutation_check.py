@@ -72,7 +72,7 @@ CORE: dict[str, tuple[str, ...]] = {
     "roots": ("test_mutants_roots.py", "test_mutants_parametrised.py", "test_mutants_regions.py", "test_roots.py", "test_regions.py", "test_split_soundness.py", "test_symmetries.py"),
     "signs": ("test_exact_sign_contract.py", "test_mutants_signs.py", "test_substitute_without_sign_guesses.py", "test_roots.py", "test_regions.py", "test_split_soundness.py", "test_symmetries.py"),
     "regions": ("test_mutants_regions.py", "test_mutants_undecided.py", "test_mutants_zero.py", "test_regions.py", "test_split_soundness.py", "test_roots.py", "test_symmetries.py"),
-    "zero": ("test_mutants_zero.py", "test_fallback_wiring.py", "test_split_soundness.py", "test_regions.py", "test_symmetries.py"),
+    "zero": ("test_zero_identities.py", "test_mutants_zero.py", "test_fallback_wiring.py", "test_split_soundness.py", "test_regions.py", "test_symmetries.py"),
     "plane": ("test_mutants_plane.py", "test_plane.py", "test_fallback_wiring.py"),
     "evaluate": ("test_mutants_evaluate.py", "test_point_coordinate_types.py", "test_inverse_functions_at_rationals.py", "test_mutants_undecided.py", "test_evaluate.py", "test_arb_enclose_range.py", "test_intervals.py"),
     "balls": ("test_mutants_balls.py", "test_inverse_functions_at_rationals.py", "test_mutants_refusals.py", "test_mutants_hulls.py", "test_mutants_evaluate.py", "test_arb_enclose_range.py", "test_evaluate.py", "test_intervals.py"),
@@ -93,7 +93,7 @@ CORE: dict[str, tuple[str, ...]] = {
 _GROUP_TESTS = ("test_group_break_orders.py", "test_group_log_periodic_harmonics.py", "test_slips_groups.py",
                 "test_slips_group_degree.py", "test_group.py", "test_group_cli.py", "test_group_consistency.py",
                 "test_group_fuzz.py", "test_tiny_constant_groups.py")
-_KERNEL_TESTS = ("test_kernel_change_regions.py", "test_kernel_tree_depth.py", "test_mutants_kernel_bundle.py", "test_certificate_gaps.py", "test_functions_table.py",
+_KERNEL_TESTS = ("test_kernel_tree_grammar.py", "test_kernel_change_regions.py", "test_kernel_tree_depth.py", "test_mutants_kernel_bundle.py", "test_certificate_gaps.py", "test_functions_table.py",
                  "test_kernel_units.py", "test_kernel_rules.py", "test_kernel_certificates.py",
                  "test_kernel_cli.py", "test_certificate_emitter.py")
 _EMIT_TESTS = ("test_certificate_emitter.py", "test_kernel_certificates.py",
@@ -451,7 +451,7 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         "the line is the sign branch of resolve, and SymPy's sign takes exactly one argument, so args[-1] is args[0]",
     ("intervals", "`_bits(total[0]) - 1` → `_bits(total[0])`, in `small = _bits(term[1]) < _bits(total[0]) - 1 + tol`"):
         "`small` only chooses where the series stops: the tail bound 2·t_(n+1) is added wherever it stops, once ratio(n+1) <= 1/2",
-    ("kernel_evaluate", "`_PARTIAL` gets the extra entry `gt`, in `_PARTIAL = {\"acos\": lambda x: _in(x, arb(-1), arb(1), True).acos(),`"):
+    ("kernel_evaluate", "`_PARTIAL` gets the extra entry `gt`, in `_PARTIAL: dict[str, Callable[[arb], arb]] = {`"):
         "enclose only reads trees validated by kernel/tree.parse_expr or built by engine/certificate_tree.tree, and both put a relation head only in a condition (read through _TESTS): no value node has the head gt",
     ("group_members", "`Proof(proof.verdict, proof.steps, proof.witness, proof.note, admissio…`: arguments 3 and 4 swapped, in `return Proof(proof.verdict, proof.steps, proof.witness, proof.note, admission)`"):
         "_admitted only gets a fresh Proof(HOLDS, steps) (witness None, note ''), and it returns it only when accepted, i.e. certified: group.py reads a proof's witness only when BROKEN and its note only when not certified",
@@ -464,6 +464,26 @@ EQUIVALENT: dict[tuple[str, str], str] = {
     ("kernel_check", "`region[1:2]` → `region[1:3]`, in `ends = region[1:] if region[0] == \"open\" else region[1:2]`"):
         "every point region the kernel builds (region_from, the witness point, complete.py) is the 2-tuple ('point', p), so region[1:3] and region[1:2] are the same 1-tuple",
 }
+
+# the rewrite rules of engine/zero's table of identities: each rule reads u.args only after
+# isinstance(u, f) for a one-argument SymPy function f
+_ONE_ARGUMENT_RULES = (
+    '("asinh(sinh u) = u", sympy.asinh, lambda u: u.args[0] if isinstance(u, sympy.sinh) else …',
+    '("sinh(asinh u) = u", sympy.sinh, lambda u: u.args[0] if isinstance(u, sympy.asinh) else …',
+    'lambda u: sympy.sqrt(1 + u.args[0] ** 2) if isinstance(u, sympy.asinh) else None),',
+    'lambda u: u.args[0] / sympy.sqrt(1 + u.args[0] ** 2) if isinstance(u, sympy.asinh) else N…',
+    '("tan(atan u) = u", sympy.tan, lambda u: u.args[0] if isinstance(u, sympy.atan) else None…',
+    '("atanh(tanh u) = u", sympy.atanh, lambda u: u.args[0] if isinstance(u, sympy.tanh) else …',
+    '("acosh(cosh u) = |u|", sympy.acosh, lambda u: sympy.Abs(u.args[0]) if isinstance(u, symp…',
+    'lambda u: sympy.atan(sympy.sinh(u.args[0])) if isinstance(u, sympy.tanh) else None),',
+    '("log(exp u) = u", sympy.log, lambda u: u.args[0] if isinstance(u, sympy.exp) else None),',
+    'lambda u: u.args[0] if isinstance(u, sympy.log) and _positive(u.args[0]) else None),',
+    'lambda u: sympy.atan(sympy.sinh(2 * u.args[0])) / 2 if isinstance(u, sympy.tanh) else Non…',
+)
+EQUIVALENT.update({("zero", f"`u.args[0]` → `u.args[-1]`, in `{line}`"):
+                   "u is an instance of sinh, asinh, atan, tanh, cosh, exp or log, each of one argument in SymPy "
+                   "(log(x, b) is built as log(x)/log(b)), so u.args[-1] is u.args[0]"
+                   for line in _ONE_ARGUMENT_RULES})
 
 # Mutants proved to keep every result sound, though not always the same: an enclosure that
 # still contains the value (only its width can change), a series stopped at another term whose
