@@ -116,7 +116,8 @@ def result_html(result: CheckResult) -> str:
 @renderer("html", Derivation)
 def derivation_html(derivation: Derivation) -> str:
     caption = (f"<b>{_html.escape(derivation.name)}: {_html.escape(derivation.title)} — "
-               f"{_html.escape(derivation.status)}</b><br>{_hand_written(derivation.statement_latex, derivation.statement)}")
+               f"{_html.escape(derivation.status)}</b><br>"
+               f"{_hand_written(derivation.statement_latex, derivation.statement)}")
     rows = [[str(n) + (" (definition)" if s.kind is StepKind.DEFINITION else ""), _hand_written(s.latex, s.text),
              _html.escape(s.status),
              f"<i>{_html.escape(s.justification)}</i><br><small>{_html.escape(s.checks_run)}</small>"]
@@ -212,7 +213,7 @@ from symcheck.engine.layer_group import LayerGroup  # noqa: E402  (kept with its
 
 
 @renderer("html", LayerGroup)
-def layer_group_html(group: "LayerGroup") -> str:
+def layer_group_html(group: LayerGroup) -> str:
     state = "complete" if group.complete else "partial"
     caption = (f"<b>Weight symmetries of the {_html.escape(group.form)} layer: {state}</b> &nbsp; "
                f"σ(z) = {_html.escape(group.activation.short)}")

@@ -40,6 +40,8 @@ from symcheck.language.activations import Activation
 from symcheck.language.symbols import ALPHA, BETA
 from symcheck.language.transformations import Domain, Transformation
 from symcheck.language.unit_forms import Form
+from symcheck.numeric.model_report import VERDICTS as _MODEL_VERDICTS
+from symcheck.numeric.model_report import ModelReport
 from symcheck.output.prose_formulas import FUNCTIONS, formula_spans
 from symcheck.paper.auditing import Audit, AuditRow
 from symcheck.paper.derivations import Derivation, DerivationStatus, StepKind
@@ -65,7 +67,8 @@ _SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": 
 #: characters written in math mode (each becomes its own $…$)
 _MATH = {
     "σ": r"\sigma", "α": r"\alpha", "β": r"\beta", "γ": r"\gamma", "δ": r"\delta", "ε": r"\varepsilon",
-    "λ": r"\lambda", "μ": r"\mu", "ν": r"\nu", "ω": r"\omega", "π": r"\pi", "τ": r"\tau", "φ": r"\varphi", "θ": r"\theta",
+    "λ": r"\lambda", "μ": r"\mu", "ν": r"\nu", "ω": r"\omega", "π": r"\pi", "τ": r"\tau", "φ": r"\varphi",
+    "θ": r"\theta",
     "Σ": r"\Sigma", "Π": r"\Pi", "Δ": r"\Delta",
     "⇒": r"\Rightarrow", "⇐": r"\Leftarrow", "⇔": r"\Leftrightarrow", "→": r"\to", "←": r"\leftarrow",
     "↦": r"\mapsto", "≠": r"\neq", "≈": r"\approx", "≡": r"\equiv", "≤": r"\le", "≥": r"\ge",
@@ -137,7 +140,8 @@ def _char(ch: str) -> str:
 #: Q_jK_jᵀ, k_{js}, R^{d×d}, xᵀ, A⁻¹
 _SUP_CHARS = "".join(_SUPERSCRIPT)
 _GROUP = rf"(?:_(?:\{{[^{{}}\s]{{1,12}}\}}|[A-Za-z0-9])|\^\{{[^{{}}\s]{{1,12}}\}}|[{_SUP_CHARS}]+)"
-_MATH_WORD = re.compile(rf"(?<![A-Za-z0-9_\\])[A-Za-zΣ0-9']*(?:{_GROUP}[A-Za-zΣ0-9']*)+|(?<![A-Za-z0-9_])R(?![A-Za-z0-9_])")
+_MATH_WORD = re.compile(rf"(?<![A-Za-z0-9_\\])[A-Za-zΣ0-9']*(?:{_GROUP}[A-Za-zΣ0-9']*)+"
+                        r"|(?<![A-Za-z0-9_])R(?![A-Za-z0-9_])")
 _WORD_PART = re.compile(rf"({_GROUP})")
 #: characters allowed inside a subscript or superscript group, besides letters and digits
 _GROUP_CHARS = set("+-,.=()' ") | {"×", "≤", "≥", "·", "−", "∈"}
@@ -658,7 +662,7 @@ def catalogue_fragment(catalogue: Any, notebook: bool = False, level: int = 1) -
               r"\begin{itemize}"]
     for _, results in catalogue.rows:
         parts = []
-        for t, r in zip(columns, results):
+        for t, r in zip(columns, results, strict=True):
             basis = (rf"broken at ${_assignment(r.witness)}$" if r.verdict is Verdict.BROKEN and r.witness
                      else escape_text(r.verdict.value))
             if r.verdict is Verdict.HOLDS:
@@ -773,9 +777,6 @@ def formulation_symmetries_fragment(symmetries: FormulationSymmetries, notebook:
 
 # ---- model reports (symcheck model DIR) ---------------------------------------------------------
 
-from symcheck.numeric.model_report import VERDICTS as _MODEL_VERDICTS  # noqa: E402
-from symcheck.numeric.model_report import ModelReport
-
 _MODEL_COLUMNS = {"exchange": "exch.", "inverse-scaling-positive": r"$\alpha>0$",
                   "inverse-scaling-minus-one": r"$\alpha=-1$", "key-value-rescaling": "k--v"}
 
@@ -832,8 +833,8 @@ def layer_group_fragment(group: LayerGroup, notebook: bool = False, level: int =
         rows = [rf"\text{{{_mathjax_text(s.title)}}} & {s.latex} & \text{{{s.status}}}" for s in group.proof]
         return (rf"$$\begin{{array}}{{lll}} \multicolumn{{3}}{{l}}{{\textbf{{{state}}}:\ \text{{{group.form} layer}},\ "
                 rf"{_sigma_is(group.activation)}}}\\ " + r"\\ ".join(rows) + r"\end{array}$$")
-    lines = [_heading(level, rf"Weight symmetries of the {escape_text(group.form)} layer, ${_sigma_is(group.activation)}$: "
-                      + _verdict(state)), "",
+    lines = [_heading(level, rf"Weight symmetries of the {escape_text(group.form)} layer, "
+                             rf"${_sigma_is(group.activation)}$: " + _verdict(state)), "",
              rf"\textbf{{Activation.}} ${_activation_definition(group.activation)}$.", "",
              rf"\textbf{{Unit.}} {prose(group.unit)}.", "", r"\textbf{Members.}", r"\begin{itemize}"]
     lines += [rf"\item {prose(family)}" for family in group.families()]

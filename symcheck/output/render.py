@@ -520,7 +520,8 @@ def rich_transform_report(report) -> Group:
         rows.append((f"layer {layer.index}", cells))
     note = Text("rounding: the largest relative change ‖f′(x) − f(x)‖/‖f(x)‖ of the layer's output over the input "
                 "rows, evaluated in float64 — what rounding the scaled weights to their dtype introduced.", style="dim")
-    skipped = [Text(f"not copied (other weight files): {', '.join(report.skipped)}", style="yellow")] if report.skipped else []
+    skipped = ([Text(f"not copied (other weight files): {', '.join(report.skipped)}", style="yellow")]
+               if report.skipped else [])
     return Group(head, *groups, Fitted(table, lambda: _listed(rows), last_min=len("rounding")), note, *skipped)
 
 

@@ -64,7 +64,8 @@ def _figures(report: ActivationReport, timeout: float) -> str:
     """The exchange and scaling defects as inline SVG, or why there are none."""
     try:
         from symcheck.output.plots import exchange_figure, scaling_figure
-        drawn = [("The exchange defect σ(a)·b − σ(b)·a over (a, b)", exchange_figure(report.activation, timeout=timeout)),
+        drawn = [("The exchange defect σ(a)·b − σ(b)·a over (a, b)",
+                  exchange_figure(report.activation, timeout=timeout)),
                  ("The inverse-scaling defect σ(αa)/α − σ(a) over (α, a), α > 0",
                   scaling_figure(report.activation, "positive", timeout=timeout))]
     except PlotError as err:
