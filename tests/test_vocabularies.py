@@ -11,7 +11,7 @@ from symcheck.core.results import Status, Step
 from symcheck.core.verdict import CrossVerdict, Verdict
 from symcheck.engine.group_facts import ASetKind, BoundKind
 from symcheck.engine.zero import PieceStatus
-from symcheck.language.transformations import Transformation, TransformationKind
+from symcheck.language.transformations import Domain, DomainName, Transformation, TransformationKind, domain
 from symcheck.paper.derivations import CheckRecord, DerivationStatus, DerivationStep, StepKind
 
 #: every closed vocabulary with the strings its JSON has always carried (the interface)
@@ -24,6 +24,7 @@ VOCABULARIES: dict[type[StrEnum], set[str]] = {
     DerivationStatus: {"verified", "failed", "unknown", "timeout", "not-applicable", "explicit-only"},
     StepKind: {"identity", "definition"},
     TransformationKind: {"exchange", "inverse-scaling", "key-value-rescaling", "query-value-rescaling"},
+    DomainName: {"positive", "negative", "any", "number"},
     Status: {"verified", "theorem", "given", "certified", "unknown", "timeout", "failed"},
 }
 MEMBERS = [member for vocabulary in VOCABULARIES for member in vocabulary]
@@ -111,3 +112,10 @@ def test_a_transformation_reads_its_kind_from_the_command_line_name() -> None:
     assert t.name is TransformationKind.EXCHANGE and t == Transformation(TransformationKind.EXCHANGE)
     with pytest.raises(UnknownNameError, match=r"did you mean 'exchange'\?$"):  # names quoted, not members
         Transformation("exchang")  # type: ignore[arg-type]
+
+
+def test_a_domain_reads_its_name_from_the_command_line() -> None:
+    assert domain("nonzero").name is DomainName.ANY and domain("-1").name is DomainName.NUMBER
+    assert Domain("positive") == domain("positive") and str(domain("positive")) == "positive"  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        Domain("nonzero")  # type: ignore[arg-type]  # an alias of the parser, not a name

@@ -17,12 +17,12 @@ from sympy import S
 from symcheck.core.formula import And, FiniteSet, Formula, PlusMinus, Power, Rel, Relation, to_latex
 from symcheck.core.printing import text
 from symcheck.core.results import Renderable, Status, Step
-from symcheck.engine.group_facts import ASetKind, C, Law, certified_sign as _sign_of, exact_form, exact_number
+from symcheck.engine.group_facts import ASetKind, C, Law, exact_form, exact_number
+from symcheck.engine.group_facts import certified_sign as _sign_of
 from symcheck.engine.group_formulations import FORMS, FormulationSymmetries, formulation_symmetries
 from symcheck.engine.group_members import WITNESS_GRID, pair_witness
 from symcheck.language.activations import Activation
 from symcheck.language.symbols import A
-
 
 __all__ = ["ASet", "ASetKind", "Component", "Exclusion", "Membership", "SymmetryGroup", "exact_number", "set_text", "J"]
 
@@ -287,11 +287,12 @@ class SymmetryGroup(Renderable):
 
     def inverse_scaling(self, domain: Any) -> bool | None:
         """Does (α, α) ∈ G hold for every α of the domain (positive, negative, any, or a number)?"""
+        from symcheck.language.transformations import DomainName
         from symcheck.language.transformations import domain as parse
         parsed = parse(domain)
         if parsed.value is not None:
             return self.contains(parsed.value, parsed.value)
-        halves = {"positive": (1,), "negative": (-1,), "any": (1, -1)}[parsed.name]
+        halves = {DomainName.POSITIVE: (1,), DomainName.NEGATIVE: (-1,), DomainName.ANY: (1, -1)}[parsed.name]
         # a half-line is never covered by countably many points: only a law c = α on it covers it
         if all(any(_covers(component, sign) for component in self.components) for sign in halves):
             return True

@@ -36,6 +36,7 @@ from sympy.logic.boolalg import And, BooleanFalse, BooleanTrue, Not, Or
 from symcheck.core.verdict import CrossVerdict, Verdict
 from symcheck.engine.check_result import CrossCheck
 from symcheck.language.symbols import A, B, Z
+from symcheck.language.transformations import DomainName
 
 __all__ = ["SMT_SECONDS", "covers", "cross_check", "z3_available"]
 
@@ -269,7 +270,7 @@ def _domain_constraint(z3: Any, translate: _Translator, t: Any, reals: Mapping) 
     if d.value is not None:
         return s == translate.real(sympy.Rational(d.value))
     zero = translate.real(sympy.Integer(0))
-    return {"positive": s > zero, "negative": s < zero, "any": s != zero}[d.name]
+    return {DomainName.POSITIVE: s > zero, DomainName.NEGATIVE: s < zero, DomainName.ANY: s != zero}[d.name]
 
 
 def _decide(z3, ctx, constraints, reals, lhs, rhs, t, seconds) -> _Decision:

@@ -20,30 +20,52 @@ from typing import Any
 import sympy
 from sympy import S
 
-from symcheck.engine import smt
-from symcheck.language.activations import Activation, activation as _lookup
 from symcheck.core.budget import DEFAULT_TIMEOUT, Budget, BudgetExceeded
 from symcheck.core.errors import EvaluationError, UnknownNameError
-from symcheck.exact.evaluate import Certificate, certify_nonzero, recheck_sign
-from symcheck.language.unit_forms import Form, form as _form
-from symcheck.engine.guard import counterexample
-from symcheck.engine.certificate_emit import certify_statement, certify_witness
-from symcheck.engine.kernel_gate import Admission, admit
-from symcheck.exact.signs import EXACT_SIGN_BITS, Undecided, at_values
-from symcheck.engine.plane import PlaneDecision, decide_plane, scale_regions, whole_line
-from symcheck.exact.regions import Region
-from symcheck.core.formula import (And, Apply, Aside, BigUnion, Both, Cartesian, Difference, FiniteSet, ForAll,
-                                   Formula, Given, Interval, Numeral, Product, Qualified, Rel, Relation,
-                                   SetUnion, Terms, Text)
+from symcheck.core.formula import (
+    And,
+    Apply,
+    Aside,
+    BigUnion,
+    Both,
+    Cartesian,
+    Difference,
+    FiniteSet,
+    ForAll,
+    Formula,
+    Given,
+    Interval,
+    Numeral,
+    Product,
+    Qualified,
+    Rel,
+    Relation,
+    SetUnion,
+    Terms,
+    Text,
+)
 from symcheck.core.printing import text
 from symcheck.core.results import Status, Step
-from symcheck.engine.check_result import CheckResult, CrossCheck
-from symcheck.language.symbols import A, B, SIGMA, Z, substitute_sigma
-from symcheck.engine.theorems import ANY, EXCHANGE, NEGATIVE, POSITIVE, Reduction, fixed_scale
-from symcheck.language.transformations import Transformation, TransformationKind, domain as _domain
 from symcheck.core.verdict import CrossVerdict, Verdict
+from symcheck.engine import smt
+from symcheck.engine.certificate_emit import certify_statement, certify_witness
+from symcheck.engine.check_result import CheckResult, CrossCheck
+from symcheck.engine.guard import counterexample
+from symcheck.engine.kernel_gate import Admission, admit
+from symcheck.engine.plane import PlaneDecision, decide_plane, scale_regions, whole_line
+from symcheck.engine.theorems import ANY, EXCHANGE, NEGATIVE, POSITIVE, Reduction, fixed_scale
 from symcheck.engine.zero import PieceStatus, ZeroDecision, constant_sign, decide_zero, opaque_constants
+from symcheck.exact.evaluate import Certificate, certify_nonzero, recheck_sign
+from symcheck.exact.regions import Region
+from symcheck.exact.signs import EXACT_SIGN_BITS, Undecided, at_values
 from symcheck.exact.zero_proof import generator_identity_safe
+from symcheck.language.activations import Activation
+from symcheck.language.activations import activation as _lookup
+from symcheck.language.symbols import SIGMA, A, B, Z, substitute_sigma
+from symcheck.language.transformations import DomainName, Transformation, TransformationKind
+from symcheck.language.transformations import domain as _domain
+from symcheck.language.unit_forms import Form
+from symcheck.language.unit_forms import form as _form
 
 RECHECK_DIGITS = 50
 
@@ -306,7 +328,7 @@ def _reduction(unit: Form, t: Transformation) -> Reduction:
         return EXCHANGE
     if t.domain.value is not None:
         return fixed_scale(t.domain.value)
-    return {"positive": POSITIVE, "negative": NEGATIVE, "any": ANY}[t.domain.name]
+    return {DomainName.POSITIVE: POSITIVE, DomainName.NEGATIVE: NEGATIVE, DomainName.ANY: ANY}[t.domain.name]
 
 
 def _statement(lhs: sympy.Expr, rhs: sympy.Expr, t: Transformation) -> Step:
@@ -472,8 +494,8 @@ def _decide_plane(statement: _Statement, budget: Budget, steps: list[Step]) -> D
                       Relation(Rel.EQ, Apply(_D, tuple(space)), difference),
                       "left − right with σ substituted; the symmetry holds iff D = 0 at every point",
                       Status.GIVEN))
-    if t.name is TransformationKind.QUERY_VALUE_RESCALING and not t.degree.is_integer and t.domain.name != "positive" \
-            and not (t.domain.value is not None and t.domain.value > 0):
+    if (t.name is TransformationKind.QUERY_VALUE_RESCALING and not t.degree.is_integer
+            and t.domain.name is not DomainName.POSITIVE and not (t.domain.value is not None and t.domain.value > 0)):
         note = f"α^{text(t.degree)} is not real for negative α"
         return Decision(Verdict.INCONCLUSIVE, tuple(steps), difference, None, {}, note)
     decision = decide_plane(substitute_sigma(lhs, sigma), substitute_sigma(rhs, sigma), space, budget)

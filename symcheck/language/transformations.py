@@ -14,7 +14,7 @@ from symcheck.core.errors import ParseError, UnknownNameError
 from symcheck.core.formula import And, Formula, Mapping, Power, Ratio, Rel, Relation, Tuple, to_latex
 from symcheck.core.names import closest
 from symcheck.exact.signs import Undecided, exact_sign
-from symcheck.language.symbols import A, ALPHA, B, BETA
+from symcheck.language.symbols import ALPHA, BETA, A, B
 
 #: named α domains; a number is also accepted ("-1", "2", "1/2", "0.5")
 DOMAINS = {
@@ -25,12 +25,24 @@ DOMAINS = {
 ALIASES = {"minus-one": "-1", "all": "any", "nonzero": "any"}
 
 
+class DomainName(StrEnum):
+    """Where a scale ranges: a named half-line or all of R∖{0}, or one number (its ``value``)."""
+
+    POSITIVE = "positive"
+    NEGATIVE = "negative"
+    ANY = "any"
+    NUMBER = "number"
+
+
 @dataclass(frozen=True)
 class Domain:
     """Where a scale (α or β) ranges: a named domain, or one exact rational ``value``."""
 
-    name: str
+    name: DomainName
     value: sympy.Rational | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "name", DomainName(self.name))  # a typo is an error, not a domain
 
     def describe(self, symbol: str = "α") -> str:
         if self.value is not None:
@@ -41,7 +53,7 @@ class Domain:
         """The condition on the scale, for tables: ``α > 0``, ``β ≠ 0``, ``α = -1``."""
         if self.value is not None:
             return f"{symbol} = {sympy.sstr(self.value)}"
-        return symbol + {"positive": " > 0", "negative": " < 0", "any": " ≠ 0"}[self.name]
+        return symbol + {DomainName.POSITIVE: " > 0", DomainName.NEGATIVE: " < 0", DomainName.ANY: " ≠ 0"}[self.name]
 
     def formula(self, scale: sympy.Symbol = ALPHA) -> Relation:
         """The condition on the scale: α > 0, β ≠ 0, α = −1."""
@@ -61,7 +73,7 @@ class Domain:
             sign = exact_sign(sympy.sympify(scale))  # certified, never SymPy's evalf
         except Undecided:
             return False
-        return {"positive": sign > 0, "negative": sign < 0, "any": sign != 0}[self.name]
+        return {DomainName.POSITIVE: sign > 0, DomainName.NEGATIVE: sign < 0, DomainName.ANY: sign != 0}[self.name]
 
     def __str__(self) -> str:
         return self.name if self.value is None else str(self.value)
@@ -107,7 +119,7 @@ def domain(text: str | int | float | Fraction | sympy.Rational) -> Domain:
 def _numeric(value: sympy.Rational, text: str) -> Domain:
     if value == 0:
         raise ParseError("alpha must be non-zero: (q, k) -> (0·q, k/0) is not defined")
-    return Domain("number", value)
+    return Domain(DomainName.NUMBER, value)
 
 
 #: the parameters of one unit, as they appear in a map's formula
