@@ -247,6 +247,7 @@ class _Family:
                 return None
         except Undecided:
             return None
+        tries = REGION_PROBES  # kernel attempts: each may take 2·REGION_SECONDS
         for values, _ in self.probes():
             scaled = {k: x / p if k in (A, B) else x for k, x in values.items()}
             # θ gathered into one power (a proposal for the cut search; the kernel decides the piece)
@@ -257,6 +258,9 @@ class _Family:
             piece = self._certified(self._broken_interval({p: region}, scaled, g, cuts[1]))
             if piece.verdict is Verdict.BROKEN:
                 return piece
+            tries -= 1
+            if not tries:
+                break
         return None
 
     def _covered(self, p: sympy.Symbol, box: dict[sympy.Symbol, Region], candidates: list) -> _Piece | None:
