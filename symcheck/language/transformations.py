@@ -34,15 +34,16 @@ class DomainName(StrEnum):
     NUMBER = "number"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Domain:
     """Where a scale (α or β) ranges: a named domain, or one exact rational ``value``."""
 
     name: DomainName
     value: sympy.Rational | None = None
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "name", DomainName(self.name))  # a typo is an error, not a domain
+    def __init__(self, name: DomainName | str, value: sympy.Rational | None = None) -> None:
+        object.__setattr__(self, "name", DomainName(name))  # a typo is an error, not a domain
+        object.__setattr__(self, "value", value)
 
     def describe(self, symbol: str = "α") -> str:
         if self.value is not None:
@@ -151,19 +152,23 @@ KINDS = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Transformation:
     """A parameter-space map of one unit; ``statement`` gives the identity it must satisfy."""
 
-    name: TransformationKind       # a name as the command line spells it is read as its kind
+    name: TransformationKind
     domain: Domain | None = None   # where the scale ranges, for the scalings
     degree: sympy.Expr = S.One     # p, for query-value rescaling
 
-    def __post_init__(self) -> None:
-        if self.name not in KINDS:
+    def __init__(self, name: TransformationKind | str, domain: Domain | None = None,
+                 degree: sympy.Expr = S.One) -> None:
+        """``name`` as the command line spells it, or the kind itself."""
+        if name not in KINDS:
             names = tuple(kind.value for kind in TransformationKind)  # the message quotes names, not members
-            raise UnknownNameError("transformation", self.name, closest(self.name, names), names)
-        object.__setattr__(self, "name", TransformationKind(self.name))
+            raise UnknownNameError("transformation", name, closest(name, names), names)
+        object.__setattr__(self, "name", TransformationKind(name))
+        object.__setattr__(self, "domain", domain)
+        object.__setattr__(self, "degree", degree)
         if (KINDS[self.name][0] is None) != (self.domain is None):
             raise ValueError(f"{self.name} {'needs' if self.domain is None else 'takes no'} domain")
 

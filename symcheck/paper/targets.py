@@ -60,7 +60,7 @@ class Catalogue(Renderable):
 
     def verdict(self, activation: str, symmetry: str, domain: str | None = None) -> str:
         """The verdict in one cell, e.g. ``verdict("tanh", "inverse-scaling", "-1") == "holds"``."""
-        column = [(t.name, None if t.domain is None else str(t.domain)) for t in self.columns].index(
+        column = [(t.name.value, None if t.domain is None else str(t.domain)) for t in self.columns].index(
             (symmetry, domain))
         for name, results in self.rows:
             if name == activation:
