@@ -20,23 +20,44 @@ from typing import TYPE_CHECKING, Any, overload
 import sympy
 from sympy import S
 
-from symcheck.language.activations import Activation, activation as _lookup
 from symcheck.core.budget import DEFAULT_TIMEOUT, Budget, BudgetExceeded
-from symcheck.exact.evaluate import certify_nonzero
-from symcheck.exact.zero_proof import generator_identity_safe
-from symcheck.language.unit_forms import Form, form as _form
-from symcheck.engine.homogeneity import (SCALE, Degree, Excludes, Refutation, Unsettled, Vanishing, certified_sign,
-                          homogeneity_degree)
+from symcheck.core.formula import (
+    And,
+    Apply,
+    Difference,
+    Formula,
+    Numeral,
+    Operator,
+    Power,
+    Product,
+    Rel,
+    Relation,
+    Text,
+)
 from symcheck.core.printing import text
 from symcheck.core.results import Renderable, Status, Step
-from symcheck.engine.check_result import CheckResult
-from symcheck.language.symbols import A, ALPHA, B, BETA, SIGMA, SIGMA_NAME, Z, sigma_at, substitute_sigma
-from symcheck.engine.symmetries import LEFT_MINUS_RIGHT, check, enclosure
-from symcheck.paper.structural import STRUCTURAL
-from symcheck.core.formula import (And, Apply, Difference, Formula, Numeral, Operator, Power, Product, Rel,
-                                   Relation, Text)
-from symcheck.language.transformations import Domain, Transformation, TransformationKind, domain
 from symcheck.core.verdict import Verdict
+from symcheck.engine.check_result import CheckResult
+from symcheck.engine.homogeneity import (
+    SCALE,
+    Degree,
+    Excludes,
+    Refutation,
+    Unsettled,
+    Vanishing,
+    certified_sign,
+    homogeneity_degree,
+)
+from symcheck.engine.symmetries import LEFT_MINUS_RIGHT, check, enclosure
+from symcheck.exact.evaluate import certify_nonzero
+from symcheck.exact.zero_proof import generator_identity_safe
+from symcheck.language.activations import Activation
+from symcheck.language.activations import activation as _lookup
+from symcheck.language.symbols import ALPHA, BETA, SIGMA, SIGMA_NAME, A, B, Z, sigma_at, substitute_sigma
+from symcheck.language.transformations import Domain, Transformation, TransformationKind, domain
+from symcheck.language.unit_forms import Form
+from symcheck.language.unit_forms import form as _form
+from symcheck.paper.structural import STRUCTURAL
 
 if TYPE_CHECKING:  # imported where used: a family audit is built only with params
     from symcheck.paper.family_audit import FamilyAudit

@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import lru_cache
+from functools import cache
 from typing import Any, Literal
 
 import sympy
@@ -38,11 +38,32 @@ from sympy.matrices.expressions.matexpr import MatrixElement
 
 from symcheck.core.budget import BudgetExceeded, alarm
 from symcheck.core.errors import UnknownNameError
-from symcheck.language.layer_formulations import (BILINEAR, D, FORMULATIONS, K, KS, KU, L, M, Q, Q_G, QS, QU, R, SYMBOLIC, V, X,
-                           Formulation, Sizes, SymbolicSizes, elementwise, input_row)
 from symcheck.core.names import closest
 from symcheck.core.results import Renderable
-from symcheck.language.symbols import A, B, SIGMA
+from symcheck.language.layer_formulations import (
+    BILINEAR,
+    FORMULATIONS,
+    KS,
+    KU,
+    Q_G,
+    QS,
+    QU,
+    SYMBOLIC,
+    D,
+    Formulation,
+    K,
+    L,
+    M,
+    Q,
+    R,
+    Sizes,
+    SymbolicSizes,
+    V,
+    X,
+    elementwise,
+    input_row,
+)
+from symcheck.language.symbols import SIGMA, A, B
 
 Pair = tuple[Any, Any]
 #: explicit sizes: every d, m, r in 1..3 and e in 1..2 (only the dimensions a claim uses vary)
@@ -247,7 +268,7 @@ def _simplify_term(limits: Limits, body: sympy.Expr, outer: Ranges) -> list[tupl
             return _simplify_term(new, body.xreplace(point), outer)
     ranges = {**outer, **{v: (lo, hi) for v, lo, hi in limits}}
     body = _reduce_index(body, ranges)
-    for k, (v, lo, hi) in enumerate(limits):
+    for k, (v, _lo, _hi) in enumerate(limits):
         partner = _delta_partner(v, body, ranges)
         if partner is not None and all(v not in (a.free_symbols | b.free_symbols) for _, a, b in limits):
             point = {v: partner}
@@ -354,7 +375,7 @@ def _nonconforming(expr: Any) -> str | None:
     for node in sympy.preorder_traversal(expr):
         if isinstance(node, sympy.MatMul):
             factors = [f for f in node.args if isinstance(f, sympy.MatrixExpr)]
-            for left, right in zip(factors, factors[1:]):
+            for left, right in itertools.pairwise(factors):
                 if sympy.simplify(left.cols - right.rows) != 0:
                     return f"{sympy.sstr(left)} ({_shape(left)}) times {sympy.sstr(right)} ({_shape(right)})"
         elif isinstance(node, (sympy.MatAdd, sympy.HadamardProduct)):
@@ -473,7 +494,7 @@ class Claim:
     builders: tuple[str, ...] = ()  # formulations whose explicit builders the explicit check uses
     sigma: str = "σ opaque"  # the σ the explicit check uses, for its description
 
-    def verify(self, timeout: float = STEP_TIMEOUT) -> "DerivationStep":
+    def verify(self, timeout: float = STEP_TIMEOUT) -> DerivationStep:
         """Run the claim's checks (every size, then explicit sizes) into a step with its status."""
         records: list[CheckRecord] = []
         try:
@@ -574,7 +595,7 @@ class Derivation(Renderable):
 
     @classmethod
     def from_claims(cls, name: str, title: str, statement: str, claims: Sequence[Claim],
-                    statement_latex: str = "", timeout: float = STEP_TIMEOUT) -> "Derivation":
+                    statement_latex: str = "", timeout: float = STEP_TIMEOUT) -> Derivation:
         """Verify every claim and collect the steps."""
         started = time.perf_counter()
         steps = tuple(claim.verify(timeout) for claim in claims)
@@ -625,14 +646,24 @@ def _unit_layer(unit: Callable, sigma: Callable, sz: Sizes, keys: sympy.Matrix, 
 
 def _entry_sum(unit: Callable, query: sympy.MatrixSymbol | None = Q, key: sympy.MatrixSymbol = K) -> sympy.Expr:
     """Σ_{j<m} unit(σ, a_j, b_j) V_{j,l} with a_j = Σ_i x_i Q_{j,i}: the generic output entry."""
-    dot = lambda W: sympy.Sum(X[0, _I] * W[_J, _I], (_I, 0, D - 1))
+    def dot(W: sympy.MatrixSymbol) -> sympy.Expr:
+        return sympy.Sum(X[0, _I] * W[_J, _I], (_I, 0, D - 1))
+
     return sympy.Sum(unit(SIGMA, dot(query) if query is not None else S.Zero, dot(key)) * V[_J, _L],
                      (_J, 0, M - 1))
 
 
-_rank1_unit = lambda s, a, b: s(a * b)
-_gated_unit = lambda s, a, b: s(a) * b
-_mlp_unit = lambda s, a, b: s(b)
+def _rank1_unit(s: Callable, a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
+    return s(a * b)
+
+
+def _gated_unit(s: Callable, a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
+    return s(a) * b
+
+
+def _mlp_unit(s: Callable, a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
+    return s(b)
+
 
 # per-unit symbols for symbolic-dimension checks
 _q, _k, _w = (sympy.MatrixSymbol(n, 1, D) for n in ("q_j", "k_j", "w_j"))
@@ -642,7 +673,7 @@ _W = sympy.MatrixSymbol("W", M, D)
 _Mj = sympy.MatrixSymbol("M_j", D, D)
 
 
-@lru_cache(maxsize=None)  # per formulation object: a replaced builder is checked afresh
+@cache  # per formulation object: a replaced builder is checked afresh
 def _builder_agrees(formulation: Formulation) -> bool:
     """Is the builder's generic entry, for symbolic sizes, the matrix expression's generic entry?"""
     return _scalars_equal(formulation.entry(SIGMA), _expression_entry(formulation))
@@ -891,7 +922,10 @@ def _moved_rank1(sz: Sizes) -> tuple[sympy.Matrix, sympy.Matrix]:
 def _gated() -> list[Claim]:
     rank1, gated = _F["rank1"], _F["gated"]
     c = sympy.Symbol("c", real=True)
-    linear = lambda z: c * z
+
+    def linear(z: sympy.Expr) -> sympy.Expr:
+        return c * z
+
     residual = SIGMA(A * B) - SIGMA(A) * B
 
     def layer(unit: Callable) -> Callable[[Sizes], sympy.Matrix]:
@@ -943,11 +977,11 @@ def _rank_r() -> list[Claim]:
 
     def outer_sum(sz: Sizes) -> sympy.Matrix:
         _, Qj, Kj = factors(sz)
-        return sum((q * k.T for q, k in zip(_columns(Qj), _columns(Kj))), sympy.zeros(sz.d, sz.d))
+        return sum((q * k.T for q, k in zip(_columns(Qj), _columns(Kj), strict=True)), sympy.zeros(sz.d, sz.d))
 
     def products(sz: Sizes) -> Pair:
         x, Qj, Kj = factors(sz)
-        terms = sum((_dot(x, q.T) * _dot(x, k.T) for q, k in zip(_columns(Qj), _columns(Kj))), S.Zero)
+        terms = sum((_dot(x, q.T) * _dot(x, k.T) for q, k in zip(_columns(Qj), _columns(Kj), strict=True)), S.Zero)
         return (x * Qj) * (x * Kj).T, sympy.Matrix([[terms]])
 
     def full_rank(sz: Sizes) -> Pair:
@@ -1026,7 +1060,7 @@ _CATALOGUE: dict[str, tuple[str, str, str, Callable[[], list[Claim]]]] = {
 DERIVATIONS: tuple[str, ...] = tuple(_CATALOGUE)
 
 
-@lru_cache(maxsize=None)  # a Derivation is immutable, and checking it again gives the same answer
+@cache  # a Derivation is immutable, and checking it again gives the same answer
 def derive(name: str) -> Derivation:
     """Check the named derivation step by step (``absorb``, ``rank1``, ``mlp``, ``gated``, ``rank-r``)."""
     key = name.strip().lower().replace("_", "-") if isinstance(name, str) else name

@@ -15,15 +15,16 @@ from typing import Any
 
 import sympy
 
-from symcheck.language.activations import Activation, activation as _lookup
 from symcheck.core.budget import DEFAULT_TIMEOUT
-from symcheck.exact.evaluate import certify_nonzero
-from symcheck.language.layer_formulations import Sizes, formulation, input_row
-from symcheck.language.unit_forms import form as _form
-from symcheck.language.symbols import A, ALPHA, B, BETA, SIGMA, substitute_sigma
-from symcheck.engine.symmetries import check
-from symcheck.language.transformations import Transformation
 from symcheck.core.verdict import Verdict
+from symcheck.engine.symmetries import check
+from symcheck.exact.evaluate import certify_nonzero
+from symcheck.language.activations import Activation
+from symcheck.language.activations import activation as _lookup
+from symcheck.language.layer_formulations import Sizes, formulation, input_row
+from symcheck.language.symbols import ALPHA, BETA, SIGMA, A, B, substitute_sigma
+from symcheck.language.transformations import Transformation
+from symcheck.language.unit_forms import form as _form
 
 Params = dict[str, sympy.Matrix]
 
@@ -112,7 +113,8 @@ def _layer_witness(unit_witness, params: Params, sizes: Sizes) -> dict[sympy.Sym
         values[entry] = sympy.Integer(1 if i == 0 else 0)
     first = {"Q": unit_witness.get("a", 0), "K": unit_witness["b"], "V": 1}
     for key, matrix in params.items():
-        for (j, i), entry in zip(((j, i) for j in range(matrix.rows) for i in range(matrix.cols)), matrix):
+        for (j, i), entry in zip(((j, i) for j in range(matrix.rows) for i in range(matrix.cols)), matrix,
+                                 strict=True):
             values[entry] = sympy.Rational(first[key]) if (j, i) == (0, 0) else sympy.Integer(0)
     for name, symbol in (("alpha", ALPHA), ("beta", BETA)):
         if name in unit_witness:

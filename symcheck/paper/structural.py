@@ -14,8 +14,20 @@ from collections.abc import Callable
 import sympy
 from sympy import S
 
-from symcheck.core.formula import (Apply, Formula, Indexed, MatrixProduct, Paren, Power, Ratio, Rel, Relation,
-                                   Scaled, Sum, Transposed)
+from symcheck.core.formula import (
+    Apply,
+    Formula,
+    Indexed,
+    MatrixProduct,
+    Paren,
+    Power,
+    Ratio,
+    Rel,
+    Relation,
+    Scaled,
+    Sum,
+    Transposed,
+)
 
 __all__ = ["STRUCTURAL", "Argument"]
 

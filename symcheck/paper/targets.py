@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache, partial
+from functools import cache, partial
 from typing import Any
 
 from symcheck.core.budget import DEFAULT_TIMEOUT
@@ -28,9 +28,9 @@ from symcheck.core.errors import UnknownNameError
 from symcheck.core.names import closest
 from symcheck.core.results import Renderable
 from symcheck.engine.check_result import CheckResult
-from symcheck.engine.symmetries import check, check_exchange, check_inverse_scaling
 from symcheck.engine.group import symmetry_group
 from symcheck.engine.layer_group import layer_group
+from symcheck.engine.symmetries import check, check_exchange, check_inverse_scaling
 from symcheck.language.activations import CATALOGUE, catalogue
 from symcheck.language.transformations import Transformation, domain
 from symcheck.paper.auditing import audit
@@ -68,8 +68,9 @@ class Catalogue(Renderable):
         raise KeyError(activation)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"form": self.form, "columns": [{"symmetry": t.name, "domain": None if t.domain is None else str(t.domain)}
-                                             for t in self.columns],
+        return {"form": self.form,
+                "columns": [{"symmetry": t.name, "domain": None if t.domain is None else str(t.domain)}
+                            for t in self.columns],
                 "rows": [{"activation": name, "results": [r.to_dict() for r in results]}
                          for name, results in self.rows]}
 
@@ -218,6 +219,6 @@ def steps(name: str) -> int:
     return sum(len(PAPER[n][2]) for n in names)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _catalogue() -> Catalogue:
     return catalogue_audit()
