@@ -333,7 +333,7 @@ class _Checker:
             with self.at(f".pieces[{i}]"):
                 regions.append(region_from(_dict(piece, "a piece").get("region")))
         self.covers(regions, whole, v)
-        for i, (piece, region) in enumerate(zip(pieces, regions)):
+        for i, (piece, region) in enumerate(zip(pieces, regions, strict=True)):
             with self.at(f".pieces[{i}]"):
                 self.tick()
                 if piece.get("outside") is True:
@@ -420,7 +420,7 @@ class _Checker:
                 continue
             with self.at(f".condition[{i}]"):
                 self.truth(sub[i + 1][1], i == take[-1], box)
-        for j, (k, proof) in enumerate(zip(take, proofs)):
+        for j, (k, proof) in enumerate(zip(take, proofs, strict=True)):
             with self.at(f".proofs[{j}]"):
                 self.tick()
                 self.node(_dict(proof, "a proof"), box, replace(current, path, sub[k + 1][0]))

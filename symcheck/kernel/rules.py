@@ -74,7 +74,8 @@ RULES: dict[str, Rule] = {r.name: r for r in (
     Rule("atan_sinh", ("atan", ("sinh", "x")), ("asin", ("tanh", "x"))),
     Rule("erfc_erf", ("erfc", "x"), ("add", I(1), NEG(("erf", "x")))),
     Rule("sin_cos_square", ("add", ("pow", ("sin", "x"), I(2)), ("pow", ("cos", "x"), I(2))), I(1)),
-    Rule("sin_add", ("sin", ("add", "x", "y")), ("add", ("mul", ("sin", "x"), ("cos", "y")), ("mul", ("cos", "x"), ("sin", "y")))),
+    Rule("sin_add", ("sin", ("add", "x", "y")), ("add", ("mul", ("sin", "x"), ("cos", "y")),
+                                                ("mul", ("cos", "x"), ("sin", "y")))),
     Rule("cos_add", ("cos", ("add", "x", "y")), ("add", ("mul", ("cos", "x"), ("cos", "y")),
                                                 NEG(("mul", ("sin", "x"), ("sin", "y"))))),
     Rule("sin_pi", ("sin", ("mul", "#n", _PI)), I(0)),
@@ -82,7 +83,8 @@ RULES: dict[str, Rule] = {r.name: r for r in (
     Rule("sin_zero", ("sin", I(0)), I(0)),
     Rule("cos_zero", ("cos", I(0)), I(1)),
     Rule("tan_sin_cos", ("tan", "x"), _quotient(("sin", "x"), ("cos", "x"))),
-    *(Rule(f"{f}_odd", (f, NEG("x")), NEG((f, "x"))) for f in ("sin", "tan", "sinh", "tanh", "asinh", "atan", "erf", "asin", "atanh")),
+    *(Rule(f"{f}_odd", (f, NEG("x")), NEG((f, "x")))
+      for f in ("sin", "tan", "sinh", "tanh", "asinh", "atan", "erf", "asin", "atanh")),
     *(Rule(f"{f}_even", (f, NEG("x")), (f, "x")) for f in ("cos", "cosh", "abs")),
 )}
 
@@ -110,7 +112,7 @@ def match(pattern, node: Node, binding: dict) -> bool:
         node = (node[0], node[1], (node[0], *node[2:]))
     if len(pattern) != len(node):
         return False
-    return all(match(p, n, binding) for p, n in zip(pattern[1:], node[1:]))
+    return all(match(p, n, binding) for p, n in zip(pattern[1:], node[1:], strict=True))
 
 
 def instantiate(pattern, binding: dict) -> Node:
