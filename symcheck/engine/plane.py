@@ -279,7 +279,8 @@ def _split_and_prove(lhs, rhs, space, budget, searcher) -> PlaneDecision:
             except _Split as cut:
                 todo[:0] = case.refined(cut.var, cut.points)
                 continue
-            outcome = (CaseOutcome(case, S.Zero, PieceStatus.PROVED, "the two sides are the same expression here", sides)
+            outcome = (CaseOutcome(case, S.Zero, PieceStatus.PROVED, "the two sides are the same expression here",
+                                   sides)
                        if written else _prove(case, branch_free, budget, sides))
             unsigned = [v for v, r in case.regions if _sign_split(r) != [r]]
             if outcome.status is PieceStatus.UNKNOWN and unsigned:  # the proof may need the sign: split, retry
