@@ -74,7 +74,7 @@ CORE: dict[str, tuple[str, ...]] = {
     "regions": ("test_mutants_regions.py", "test_mutants_undecided.py", "test_mutants_zero.py", "test_regions.py", "test_split_soundness.py", "test_roots.py", "test_symmetries.py"),
     "zero": ("test_zero_identities.py", "test_mutants_zero.py", "test_fallback_wiring.py", "test_split_soundness.py", "test_regions.py", "test_symmetries.py"),
     "plane": ("test_mutants_plane.py", "test_plane.py", "test_fallback_wiring.py"),
-    "evaluate": ("test_mutants_evaluate.py", "test_point_coordinate_types.py", "test_inverse_functions_at_rationals.py", "test_mutants_undecided.py", "test_evaluate.py", "test_arb_enclose_range.py", "test_intervals.py"),
+    "evaluate": ("test_real_root_enclosures.py", "test_mutants_evaluate.py", "test_point_coordinate_types.py", "test_inverse_functions_at_rationals.py", "test_mutants_undecided.py", "test_evaluate.py", "test_arb_enclose_range.py", "test_intervals.py"),
     "balls": ("test_mutants_balls.py", "test_inverse_functions_at_rationals.py", "test_mutants_refusals.py", "test_mutants_hulls.py", "test_mutants_evaluate.py", "test_arb_enclose_range.py", "test_evaluate.py", "test_intervals.py"),
     "intervals": ("test_interval_helpers.py", "test_interval_domains.py", "test_second_opinion_gamma.py", "test_mutants_balls.py", "test_mutants_refusals.py", "test_mutants_hulls.py", "test_mutants_intervals.py", "test_intervals.py", "test_arb_enclose_range.py"),
     "symmetries": ("test_mutants_symmetries.py", "test_mutants_steps.py", "test_fallback_wiring.py", "test_mutants_degree_domain.py", "test_symmetries.py", "test_guard.py", "test_custom_forms.py"),
@@ -110,7 +110,7 @@ DECIDING: dict[str, tuple[str, ...]] = {
     "zero_proof": ("test_slips_zero.py", "test_mutants_zero.py", "test_symmetries.py", "test_group.py"),
     "parsing": ("test_slips_parsing.py", "test_extremum_proofs.py", "test_parsing_relation_factors.py", "test_parsing_condition_names.py", "test_parsing_constant_factors.py", "test_parsing.py", "test_domain.py", "test_mutants_domain.py",
                 "test_parse_unevaluated.py", "test_tiny_constant_signs.py"),
-    "numeric_checks": ("test_slips_numeric.py", "test_numeric_form_names.py", "test_numeric_checks.py", "test_numeric_empty.py",
+    "numeric_checks": ("test_numeric_relative_change.py", "test_slips_numeric.py", "test_numeric_form_names.py", "test_numeric_checks.py", "test_numeric_empty.py",
                        "test_numeric_nonfinite.py", "test_numeric.py", "test_memory_estimate.py"),
     "cli": ("test_slips_cli.py", "test_cli.py", "test_cli_errors.py", "test_expect_and_json_names.py",
             "test_group_cli.py", "test_kernel_cli.py"),
@@ -461,6 +461,8 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         "relation reads `written` only into the text of a ParseError (_real_comparison's _not_real, certified_sign's refusal): every value returned and every error raised are the same, only a message names -1 or 1 instead of the input",
     ("evaluate", "`raise EvaluationError(f\"{_short(node)} is not a real root\")` → `pass`, in `raise EvaluationError(f\"{_short(node)} is not a real root\")`"):
         "unreachable: both lines run after `node.is_real` is checked, and SymPy stores a CRootOf with its irreducible (square-free) factor and calls it real exactly when its index is below that factor's number of real roots, which both isolations (Arb's exactly-real balls, SymPy's sqf intervals) list",
+    ("smt", "`_RELATIONS` gets the extra entry `sympy.Max`, in `_RELATIONS = {sympy.StrictLessThan: \"<\", sympy.LessThan: \"<=\", sympy.StrictGreaterThan: \"…`"):
+        "_RELATIONS is read by _walk (type(node) in _RELATIONS, where Max is already accepted through _FUNCTIONS and walked the same way) and by condition only for a Relational, which a Max never is: the extra key's value is never read",
     ("kernel_check", "`region[1:2]` → `region[1:3]`, in `ends = region[1:] if region[0] == \"open\" else region[1:2]`"):
         "every point region the kernel builds (region_from, the witness point, complete.py) is the 2-tuple ('point', p), so region[1:3] and region[1:2] are the same 1-tuple",
 }
