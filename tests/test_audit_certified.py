@@ -13,14 +13,15 @@ import pytest
 import sympy
 
 import symcheck.paper.auditing as auditing
-from symcheck.language.activations import activation
-from symcheck.paper.auditing import Ground, audit, query_value
-from symcheck.exact.evaluate import certify_nonzero
-from symcheck.language.unit_forms import form as unit_form
 from symcheck.engine.homogeneity import Excludes
-from symcheck.language.symbols import A, ALPHA, B, BETA, SIGMA, substitute_sigma
 from symcheck.engine.symmetries import check
+from symcheck.exact.evaluate import certify_nonzero
+from symcheck.language.activations import activation
+from symcheck.language.symbols import ALPHA, BETA, SIGMA, A, B, substitute_sigma
 from symcheck.language.transformations import Transformation, domain
+from symcheck.language.unit_forms import form as unit_form
+from symcheck.paper.auditing import Ground, audit, query_value
+
 from conftest import invoke_cli
 
 R = sympy.Rational

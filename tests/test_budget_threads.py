@@ -189,7 +189,6 @@ def test_a_check_on_a_worker_thread_that_runs_out_is_inconclusive() -> None:
 def test_inside_a_dask_worker_process(tmp_path) -> None:
     distributed = pytest.importorskip("dask.distributed", reason="needs dask.distributed (the dask extra)")
     import cloudpickle
-
     import test_budget_threads
     cloudpickle.register_pickle_by_value(test_budget_threads)  # the worker cannot import tests/
     try:

@@ -11,7 +11,6 @@ import json
 
 import pytest
 import sympy
-from kernel_certificates import SCHEMA, I, Z, add, mul, neg, pw
 
 from symcheck.engine.certificate_emit import (
     Certificate,
@@ -28,6 +27,8 @@ from symcheck.kernel.tree import parse_expr
 from symcheck.kernel.verdict import Reject
 from symcheck.language.symbols import A, B
 from symcheck.language.transformations import Transformation, domain
+
+from kernel_certificates import SCHEMA, I, Z, add, mul, neg, pw
 
 AV, BV = ["var", "a"], ["var", "b"]
 POS, NEG_LINE = [["open", I(0), "inf"]], [["open", "-inf", I(0)]]
@@ -223,7 +224,7 @@ SIN_EXP = ["gt", ["sin", ["exp", Z]], I(0)]
 
 def _alternatives(values, take, proofs=None, conds=None):
     conds = conds or [SIN_EXP] + [["true"]] * (len(values) - 1)
-    expr = pw(*zip(values, conds))
+    expr = pw(*zip(values, conds, strict=True))
     proofs = proofs or [{"steps": [], "end": "normal-form"} for _ in take]
     return {"schema": SCHEMA, "claim": {"kind": "zero", "expr": expr, "vars": {"z": []}},
             "proof": {"steps": [], "alternatives": {"at": [], "take": take, "proofs": proofs}}}

@@ -205,7 +205,8 @@ def test_opaque_constants_keep_a_certified_sign_and_prove_what_exact_algebra_pro
     # cos²1 + sin²1 is proposed as 1 and proved 1: the constant is not opaque
     same, shown = opaque_constants(t * (sympy.cos(1) ** 2 + sympy.sin(1) ** 2))
     assert same == t and not shown
-    assert prove_identically_zero(Z * (sympy.sin(Z) ** 2 + sympy.cos(Z) ** 2) - Z * (sympy.cos(1) ** 2 + sympy.sin(1) ** 2),
+    assert prove_identically_zero(Z * (sympy.sin(Z) ** 2 + sympy.cos(Z) ** 2)
+                                  - Z * (sympy.cos(1) ** 2 + sympy.sin(1) ** 2),
                                   Z, Region(S.Zero, S.Infinity), Budget(20))
     # a proposal that is not proved equal is not used
     assert exact_form(d) == d and exact_form(1 + d) == 1 + d
@@ -229,7 +230,10 @@ def test_the_group_of_z_plus_c_z2_is_only_the_identity(c: Tiny) -> None:
         z0 = _rational(excluded.witness["z"])
         with mpmath.workdps(c.dps + 100):
             cv = c.mp(c.dps + 100)
-            sigma = lambda z: z + cv * z**2  # noqa: E731
+
+            def sigma(z, cv=cv):
+                return z + cv * z**2
+
             a0, c0 = _rational(excluded.a), _rational(excluded.c)
             assert sigma(a0 * z0) - c0 * sigma(z0) != 0
 
@@ -307,8 +311,8 @@ def test_audit_rows_of_an_offset_activation_are_never_wrong(c: Tiny) -> None:
     """σ = z + c off 0 (σ(0) = 0) is not linear, not odd and not homogeneous of any degree, so
     every row that holds must hold for every σ; every broken row's witness is re-checked by
     mpmath on the row's own statement (σ(2)/σ(1) = (2 + c)/(1 + c) ≠ (4 + c)/(2 + c))."""
-    from symcheck.paper.auditing import Ground, audit, statement
     from symcheck.language.unit_forms import form as unit_form
+    from symcheck.paper.auditing import Ground, audit, statement
 
     sigma = sc.activation(f"Piecewise((z, Eq(z, 0)), (z + {c.text}, True))")
     for row in audit(sigma, timeout=5).rows:

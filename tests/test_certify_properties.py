@@ -16,7 +16,6 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from mpmath.libmp import to_rational
 
-from symcheck.core.errors import EvaluationError
 from symcheck.exact.evaluate import _Walker, certify_nonzero, enclose, recheck_sign
 from symcheck.exact.intervals import Enclosure, Imprecise
 

@@ -5,6 +5,7 @@ import subprocess
 import sys
 
 import pytest
+
 from conftest import invoke_cli
 
 HOSTILE = "__import__('os').system('true')"

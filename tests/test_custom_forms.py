@@ -7,10 +7,11 @@ import pytest
 import sympy
 
 import symcheck as sc
-from symcheck.language.unit_forms import form
-from symcheck.language.symbols import A, B, SIGMA, Z
 from symcheck.engine.symmetries import check
+from symcheck.language.symbols import SIGMA, A, B, Z
 from symcheck.language.transformations import Transformation, domain
+from symcheck.language.unit_forms import form
+
 from conftest import invoke_cli
 
 EXCHANGE = Transformation("exchange")
@@ -33,7 +34,10 @@ UNITS = {
 def independent_difference(result: sc.CheckResult, unit_text: str, degree: int = 1) -> sympy.Float:
     """left − right of the statement at the witness, rebuilt by hand and evaluated at 50 digits."""
     expr = sc.activation(result.activation).expr
-    s = lambda u: expr.subs(Z, u)
+
+    def s(u):
+        return expr.subs(Z, u)
+
     unit = UNITS[unit_text]
     w = {k: sympy.Rational(v) for k, v in result.witness.items()}
     a, b = w["a"], w["b"]

@@ -15,10 +15,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sympy.matrices.expressions.matexpr import MatrixElement
 
+from symcheck.language.layer_formulations import (
+    FORMULATIONS,
+    KU,
+    QU,
+    SYMBOLIC,
+    Formulation,
+    Sizes,
+    V,
+    X,
+    input_row,
+    unroll,
+)
+from symcheck.language.symbols import SIGMA
 from symcheck.paper import derivations as dv
 from symcheck.paper.derivations import DERIVATIONS, EXPLICIT_ONLY, CheckRecord, Claim, Derivation, derive
-from symcheck.language.layer_formulations import FORMULATIONS, KU, QU, SYMBOLIC, V, X, Formulation, Sizes, input_row, unroll
-from symcheck.language.symbols import SIGMA
 
 i, t, j, s = sympy.symbols("i t j s", integer=True)
 
@@ -73,8 +84,8 @@ def _derive_with(monkeypatch: pytest.MonkeyPatch, derivation: str, formulation: 
 def test_the_builders_written_out_here_are_the_library_s(monkeypatch, formulation: str, entry) -> None:
     """The control: unmutated, these copies derive verified, so a mutant differs by its mutation only."""
     for sz in (Sizes(2, 2, 1, 2), Sizes(1, 3, 2, 1)):
-        ours = sympy.Matrix(1, sz.e, lambda _, l: unroll(entry(SIGMA, sz, l)))
-        library = sympy.Matrix(1, sz.e, lambda _, l: unroll(FORMULATIONS[formulation].entry(SIGMA, sz, l)))
+        ours = sympy.Matrix(1, sz.e, lambda _, l, sz=sz: unroll(entry(SIGMA, sz, l)))
+        library = sympy.Matrix(1, sz.e, lambda _, l, sz=sz: unroll(FORMULATIONS[formulation].entry(SIGMA, sz, l)))
         assert (ours - library).applyfunc(sympy.expand).is_zero_matrix
     for derivation in READERS[formulation]:
         assert _derive_with(monkeypatch, derivation, formulation, entry).verified

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from symcheck.output.documents import latex_document
 from symcheck.cli import target_result
+from symcheck.output.documents import latex_document
 from symcheck.paper.targets import PAPER
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,7 +73,7 @@ def test_proofs_tex_is_current(name: str) -> None:
 
 def test_generation_is_deterministic() -> None:
     """A fresh computation, not the cached one, gives the same bytes (no timings, no dates)."""
-    from symcheck.output import latex
     from symcheck.engine.symmetries import check_inverse_scaling
+    from symcheck.output import latex
     fresh = latex.document(latex.fragment(check_inverse_scaling("relu", "positive")))
     assert fresh == latex_document(target_result("scaling --act relu --alpha positive"))

@@ -9,13 +9,14 @@ import json
 from functools import cache
 
 import pytest
-from kernel_certificates import numbers, put
 
 from symcheck.engine import group as group_module
 from symcheck.engine.certificate_emit import Rejection
 from symcheck.engine.group import symmetry_group
 from symcheck.kernel.check import check, check_document
 from symcheck.language.activations import CATALOGUE
+
+from kernel_certificates import numbers, put
 
 LOG_PERIODIC = "Piecewise((z*cos(2*pi*log(Abs(z))/log(2)), Ne(z, 0)), (0, True))"
 TINY = ["rat", 1, 10 ** 100]

@@ -58,7 +58,8 @@ def test_one_pure_harmonic_on_a_half_line_gives_the_powers_of_its_period(coeffic
 
 
 @settings(max_examples=6, deadline=None)
-@given(alpha=small.filter(bool), beta=small.filter(bool), base=st.sampled_from([2, 3]), side=st.sampled_from(["<", ">"]))
+@given(alpha=small.filter(bool), beta=small.filter(bool), base=st.sampled_from([2, 3]),
+       side=st.sampled_from(["<", ">"]))
 @pytest.mark.slow
 def test_a_mixed_harmonic_is_never_decided_wrongly(alpha, beta, base: int, side: str) -> None:
     """α cos + β sin with both non-zero: SymPy proposes √(α² + β²)·sin(ωt + φ); the emitter does not

@@ -27,7 +27,8 @@ def _imported(*args: str) -> tuple[int, set[str]]:
 
 @pytest.mark.parametrize("args", [("--help",), ("--version",), (), ("exchange",), ("frobnicate",),
                                   ("exchange", "--timeout", "nan", "--act", "relu"), ("catalogue", "--bogus")],
-                         ids=["help", "version", "bare", "missing-option", "unknown-command", "bad-number", "bad-option"])
+                         ids=["help", "version", "bare", "missing-option", "unknown-command", "bad-number",
+                              "bad-option"])
 def test_help_and_usage_errors_import_no_sympy(args: tuple[str, ...]) -> None:
     code, modules = _imported(*args)
     assert code in (0, 2), code

@@ -3,12 +3,13 @@ refused — the parser reads no attribute — but the error says what to write (
 from __future__ import annotations
 
 import pytest
-from conftest import invoke_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import symcheck as sc
 from symcheck.core.errors import ParseError
+
+from conftest import invoke_cli
 
 CASES = [
     ("np.tanh(z)", "'np.tanh'; write tanh(z)"),

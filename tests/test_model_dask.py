@@ -7,10 +7,11 @@ import json
 import numpy as np
 import pytest
 
-from conftest import invoke_cli
-from model_checkpoints import write_model, write_safetensors
 from symcheck.core.errors import NumericError, WeightsError
 from symcheck.numeric.model_report import model_report
+
+from conftest import invoke_cli
+from model_checkpoints import write_model, write_safetensors
 
 pytestmark = pytest.mark.slow  # among the heaviest files measured: left out of the quick run
 

@@ -9,10 +9,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import invoke_cli
 
 from symcheck.numeric.architectures import open_model
 from symcheck.numeric.model_report import layer_output
+
+from conftest import invoke_cli
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 TINY = EXAMPLES / "tiny-llama"

@@ -19,15 +19,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import invoke_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from model_checkpoints import write_model
 
 from symcheck.core.errors import WeightsError
 from symcheck.numeric.architectures import open_model
 from symcheck.numeric.model_report import model_report
 from symcheck.numeric.safetensors_io import read_header
+
+from conftest import invoke_cli
+from model_checkpoints import write_model
 
 #: a generous bound for a subprocess that must end by itself (it ends in about a second); a
 #: hang would otherwise stop the whole test run
@@ -221,7 +222,10 @@ def _linked_model(tmp_path: Path) -> tuple[Path, Path]:
     return model, target
 
 
-def test_a_linked_shard_is_followed_and_reported(tmp_path) -> None:
+def test_a_linked_shard_is_followed_and_reported(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # wide enough for the whole path on one line, however deep the temporary folder (pytest-xdist's
+    # workers add a level): a line wrapped inside the path would split it
+    monkeypatch.setenv("COLUMNS", "1000")
     model, target = _linked_model(tmp_path)
     report = model_report(model, tokens=3)
     assert report.links == ((model / "model-00002-of-00002.safetensors", target),)

@@ -134,7 +134,7 @@ def test_a_positive_series_keeps_its_tail(ratio: Fraction, total: Fraction) -> N
     bound brings the exact sum inside the enclosure."""
     for prec in (16, 64):
         step = _exact_interval(ratio, prec)
-        lo, hi = _ends(_positive_series(_int(1), lambda n: step, prec))
+        lo, hi = _ends(_positive_series(_int(1), lambda n, step=step: step, prec))
         assert lo <= total <= hi
         assert hi - lo < Fraction(1, 2**(prec - 8))
 
@@ -146,7 +146,7 @@ def test_an_alternating_series_keeps_its_remainder(ratio: Fraction, total: Fract
     """Σ (−r)^n = 1/(1 + r), not dyadic: the remainder term must be in the enclosure."""
     for prec in (16, 64):
         step = _exact_interval(ratio, prec)
-        lo, hi = _ends(_alternating_series(_int(1), lambda n: step, prec))
+        lo, hi = _ends(_alternating_series(_int(1), lambda n, step=step: step, prec))
         assert lo <= total <= hi
         assert hi - lo < Fraction(1, 2**(prec - 8))
 

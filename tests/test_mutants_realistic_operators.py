@@ -106,7 +106,9 @@ def test_the_shared_cache_probe_shares_entries_across_the_dropped_argument(check
 
 
 def test_sampling_draws_each_family_apart_and_the_new_one_by_operator(check) -> None:
-    make = lambda i, op: check.Mutant(f"regions:{i}:{op}-1", "regions", i, op, f"c{i}", (i, 0), (i, 1), "pass")
+    def make(i, op):
+        return check.Mutant(f"regions:{i}:{op}-1", "regions", i, op, f"c{i}", (i, 0), (i, 1), "pass")
+
     mutants = [make(i, "compare") for i in range(50)] + [make(100 + i, "wrong-var") for i in range(50)] + \
         [make(200 + i, "allow-list") for i in range(3)]
     picked = check.sample(mutants, 10, 7)

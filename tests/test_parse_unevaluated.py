@@ -19,7 +19,7 @@ import mpmath
 import pytest
 import sympy
 
-from symcheck import ParseError, DomainError, activation, check_exchange
+from symcheck import DomainError, ParseError, activation, check_exchange
 from symcheck.language.parsing import parse_activation
 from symcheck.language.symbols import Z
 
@@ -317,4 +317,5 @@ def test_each_comparison_of_max_arguments_is_its_own_proof() -> None:
     with mpmath.workdps(60):
         for z, true in ((0, 1), (2, 2), (-2, -2), (sympy.Rational(1, 2), sympy.Rational(3, 4))):
             got = _mp(expr, mpmath.mpf(z.p) / z.q if isinstance(z, sympy.Rational) else mpmath.mpf(z))
-            assert abs(got - mpmath.mpf(sympy.Rational(true).p) / sympy.Rational(true).q) < mpmath.mpf(10) ** -30, (z, expr)
+            want = mpmath.mpf(sympy.Rational(true).p) / sympy.Rational(true).q
+            assert abs(got - want) < mpmath.mpf(10) ** -30, (z, expr)

@@ -10,13 +10,12 @@ import sympy
 from sympy import S
 
 import symcheck as sc
-from symcheck.engine import plane
-from symcheck.engine import zero
 from symcheck.core.budget import Budget
+from symcheck.engine import plane, zero
 from symcheck.engine.plane import Case, decide_plane, scale_regions, whole_line
-from symcheck.exact.regions import Region
-from symcheck.language.symbols import A, ALPHA, B, Z
 from symcheck.engine.symmetries import check
+from symcheck.exact.regions import Region
+from symcheck.language.symbols import ALPHA, A, B, Z
 from symcheck.language.transformations import Transformation, domain
 
 KV_POS = Transformation("key-value-rescaling", domain("positive"))
@@ -30,7 +29,10 @@ PLANE = {A: whole_line(), B: whole_line()}
 def by_hand(result: sc.CheckResult, degree: int = 1) -> sympy.Float:
     """left − right at the witness, for the built-in forms, rebuilt by hand at 50 digits."""
     expr = result.activation.expr
-    s = lambda u: expr.subs(Z, u)
+
+    def s(u):
+        return expr.subs(Z, u)
+
     unit = {"gated": lambda a, b: s(a) * b, "rank1": lambda a, b: s(a * b),
             "sigma(a)*sigma(b)": lambda a, b: s(a) * s(b)}[result.form.name]
     w = {k: sympy.Rational(v) for k, v in result.witness.items()}
@@ -277,7 +279,10 @@ def test_a_perturbation_float64_cannot_see_is_caught(unit: str, t: Transformatio
     result = check("z + z**3/10**15", t, unit)
     assert result.verdict.value == "broken", str(result)
     w = {k: sympy.Rational(v) for k, v in result.witness.items()}
-    s = lambda u: u + u**3 / sympy.Integer(10) ** 15
+
+    def s(u):
+        return u + u**3 / sympy.Integer(10) ** 15
+
     a, b = w["a"], w["b"]
     lhs = {"a*sigma(b)": lambda: b * s(a),
            "sigma(a)*sigma(b)": lambda: s(w.get("alpha", 1) * a) * s(b / w.get("alpha", 1)),

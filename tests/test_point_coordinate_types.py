@@ -48,7 +48,7 @@ def test_the_enclosure_holds_the_coordinate(p: int, q: int) -> None:
 @given(numerators, numerators, denominators)
 def test_a_box_holds_its_ends_whatever_their_type(p1: int, p2: int, q: int) -> None:
     lo, hi = sorted((p1, p2))
-    for a, b in zip(spellings(lo, q), spellings(hi, q)):
+    for a, b in zip(spellings(lo, q), spellings(hi, q), strict=True):
         ball = enclose_range(Z, {Z: (a, b)}, 64)
         with arb_precision(256):  # the ends as balls far narrower than the 64-bit enclosure
             assert ball.contains(fmpq(lo, q)) and ball.contains(fmpq(hi, q)), (type(a), ball)

@@ -38,7 +38,8 @@ def test_rich_text_loads_only_the_rich_renderers() -> None:
             "print(sorted(m for m in sys.modules if m.startswith('symcheck.output')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     # the rich renderers, their formula printer and line breaker, not the LaTeX or HTML ones
-    assert out.strip() == "['symcheck.output', 'symcheck.output.flow', 'symcheck.output.render', 'symcheck.output.text']"
+    assert out.strip() == ("['symcheck.output', 'symcheck.output.flow', 'symcheck.output.render', "
+                           "'symcheck.output.text']")
 
 
 def test_json_loads_only_the_formula_printer() -> None:

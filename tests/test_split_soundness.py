@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 from sympy import Rational as R
 
 from symcheck import activation
-from symcheck.exact.evaluate import certify_nonzero, recheck_sign
 from symcheck.engine.guard import WITHDRAWN
-from symcheck.language.symbols import A, B, Z
 from symcheck.engine.symmetries import check_exchange
+from symcheck.exact.evaluate import certify_nonzero, recheck_sign
+from symcheck.language.symbols import A, B, Z
 
 CONDITIONS = {
     "sin(z) + cos(z) > 0": sympy.sin(Z) + sympy.cos(Z),

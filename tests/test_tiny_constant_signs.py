@@ -29,8 +29,20 @@ from symcheck.exact.signs import at_point, certified_order, exact_sign
 from symcheck.language.parsing import parse_expression
 from symcheck.language.symbols import Z
 
-from tiny_constants import (BASES, D, D_TEXT, FAMILIES, K_RANGES, P, P_TEXT, Tiny, mp_value, negated, tiny,
-                            tiny_constants)
+from tiny_constants import (
+    BASES,
+    D_TEXT,
+    FAMILIES,
+    K_RANGES,
+    P_TEXT,
+    D,
+    P,
+    Tiny,
+    mp_value,
+    negated,
+    tiny,
+    tiny_constants,
+)
 
 # verdicts, not the machine's load; slow: among the heaviest files measured, left out of the quick run
 pytestmark = [pytest.mark.usefixtures("generous_parse_budget"), pytest.mark.slow]

@@ -30,8 +30,23 @@ from symcheck.core.errors import DomainError, SymcheckError
 from symcheck.language.symbols import Z
 
 from conftest import invoke_cli
-from tiny_constants import (FAMILIES, D, D_TEXT, DEFINEDNESS, P, P_TEXT, POSITIONS, POSITIONS_BY_NAME, Definedness,
-                            Position, Tiny, mp_rational, tiny, tiny_constants, witness_breaks)
+from tiny_constants import (
+    D_TEXT,
+    DEFINEDNESS,
+    FAMILIES,
+    P_TEXT,
+    POSITIONS,
+    POSITIONS_BY_NAME,
+    D,
+    Definedness,
+    P,
+    Position,
+    Tiny,
+    mp_rational,
+    tiny,
+    tiny_constants,
+    witness_breaks,
+)
 
 # verdicts, not the machine's load; slow: among the heaviest files measured, left out of the quick run
 pytestmark = [pytest.mark.usefixtures("generous_parse_budget"), pytest.mark.slow]
@@ -172,7 +187,8 @@ def test_the_parsed_activation_has_the_true_values(position: Position, c: Tiny) 
             true, got = position.sigma(z, cv), f(z)
             ok = bool(abs(got - true) <= abs(cv) * mpmath.mpf(10) ** -8 * (1 + abs(true)))
             assert ok, (f"σ = {text}\n  C = {c}\n  parsed as {sympy.sstr(sigma.expr)[:300]}\n"
-                        f"  at z = {mpmath.nstr(z, 5)}: parsed σ = {mpmath.nstr(got, 10)}, true σ = {mpmath.nstr(true, 10)}")
+                        f"  at z = {mpmath.nstr(z, 5)}: parsed σ = {mpmath.nstr(got, 10)}, "
+                        f"true σ = {mpmath.nstr(true, 10)}")
 
 
 # --- no honest refusal either: every position and family parses --------------------------------------

@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 import sympy
+
 from conftest import invoke_cli
 
 WIDTHS = (40, 80, 120)
