@@ -78,6 +78,7 @@ def test_an_odd_gate_has_its_sign_fixed(tmp_path) -> None:
     assert sum(layer.gate_flips for layer in second.layers) > 0
 
 
+@pytest.mark.slow
 def test_a_changed_model_has_a_different_canonical_form(tmp_path) -> None:
     """The comparison can fail: one gate row changed outside the group moves canonical weights."""
     model = hf.build(tmp_path / "a", "llama", "float32")

@@ -37,7 +37,7 @@ def test_every_derivation_and_every_step_is_verified(name: str) -> None:
         assert all(r.detail for r in step.checks)
 
 
-@pytest.mark.parametrize("name", DERIVATIONS)
+@pytest.mark.parametrize("name", quick_few(DERIVATIONS, {"absorb", "rank1", "mlp", "gated"}))
 def test_every_step_has_a_symbolic_dimension_check(name: str) -> None:
     for step in derive(name).steps:
         assert any(r.status == "verified" and r.kind != "explicit" for r in step.checks), str(step)

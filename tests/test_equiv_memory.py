@@ -45,6 +45,7 @@ def test_memory_stays_within_the_budget_on_a_model_four_times_larger(tmp_path) -
     assert peak <= budget, peak
 
 
+@pytest.mark.slow
 def test_a_witness_within_the_budget_too(tmp_path) -> None:
     """Not equivalent (B's gates scaled by 2, SiLU) found and certified within a small budget."""
     tensors = write_model(tmp_path / "a", "llama", layers=2, d=64, m=1024, dtype="F32")

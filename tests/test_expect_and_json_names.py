@@ -120,6 +120,7 @@ def test_audit_expect_paper_passes_on_the_real_audit(act: str) -> None:
     assert (code, err) == (0, "") and out
 
 
+@pytest.mark.slow
 def test_audit_expect_paper_fails_with_the_rows_that_differ(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(claims.GATED, "relu", {**claims.GATED["relu"], ("exchange", None): Verdict.HOLDS})
     code, out, err = invoke_cli("audit", "--act", "relu", "--expect", "paper", "--json")

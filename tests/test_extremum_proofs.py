@@ -15,6 +15,8 @@ import sympy
 from symcheck.language import parsing
 from symcheck.language.symbols import Z
 
+from conftest import quick_few
+
 A = sympy.pi * (Z + 1) ** 2
 B = sympy.pi * (Z**2 + 2 * Z + 1)
 C = 2 * sympy.pi * (Z + 1)
@@ -27,7 +29,7 @@ def _proposals(cls: type) -> list[object]:
 
 
 @pytest.mark.parametrize("name", ["Max", "Min"])
-@pytest.mark.parametrize("order", [(A, B, C), (B, A, C), (C, B, A)])
+@pytest.mark.parametrize("order", quick_few([(A, B, C), (B, A, C), (C, B, A)], {(A, B, C)}))
 def test_each_domination_is_proved_for_its_own_pair(monkeypatch: pytest.MonkeyPatch, name: str,
                                                     order: tuple[sympy.Expr, ...]) -> None:
     cls = {"Max": sympy.Max, "Min": sympy.Min}[name]

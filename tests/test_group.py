@@ -191,6 +191,7 @@ def test_degenerate_activations() -> None:
     assert constant.contains(R(5, 2), 1) is True and constant.contains(2, 2) is False
 
 
+@pytest.mark.slow
 def test_every_member_step_is_backed() -> None:
     for spec in EXPECTED:
         for component in group(spec).components:

@@ -53,6 +53,7 @@ def test_ci_runs_the_readmes_test_command_and_the_quick_run_leaves_out_slow() ->
     readme = _pytest_commands((ROOT / "README.md").read_text(encoding="utf-8"))
     ci = _pytest_commands((ROOT / ".ci" / "run").read_text(encoding="utf-8"))
     assert ci and ci[-1] in readme, f".ci/run runs pytest {ci[-1:]}, the README shows {readme}"
-    assert ["-m", "not slow"] in readme, "the README shows no quick run"
+    assert any(args[i:i + 2] == ["-m", "not slow"] for args in readme for i in range(len(args))), \
+        "the README shows no quick run"
     markers = " ".join(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]["markers"])
     assert markers.startswith("slow:") or " slow:" in markers
