@@ -98,16 +98,27 @@ def no_alarm_is_left_armed():
     assert handler in (signal.SIG_DFL, signal.SIG_IGN, None), f"a SIGALRM handler was left installed: {handler!r}"
 
 
+def _script(name: str):
+    """scripts/NAME.py loaded as a module."""
+    import importlib.util
+    import sys
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
 @pytest.fixture(scope="session")
 def mutation_check():
     """scripts/mutation_check.py loaded as a module (the mutation tests test the mutator)."""
-    import importlib.util
-    import sys
-    spec = importlib.util.spec_from_file_location("mutation_check", ROOT / "scripts" / "mutation_check.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["mutation_check"] = module
-    spec.loader.exec_module(module)
-    return module
+    return _script("mutation_check")
+
+
+@pytest.fixture(scope="session")
+def outside_cases():
+    """scripts/outside_cases.py loaded as a module (its classifier is tested on a few cases)."""
+    return _script("outside_cases")
 
 
 @pytest.fixture

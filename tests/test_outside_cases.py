@@ -5,24 +5,16 @@ truth is classified ``wrong`` (the classifier is what the issue's "none wrong" i
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
 SUBSET = ("z*erf(a*z) odd", "1/(1.4 + sin + cos) undefined", "asin(tanh) odd", "floor scaling",
           "exp(z) group", "callable t tanh t", "1/(2.5 + sin z + sin √2 z)")
 
 
 @pytest.fixture(scope="module")
-def outside():
-    spec = importlib.util.spec_from_file_location("outside_cases", ROOT / "scripts" / "outside_cases.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["outside_cases"] = module
-    spec.loader.exec_module(module)
-    return module
+def outside(outside_cases):
+    return outside_cases
 
 
 def _case(outside, name):
