@@ -370,6 +370,7 @@ def test_disguised_identities_are_certified(act, kind, arg):
 def test_the_emitter_never_raises_on_what_it_cannot_state():
     import sympy
     z = sympy.Symbol("z", real=True)
-    for expr in (sympy.Float("0.5") * z, sympy.gamma(z), sympy.I * z, sympy.Piecewise((z, sympy.sin(z) > 0), (2 * z, True))):
+    for expr in (sympy.Float("0.5") * z, sympy.gamma(z), sympy.I * z,
+                 sympy.Piecewise((z, sympy.sin(z) > 0), (2 * z, True))):
         outcome = certify_zero(expr, {z: ()})
         assert isinstance(outcome, Rejection) and outcome.reason

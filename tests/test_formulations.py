@@ -84,12 +84,17 @@ def test_llama_mlp_is_gated_with_q_gate_k_up_v_down_transposed() -> None:
     d, m, e = 3, 2, 2
     gate, up, down = _symbols("G", m, d), _symbols("U", m, d), _symbols("D", e, m)
     x = _symbols("x", 1, d)
-    silu = lambda z: z / (1 + sympy.exp(-z))  # written out, not taken from the catalogue
-    linear = lambda weight, row: row * weight.T
+
+    def silu(z):
+        return z / (1 + sympy.exp(-z))  # written out, not taken from the catalogue
+
+    def linear(weight, row):
+        return row * weight.T
+
     llama = linear(down, linear(gate, x).applyfunc(silu).multiply_elementwise(linear(up, x)))
     ours = formulation("swiglu").explicit(None, Sizes(d, m, e), x=x, Q=gate, K=up, V=down.T)
     assert ours.shape == llama.shape == (1, e)
-    assert all(sympy.simplify(a - b) == 0 for a, b in zip(ours, llama))
+    assert all(sympy.simplify(a - b) == 0 for a, b in zip(ours, llama, strict=True))
     # and with σ left opaque, gated with the same weights has the same structure
     opaque = formulation("gated").explicit(SIGMA, Sizes(d, m, e), x=x, Q=gate, K=up, V=down.T)
     assert _same(opaque.replace(SIGMA, lambda u: silu(u)), llama)

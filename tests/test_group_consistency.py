@@ -3,7 +3,7 @@ every α ∈ D, for every catalogue activation (and a few of one's own) and ever
 wherever both decide."""
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -18,7 +18,7 @@ NAMES = [a.name for a in sc.catalogue()] + [
     "Piecewise((z*cos(2*pi*log(Abs(z))/log(2)), Ne(z, 0)), (0, True))"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def group(name: str) -> SymmetryGroup:
     return symmetry_group(name, timeout=60)
 

@@ -90,7 +90,8 @@ def test_a_witness_outside_the_scale_domain_is_refused(monkeypatch) -> None:
 def test_every_broken_layer_is_certified_on_the_layer(act: str) -> None:
     from symcheck.exact.evaluate import certify_nonzero
     from symcheck.language.symbols import SIGMA, substitute_sigma
-    for name, t in (("gated", Transformation("exchange")), ("gated", Transformation("inverse-scaling", domain("positive"))),
+    for name, t in (("gated", Transformation("exchange")),
+                    ("gated", Transformation("inverse-scaling", domain("positive"))),
                     ("rank1", Transformation("key-value-rescaling", domain("positive")))):
         result = layer_check(act, t, name)
         if result.layer_verdict.value != "broken":

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import invoke_cli
 
 import symcheck as sc
 from symcheck.output import plots
+
+from conftest import invoke_cli
 
 pytest.importorskip("matplotlib", reason="matplotlib is the optional 'plot' extra")
 

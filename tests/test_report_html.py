@@ -12,9 +12,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import invoke_cli
 
 from symcheck.output.report_html import UNSAFE
+
+from conftest import invoke_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -71,7 +72,8 @@ def test_bad_input_is_one_line(tmp_path: Path) -> None:
 
 def _browser():
     """A headless Chromium driven by selenium, or a skip naming what is missing."""
-    missing = [name for name, found in (("chromium", CHROMIUM), ("chromedriver (chromium-driver)", DRIVER)) if not found]
+    missing = [name for name, found in (("chromium", CHROMIUM), ("chromedriver (chromium-driver)", DRIVER))
+               if not found]
     try:
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service

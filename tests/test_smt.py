@@ -121,7 +121,7 @@ COLUMNS = (("exchange", None), ("inverse-scaling", "positive"), ("inverse-scalin
 
 @requires_z3
 @pytest.mark.parametrize("expr, column, expected",
-                         [(row[0], col, v) for row in OWN for col, v in zip(COLUMNS, row[1:])])
+                         [(row[0], col, v) for row in OWN for col, v in zip(COLUMNS, row[1:], strict=True)])
 def test_engines_agree_on_piecewise_linear_and_polynomial_cases(expr, column, expected) -> None:
     result = symmetries.check(expr, _t(*column), "gated")
     assert result.verdict.value == expected, str(result)
