@@ -18,10 +18,13 @@ only proposed) leave open pieces where g ≠ 0 at every value: **broken** for ev
 once the kernel accepts a ``nonzero-region`` certificate of it (:func:`certify_family_region`;
 several probes may share a region cut at rationals, :func:`_sweep`), else inconclusive. The
 probe with the fewest cuts is tried first. A cut point is decided as an ordinary σ (the family
-at that value: holds, broken or inconclusive, each kernel-checked). An interval no probe cuts is
+at that value: holds, broken or inconclusive, each kernel-checked). A region the rational
+probes leave undecided may still be broken by a *scaled* probe, a = u/θ, b = v/θ (σ of θ·z:
+Snake, softplus-β), its statement free of θ but for a power of it. An interval no probe cuts is
 **holds** by a kernel certificate over it, or, broken at a sampled value, offered whole to the
 kernel as broken. With several parameters the pieces are boxes, one region of each parameter's
-range, decided the same way without cuts. Every region reported holds or broken carries the
+range, decided the same way, or cut along one parameter with the others whole (a cover, as
+for one parameter: SELU's (λ, α) under α = −1). Every region reported holds or broken carries the
 certificates behind it (:attr:`RegionVerdict.certificates`).
 """
 from __future__ import annotations
