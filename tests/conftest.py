@@ -51,7 +51,8 @@ def quick_few(values, quick=QUICK_ACTIVATIONS) -> list:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "withdrawal: the test makes the guard withdraw a proof on purpose")
-    config.addinivalue_line("markers", "kernel_rejection: the test makes the proof kernel reject a certificate on purpose")
+    config.addinivalue_line("markers",
+                            "kernel_rejection: the test makes the proof kernel reject a certificate on purpose")
 
 
 @pytest.fixture(autouse=True)

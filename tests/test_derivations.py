@@ -8,11 +8,11 @@ import pytest
 import sympy
 from rich.console import Console
 
+from symcheck.core.errors import UnknownNameError
+from symcheck.language.layer_formulations import FORMULATIONS, Q_G, D, K, Q, X, elementwise, input_row
+from symcheck.language.symbols import SIGMA, A, B
 from symcheck.paper import derivations as dv
 from symcheck.paper.derivations import DERIVATIONS, Claim, Derivation, derive
-from symcheck.core.errors import UnknownNameError
-from symcheck.language.layer_formulations import D, FORMULATIONS, K, Q, Q_G, X, elementwise, input_row
-from symcheck.language.symbols import A, B, SIGMA
 
 from conftest import quick_few
 

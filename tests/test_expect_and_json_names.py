@@ -10,7 +10,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import symcheck as sc
 from symcheck.core.verdict import Verdict
 from symcheck.paper import claims
 

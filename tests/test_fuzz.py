@@ -26,15 +26,15 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, event, given, settings
-from hypothesis.control import currently_in_test_context
 from hypothesis import strategies as st
+from hypothesis.control import currently_in_test_context
 
 import symcheck as sc
-from symcheck.language.activations import CATALOGUE
 from symcheck.core.budget import BudgetExceeded, alarm
 from symcheck.core.errors import SymcheckError
-from symcheck.language.unit_forms import form
+from symcheck.language.activations import CATALOGUE
 from symcheck.language.parsing import parse_expression
+from symcheck.language.unit_forms import form
 
 HANG_SECONDS = 30  # a hang detector only, never a speed threshold
 MARKER = Path(tempfile.mkdtemp(prefix="symcheck-fuzz-")) / "pwned"

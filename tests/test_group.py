@@ -3,7 +3,7 @@ soundness (a member only with a proof, a non-member only with a certified witnes
 maximality argument) and what the group means for each formulation."""
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import pytest
 import sympy
@@ -23,7 +23,7 @@ from conftest import QUICK_ACTIVATIONS, quick_few
 LOG_PERIODIC = "Piecewise((z*cos(2*pi*log(Abs(z))/log(2)), Ne(z, 0)), (0, True))"
 
 
-@lru_cache(maxsize=None)
+@cache
 def group(spec: str) -> SymmetryGroup:
     """One group per activation for the whole module (each is immutable)."""
     return symmetry_group(spec, timeout=60)

@@ -10,15 +10,16 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import invoke_cli, quick_few
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import symcheck as sc
+from symcheck.cli import target_result
 from symcheck.output import latex
 from symcheck.output.documents import latex_document
-from symcheck.cli import target_result
 from symcheck.paper.targets import PAPER
+
+from conftest import invoke_cli, quick_few
 
 PDFLATEX = shutil.which("pdflatex")
 needs_pdflatex = pytest.mark.skipif(
@@ -83,7 +84,8 @@ def test_fragments_input_into_a_paper_that_loads_only_amsmath_and_amssymb(tmp_pa
     names = []
     for index, target in enumerate(["rank1", "scaling --act relu", "exchange --act silu --form rank1",
                                     "audit --act identity", "scaling"]):
-        (tmp_path / f"part{index}.tex").write_text(latex_document(target_result(target), fragment=True), encoding="ascii")
+        (tmp_path / f"part{index}.tex").write_text(latex_document(target_result(target), fragment=True),
+                                                   encoding="ascii")
         names.append(rf"\input{{part{index}}}")
     paper = ("\\documentclass{article}\n\\usepackage{amsmath,amssymb}\n\\begin{document}\n"
              + "\n".join(names) + "\n\\end{document}\n")
@@ -247,7 +249,8 @@ def test_cli_writes_a_file_or_prints(tmp_path: Path) -> None:
     assert code == 0 and not stdout and str(out) in err
     assert out.read_text() == latex_document(target_result("scaling --act tanh --alpha -1"))
     code, stdout, _ = invoke_cli("latex", "scaling --act tanh --alpha=-1", "--fragment")
-    assert code == 0 and stdout == latex_document(target_result(["scaling", "--act", "tanh", "--alpha", "-1"]), fragment=True)
+    assert code == 0
+    assert stdout == latex_document(target_result(["scaling", "--act", "tanh", "--alpha", "-1"]), fragment=True)
 
 
 @pytest.mark.parametrize("args, message", [
@@ -275,8 +278,8 @@ def test_inconclusive_evidence_counts_the_fallback_and_never_prints_none() -> No
     import symcheck as sc
     from symcheck.core.verdict import Verdict
     from symcheck.engine.check_result import CheckResult
-    from symcheck.language.unit_forms import form
     from symcheck.language.transformations import Transformation
+    from symcheck.language.unit_forms import form
     result = CheckResult(Transformation("exchange"), form("gated"), sc.activation("silu"),
                          Verdict.INCONCLUSIVE, None, (),
                          evidence={"points": 3, "largest": 0.5, "fallback": {"points": 7, "largest": None}})
