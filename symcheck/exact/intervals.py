@@ -25,7 +25,11 @@ from fractions import Fraction
 from typing import cast
 
 import mpmath
-from mpmath.libmp import (
+
+from symcheck.core.errors import EvaluationError, Imprecise
+from symcheck.exact.mpf import (
+    MPF,
+    Interval,
     fone,
     from_int,
     from_rational,
@@ -38,12 +42,6 @@ from mpmath.libmp import (
     mpf_shift,
     mpf_sign,
     mpf_sub,
-    round_ceiling,
-    round_floor,
-    to_float,
-    to_int,
-)
-from mpmath.libmp.libmpi import (
     mpi_abs,
     mpi_add,
     mpi_cos_sin,
@@ -59,17 +57,17 @@ from mpmath.libmp.libmpi import (
     mpi_sqrt,
     mpi_square,
     mpi_sub,
+    round_ceiling,
+    round_floor,
+    to_float,
+    to_int,
 )
-
-from symcheck.core.errors import EvaluationError, Imprecise
 
 __all__ = [
     "MPF", "Interval", "Value", "Imprecise", "Enclosure", "iv_rational", "signs", "overlaps",
     "EXP_MAX_ARGUMENT", "TRIG_MAX_BITS",
 ]
 
-MPF = tuple  # mpmath's raw (sign, man, exp, bc) number
-Interval = tuple[MPF, MPF]  # outward-rounded [lower, upper]
 Value = Fraction | Interval  # what the certified arithmetic computes: exact while it can be
 
 # exp of an argument beyond 2**40 has ~10**12 digits: refuse instead of hanging
