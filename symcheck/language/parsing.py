@@ -34,7 +34,10 @@ from __future__ import annotations
 import ast
 import copy
 import functools
+import io
+import keyword
 import operator
+import tokenize
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -284,17 +287,76 @@ def _parse_tree(text: str) -> tuple[str, ast.Expression]:
     # ("z^2+1" is z**2 + 1, not z**3); a '^' inside a string is refused later anyway.
     source = text.strip().replace("^", "**")
     try:
-        with warnings.catch_warnings():  # e.g. "invalid decimal literal": ours is the one message
-            warnings.simplefilter("ignore")
-            tree = ast.parse(source, mode="eval")
+        tree = _ast_parse(source)
     except SyntaxError as err:
-        line = f"line {err.lineno}, " if err.lineno and err.lineno > 1 else ""
-        where = f" at {line}column {err.offset}" if err.offset else ""
-        raise ParseError(f"syntax error{where}: {_one_line(err.msg)}") from None
+        renamed = _keywords_renamed(source)
+        tree = _parse_renamed(*renamed) if renamed is not None else None
+        if tree is None:
+            line = f"line {err.lineno}, " if err.lineno and err.lineno > 1 else ""
+            where = f" at {line}column {err.offset}" if err.offset else ""
+            raise ParseError(f"syntax error{where}: {_one_line(err.msg)}") from None
+        source = renamed[0]
     except (RecursionError, MemoryError, ValueError) as err:
         raise ParseError(f"could not parse the expression: {_one_line(str(err)) or type(err).__name__}") from None
     _check_tree_size(tree)
     return source, tree
+
+
+def _ast_parse(source: str) -> ast.Expression:
+    with warnings.catch_warnings():  # e.g. "invalid decimal literal": ours is the one message
+        warnings.simplefilter("ignore")
+        return ast.parse(source, mode="eval")
+
+
+#: keywords with a meaning inside an expression: never read as a name
+_EXPRESSION_KEYWORDS = frozenset({"and", "or", "not", "if", "else", "in", "is", "True", "False", "None",
+                                  "for", "async", "await", "yield"})
+
+
+def _keywords_renamed(source: str) -> tuple[str, dict[str, str]] | None:
+    """``source`` with each keyword used as a name (SELU's ``lambda``) replaced, token by token,
+    by a fresh identifier, and the map fresh → keyword; None when there is none (or no tokens).
+
+    Only tried after Python refused the text, so a text that parses (``lambda: 1``, refused
+    later as a lambda expression) is never reinterpreted; other names containing the keyword
+    (``lambdas``, ``my_lambda``) are whole NAME tokens and are never touched."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    names = {t.string for t in tokens if t.type == tokenize.NAME}
+    hits = [t for t in tokens if t.type == tokenize.NAME and keyword.iskeyword(t.string)
+            and t.string not in _EXPRESSION_KEYWORDS]
+    if not hits:
+        return None
+    fresh: dict[str, str] = {}
+    for word in {t.string for t in hits}:
+        alias = word + "_"
+        while alias in names or alias in fresh:
+            alias += "_"
+        fresh[alias] = word
+    alias_of = {word: alias for alias, word in fresh.items()}
+    starts = [0]
+    for line in source.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    out = source
+    for t in sorted(hits, key=lambda t: t.start, reverse=True):  # from the end: offsets stay valid
+        at = starts[t.start[0] - 1] + t.start[1]
+        out = out[:at] + alias_of[t.string] + out[at + len(t.string):]
+    return out, fresh
+
+
+def _parse_renamed(source: str, fresh: dict[str, str]) -> ast.Expression | None:
+    """Parse the renamed text and give each renamed name the user's keyword back (the tree's
+    names are plain strings, so the builder, the declarations and every printout see ``lambda``)."""
+    try:
+        tree = _ast_parse(source)
+    except SyntaxError:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id in fresh:
+            node.id = fresh[node.id]
+    return tree
 
 
 def _check_bracket_depth(text: str) -> None:
