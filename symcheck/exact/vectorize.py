@@ -39,7 +39,7 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Callable, Sequence
-from functools import lru_cache, reduce
+from functools import cache, lru_cache, reduce
 
 import numpy as np
 import sympy
@@ -94,14 +94,25 @@ def vectorize(expr: sympy.Expr, variables: Sequence[sympy.Symbol],
         # spoil come out non-finite and are recomputed below
         with np.errstate(all="ignore"):
             value = compiled(env)
-        out = np.empty(shape, dtype=kind)
-        out[...] = np.reshape(value, shape) if np.ndim(value) else value
+        if _fresh(value, kind, math.prod(shape)):
+            out = value.reshape(shape)     # a new array of the compiled code's own: not copied again
+        else:
+            out = np.empty(shape, dtype=kind)
+            out[...] = np.reshape(value, shape) if np.ndim(value) else value
         if rescue:
             _rescue(expr, variables, shaped, out)
         return out
 
     function.__doc__ = f"Vectorised {sympy.sstr(expr)} in ({', '.join(map(str, variables))}), {kind}."
     return function
+
+
+def _fresh(value: object, kind: np.dtype, size: int) -> bool:
+    """Whether ``value`` is an array the compiled code made for this call, of the result's dtype
+    and size: it owns its memory (an input, or a view of one, does not; every closure makes its
+    arrays when called, none keeps one), so it can be handed out as the result."""
+    return (isinstance(value, np.ndarray) and value.dtype == kind and value.size == size
+            and value.flags.owndata and value.flags.writeable)
 
 
 #: precisions (bits) tried, in turn, for a value float arithmetic could not produce; a point
@@ -167,7 +178,7 @@ def activation_function(expr: sympy.Expr, variable: sympy.Symbol,
 # --------------------------------------------------------------------------- stable primitives
 
 
-@lru_cache(maxsize=None)
+@cache
 def _limits(dtype: np.dtype) -> tuple[np.floating, np.floating]:
     """The largest argument whose exp is finite, and the smallest whose exp is not 0, in dtype."""
     info, kind = np.finfo(dtype), np.dtype(dtype).type
@@ -179,15 +190,16 @@ def _limits(dtype: np.dtype) -> tuple[np.floating, np.floating]:
 
 
 def _masked(func: Callable, x: np.ndarray, where: np.ndarray, fill: np.ndarray) -> np.ndarray:
-    """``func(x)`` where ``where``, ``fill`` elsewhere, never calling ``func`` outside ``where``."""
-    out = np.array(fill, dtype=x.dtype, copy=True)
+    """``func(x)`` where ``where``, ``fill`` elsewhere, never calling ``func`` outside ``where``.
+    ``fill`` is a fresh array, written into (a copy of it cost as much as the exp)."""
+    out = fill if fill.dtype == x.dtype and fill.flags.writeable else fill.astype(x.dtype)
     func(x, out=out, where=where)
     return out
 
 
 def _exp(x: np.ndarray) -> np.ndarray:
     high, low = _limits(x.dtype)
-    inf = np.where(x > high, np.inf, 0.0).astype(x.dtype)
+    inf = np.where(x > high, np.inf, 0.0).astype(x.dtype, copy=False)
     return _masked(np.exp, x, (x <= high) & (x >= low), inf)
 
 
@@ -209,9 +221,13 @@ def _cosh(x: np.ndarray) -> np.ndarray:
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
-    """1/(1 + e^-x) from t = e^-|x| ∈ (0, 1]: 1/(1 + t) for x ≥ 0, t/(1 + t) for x < 0."""
-    t = _exp(-np.abs(x))
-    return np.where(x >= 0, 1.0, t) / (1.0 + t)
+    """1/(1 + e^-x) from t = e^-|x| ∈ (0, 1]: 1/(1 + t) for x ≥ 0, t/(1 + t) for x < 0.
+    Temporaries are reused in place: on a model's (rows × units) blocks, fresh ones cost more
+    in page faults than the arithmetic."""
+    minus = np.abs(x)
+    t = _exp(np.negative(minus, out=minus))
+    numerator = np.where(x >= 0, 1.0, t)
+    return np.divide(numerator, np.add(t, 1.0, out=t), out=numerator)
 
 
 def _softplus(x: np.ndarray) -> np.ndarray:

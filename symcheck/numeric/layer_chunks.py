@@ -20,23 +20,23 @@ import numpy as np
 from symcheck.core.errors import WeightsError
 from symcheck.numeric.architectures import Factor, MlpLayer
 from symcheck.numeric.arrays import all_finite
-from symcheck.numeric.safetensors_io import read_block
+from symcheck.numeric.safetensors_io import WIDEN_ENTRIES, read_block, read_into
 
 __all__ = ["Buffers", "Chunk", "chunks", "units", "refuse_non_finite_units"]
 
 
 class Buffers:
-    """Float64 arrays reused by name: ``get`` returns a C-contiguous view of the right shape
-    (its contents left over), growing the array only when a larger one is asked for."""
+    """Arrays reused by name (float64 unless asked): ``get`` returns a C-contiguous view of the
+    right shape (its contents left over), growing the array only when a larger one is asked for."""
 
     def __init__(self) -> None:
         self._flat: dict[str, np.ndarray] = {}
 
-    def get(self, name: str, shape: tuple[int, ...]) -> np.ndarray:
+    def get(self, name: str, shape: tuple[int, ...], dtype: type = np.float64) -> np.ndarray:
         size = math.prod(shape)
         flat = self._flat.get(name)
-        if flat is None or flat.size < size:
-            flat = self._flat[name] = np.empty(size)
+        if flat is None or flat.size < size or flat.dtype != dtype:
+            flat = self._flat[name] = np.empty(size, dtype)
         return flat[:size].reshape(shape)
 
 
@@ -53,21 +53,23 @@ class Chunk:
 
 
 def units(factor: Factor, u0: int, u1: int, map_bytes: int, extend: bool, out: np.ndarray,
-          divided: tuple[np.ndarray, float] | None = None) -> np.ndarray:
+          divided: tuple[np.ndarray, float] | None = None, scratch: np.ndarray | None = None) -> np.ndarray:
     """Units u0…u1 of a factor as rows (c, width) of ``out`` (C-contiguous), with the bias entry
     as a last column when the layer is extended (0 for a factor without bias), every entry
     checked to be finite; ``divided = (array, β)`` gets them divided by β. A factor whose units
     are columns is read straight into the transposed rows: the same array a transposed copy
-    would make."""
+    would make. ``scratch``: the BF16 widening's workspace (:func:`read_into`)."""
     a, b = factor.start + u0, factor.start + u1
     width = factor.width
+    halved = None if divided is None else (divided[0][:, :width], divided[1])
     if factor.units_axis == 0:
-        read_block(factor.tensor, rows=(a, b), map_bytes=map_bytes, out=out[:, :width])
+        finite = read_into(factor.tensor, out[:, :width], rows=(a, b), map_bytes=map_bytes,
+                           divided=halved, scratch=scratch)
     else:
-        read_block(factor.tensor, columns=(a, b), map_bytes=map_bytes, out=out[:, :width].T)
-    refuse_non_finite_units(out[:, :width], factor.tensor.where, u0)
-    if divided is not None:
-        np.divide(out[:, :width], divided[1], out=divided[0][:, :width])
+        finite = read_into(factor.tensor, out[:, :width].T, columns=(a, b), map_bytes=map_bytes,
+                           divided=None if halved is None else (halved[0].T, halved[1]), scratch=scratch)
+    if not finite:
+        name_non_finite(out[:, :width], factor.tensor.where, u0)
     if not extend:
         return out
     if factor.bias is None:
@@ -86,6 +88,12 @@ def refuse_non_finite_units(block: np.ndarray, where: str, first_unit: int) -> N
     with np.errstate(over="ignore", invalid="ignore"):
         if block.size == 0 or np.isfinite(block.sum()) or all_finite(block):
             return
+    name_non_finite(block, where, first_unit)
+
+
+def name_non_finite(block: np.ndarray, where: str, first_unit: int) -> None:
+    """Raise the error naming the first non-finite entry of a block of units' rows (there must
+    be one)."""
     unit, feature = (int(i) for i in np.argwhere(~np.isfinite(block))[0])
     raise WeightsError(f"{where} has a non-finite value ({block[unit, feature]}) for unit "
                        f"{first_unit + unit}, entry {feature}")
@@ -95,11 +103,14 @@ def _read(layer: MlpLayer, u0: int, u1: int, map_bytes: int, beta: float, buffer
     """One chunk, in the order the factors were always read (key, value, query): the first
     non-finite weight named is the same."""
     c, d1 = u1 - u0, layer.d + layer.biased
-    key = units(layer.key, u0, u1, map_bytes, layer.biased, buffers.get("key", (c, d1)))
+    # the BF16 widening's workspace, within map_bytes as the cut counts it
+    scratch = buffers.get("widening", (max(1, min(WIDEN_ENTRIES, map_bytes // 4)),), np.uint32)
+    key = units(layer.key, u0, u1, map_bytes, layer.biased, buffers.get("key", (c, d1)), scratch=scratch)
     halved = buffers.get("value/β", (c, layer.e))
-    value = units(layer.value, u0, u1, map_bytes, False, buffers.get("value", (c, layer.e)), (halved, beta))
+    value = units(layer.value, u0, u1, map_bytes, False, buffers.get("value", (c, layer.e)), (halved, beta),
+                  scratch)
     query = (None if layer.query is None else
-             units(layer.query, u0, u1, map_bytes, layer.biased, buffers.get("query", (c, d1))))
+             units(layer.query, u0, u1, map_bytes, layer.biased, buffers.get("query", (c, d1)), scratch=scratch))
     return Chunk(u0, u1, query, key, value, halved)
 
 

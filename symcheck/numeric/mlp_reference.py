@@ -28,8 +28,11 @@ _erf = np.frompyfunc(math.erf, 1, 1)
 def _sigmoid(x: np.ndarray) -> np.ndarray:
     # 1/(1 + e^−x) for x ≥ 0 and e^x/(1 + e^x) below, so that exp never overflows: both from
     # t = e^−|x| (the same values as splitting x by sign, without gathering and scattering)
-    t = np.exp(-np.abs(x))
-    return np.where(x >= 0, 1.0, t) / (1.0 + t)
+    # (temporaries reused in place: fresh ones cost their page faults on every block)
+    t = np.abs(x)
+    np.exp(np.negative(t, out=t), out=t)
+    numerator = np.where(x >= 0, 1.0, t)
+    return np.divide(numerator, np.add(t, 1.0, out=t), out=numerator)
 
 
 def _gelu(x: np.ndarray) -> np.ndarray:
@@ -69,9 +72,9 @@ def affine(X: np.ndarray, W: np.ndarray, b: np.ndarray | None = None) -> np.ndar
     return out
 
 
-def gated_hidden(gate: np.ndarray, up: np.ndarray, act: str) -> np.ndarray:
-    """``σ(gate) ⊙ up``: a gated block's hidden values from its two projections."""
-    return ACTIVATIONS[act](gate) * up
+def gated_hidden(gate: np.ndarray, up: np.ndarray, act: str, out: np.ndarray | None = None) -> np.ndarray:
+    """``σ(gate) ⊙ up``: a gated block's hidden values from its two projections (into ``out``)."""
+    return np.multiply(ACTIVATIONS[act](gate), up, out=out)
 
 
 def gated_block(X: np.ndarray, Q: np.ndarray, K: np.ndarray, V: np.ndarray, act: str,

@@ -389,11 +389,11 @@ def _gated_chunk(layer: MlpLayer, Xb: np.ndarray, Xplain: np.ndarray, chunk: Chu
             refuse_overflow(rows, rows.dtype, "the hidden activations",
                             f"the hidden activations of {where} are not finite")
         if layer.biased:
-            hidden[2 * n:] = mlp_reference.gated_hidden(
+            mlp_reference.gated_hidden(
                 mlp_reference.affine(Xplain, Q[:, :d], Q[:, d]), mlp_reference.affine(Xplain, K[:, :d], K[:, d]),
-                layer.hf_activation)
+                layer.hf_activation, out=hidden[2 * n:])
         else:
-            hidden[2 * n:] = mlp_reference.gated_hidden(a, b, layer.hf_activation)
+            mlp_reference.gated_hidden(a, b, layer.hf_activation, out=hidden[2 * n:])
         out = buffers.get("out", (n, V.shape[1]))
         for k, name in enumerate(("f", "swap", "ref")):
             sums[name] += np.matmul(hidden[k * n:(k + 1) * n], V, out=out)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import os
 import struct
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -30,6 +30,7 @@ from types import MappingProxyType
 import numpy as np
 
 from symcheck.core.errors import WeightsError
+from symcheck.numeric.arrays import all_finite
 from symcheck.numeric.regular_files import open_regular, parse_json, read_json
 
 __all__ = [
@@ -41,6 +42,7 @@ __all__ = [
     "open_checkpoint",
     "read_block",
     "read_header",
+    "read_into",
 ]
 
 INDEX = "model.safetensors.index.json"
@@ -260,41 +262,100 @@ def read_block(info: TensorInfo, rows: tuple[int, int] | None = None,
     once, and each mapping is closed before the next: reading a block of columns touches every
     row, and a single mapping of them all would keep the whole tensor resident.
     """
+    block = _block_out(info, rows, columns, out)
+    read_into(info, block, rows, columns, map_bytes=map_bytes)
+    if out is not None:
+        return out
+    return block if len(info.shape) == 2 else block[:, 0]
+
+
+def read_into(info: TensorInfo, out: np.ndarray, rows: tuple[int, int] | None = None,
+              columns: tuple[int, int] | None = None, *, map_bytes: int = 16 * 2**20,
+              divided: tuple[np.ndarray, float] | None = None, scratch: np.ndarray | None = None) -> bool:
+    """:func:`read_block` into ``out`` (float64, the block's shape, any strides), and ``out / β``
+    into ``divided = (array, β)`` (the same shape and strides); returns whether every entry is
+    finite.
+
+    The block is widened a piece of at most :data:`WIDEN_ENTRIES` entries at a time, checked
+    (the extremes of its narrow values) while it is in cache, and divided there too when
+    ``out``'s rows are its memory's rows: passes over the whole block afterwards read tens of MB
+    back from memory. Into a transposed ``out`` (a factor whose units are columns), the pieces
+    are columns of the mapped rows, so that each of ``out``'s memory rows gets a contiguous run,
+    and the division is one pass afterwards (dividing transposed pieces in place cost more than
+    reading the block back). ``scratch`` (uint32, at least ``WIDEN_ENTRIES``) is the BF16
+    widening's workspace, reused by a caller that reads many blocks.
+    """
+    shape = _matrix_shape(info)
+    (r0, r1), (c0, c1) = _span(info, shape, rows, columns)
+    out = _block_out(info, rows, columns, out)
+    target = None if divided is None else _block_out(info, rows, columns, divided[0])
+    raw = FLOATS[info.dtype]
+    step = max(1, map_bytes // max(shape[1] * raw.itemsize, 1))     # rows mapped at a time
+    entries = max(1, min(WIDEN_ENTRIES, map_bytes // 4, (r1 - r0) * (c1 - c0)))
+    if info.dtype == "BF16" and (scratch is None or scratch.dtype != np.uint32 or scratch.size < entries):
+        scratch = np.empty(entries, np.uint32)
+    transposed = out.shape[0] > 1 and out.strides[0] < out.strides[1]
+    finite = True
+    for a in range(r0, r1, step):
+        b = min(a + step, r1)
+        block = _mapped(info, raw, a, b, shape[1])[:, c0:c1]
+        for rows_in, cols in _pieces(b - a, c1 - c0, entries, transposed):
+            piece = out[a - r0:b - r0][rows_in, cols]
+            finite &= _widen(block[rows_in, cols], piece, scratch if info.dtype == "BF16" else None)
+            if target is not None and not transposed:
+                np.divide(piece, divided[1], out=target[a - r0:b - r0][rows_in, cols])
+    if target is not None and transposed:
+        np.divide(out, divided[1], out=target)
+    return finite
+
+
+def _pieces(rows: int, columns: int, entries: int, by_columns: bool) -> Iterator[tuple[slice, slice]]:
+    """(rows, columns) slices cutting a rows × columns block into pieces of at most ``entries``
+    (or one row, or one column): whole rows in turn, or whole columns in turn."""
+    if by_columns:
+        width = max(1, entries // max(rows, 1))
+        for j in range(0, columns, width):
+            yield slice(0, rows), slice(j, min(j + width, columns))
+    else:
+        height = max(1, entries // max(columns, 1))
+        for i in range(0, rows, height):
+            yield slice(i, min(i + height, rows)), slice(0, columns)
+
+
+def _matrix_shape(info: TensorInfo) -> tuple[int, int]:
+    """The tensor's shape as a matrix (a vector is one column), after checking it is a float
+    matrix or vector."""
     if info.dtype not in FLOATS:
         raise WeightsError(f"{info.where} has dtype {info.dtype}; expected a floating-point tensor "
                            f"({', '.join(FLOATS)})", path=info.path, tensor=info.name)
     if len(info.shape) not in (1, 2):
         raise WeightsError(f"{info.where} has shape {info.shape_text()}; expected a matrix or a vector",
                            path=info.path, tensor=info.name)
-    shape = info.shape if len(info.shape) == 2 else (info.shape[0], 1)
+    return (info.shape[0], info.shape[1]) if len(info.shape) == 2 else (info.shape[0], 1)
+
+
+def _span(info: TensorInfo, shape: tuple[int, int], rows: tuple[int, int] | None,
+          columns: tuple[int, int] | None) -> tuple[tuple[int, int], tuple[int, int]]:
     r0, r1 = rows if rows is not None else (0, shape[0])
     c0, c1 = columns if columns is not None else (0, shape[1])
     if not (0 <= r0 <= r1 <= shape[0] and 0 <= c0 <= c1 <= shape[1]):
         raise WeightsError(f"{info.where}: block rows {r0}–{r1}, columns {c0}–{c1} outside shape "
                            f"{info.shape_text()}", path=info.path, tensor=info.name)
-    given = out
+    return (r0, r1), (c0, c1)
+
+
+def _block_out(info: TensorInfo, rows: tuple[int, int] | None, columns: tuple[int, int] | None,
+               out: np.ndarray | None) -> np.ndarray:
+    """``out`` as the block's 2-D view (a vector's block is one column), checked; or a new array."""
+    shape = _matrix_shape(info)
+    (r0, r1), (c0, c1) = _span(info, shape, rows, columns)
     if out is None:
-        out = np.empty((r1 - r0, c1 - c0), dtype=np.float64)
-    else:
-        out = out if len(info.shape) == 2 else out[:, None]  # a view, never a copy
-        if out.dtype != np.float64 or out.shape != (r1 - r0, c1 - c0):
-            raise ValueError(f"out has dtype {out.dtype} and shape {out.shape}; expected float64 and "
-                             f"{(r1 - r0, c1 - c0)}")
-    raw = FLOATS[info.dtype]
-    row_bytes = shape[1] * raw.itemsize
-    step = max(1, map_bytes // max(row_bytes, 1))
-    entries = max(1, min(_WIDEN_ENTRIES, map_bytes // 4, (r1 - r0) * (c1 - c0)))
-    scratch = np.empty(entries, np.uint32) if info.dtype == "BF16" else None
-    piece = max(1, entries // max(c1 - c0, 1))   # rows widened at a time
-    for a in range(r0, r1, step):
-        b = min(a + step, r1)
-        block = _mapped(info, raw, a, b, shape[1])[:, c0:c1]
-        for lo in range(0, b - a, piece):
-            hi = min(lo + piece, b - a)
-            _widen(block[lo:hi], out[a - r0 + lo:a - r0 + hi], scratch)
-    if given is not None:
-        return given
-    return out if len(info.shape) == 2 else out[:, 0]
+        return np.empty((r1 - r0, c1 - c0), dtype=np.float64)
+    view = out if len(info.shape) == 2 or out.ndim == 2 else out[:, None]  # a view, never a copy
+    if view.dtype != np.float64 or view.shape != (r1 - r0, c1 - c0):
+        raise ValueError(f"out has dtype {out.dtype} and shape {out.shape}; expected float64 and "
+                         f"{(r1 - r0, c1 - c0)}")
+    return view
 
 
 def _mapped(info: TensorInfo, raw: np.dtype, r0: int, r1: int, width: int) -> np.ndarray:
@@ -308,19 +369,22 @@ def _mapped(info: TensorInfo, raw: np.dtype, r0: int, r1: int, width: int) -> np
                            path=info.path, tensor=info.name) from None
 
 
-#: entries widened at a time (BF16 through a uint32 scratch of this many, 1 MiB, which stays
-#: in cache; a scratch of the whole mapped block, 2 × map_bytes, cost more than the arithmetic)
-_WIDEN_ENTRIES = 2**18
+#: entries widened at a time (BF16 through a uint32 scratch of this many, 256 KiB): the piece,
+#: its float64 values and their division by β stay in the core's cache while they are made
+WIDEN_ENTRIES = 2**16
 
 
-def _widen(block: np.ndarray, out: np.ndarray, scratch: np.ndarray | None) -> None:
+def _widen(block: np.ndarray, out: np.ndarray, scratch: np.ndarray | None) -> bool:
     """``out[...] = block`` as float64; BF16 bit patterns (``scratch`` given: uint32) become
-    the float32 they are the top of."""
+    the float32 they are the top of. Returns whether every entry is finite."""
     if scratch is None:
         out[...] = block
-    elif block.size > scratch.size:  # one row wider than the scratch
-        out[...] = (block.astype(np.uint32) << 16).view(np.float32)
+        return all_finite(out)
+    if block.size > scratch.size:  # one row wider than the scratch
+        narrow = (block.astype(np.uint32) << 16).view(np.float32)
     else:
         bits = scratch[:block.size].reshape(block.shape)
         np.left_shift(block, 16, out=bits, dtype=np.uint32)
-        out[...] = bits.view(np.float32)
+        narrow = bits.view(np.float32)
+    out[...] = narrow
+    return all_finite(narrow)
