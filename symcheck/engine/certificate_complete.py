@@ -123,7 +123,10 @@ def _refuted(s: Node, exclusion: Any, z0: Any) -> dict | None:
     if a0 is None or not sympy.sympify(a0).is_number or not exclusion.witness:
         return None
     witness = exclusion.witness.get("z")
-    at = lambda x: substitute(s, "z", x)
+
+    def at(x: Node) -> Node:
+        return substitute(s, "z", x)
+
     a = tree(a0)
     for z1 in ([witness] if witness is not None else []) + list(WITNESS_GRID):
         if not sympy.sympify(z1).is_Rational or sympy.sympify(z1) == z0:
@@ -355,7 +358,10 @@ def _frequencies(s: Node, bound: Any, budget: Any) -> dict:
 def _determinant(s: Node, a: Node) -> dict:
     """Two rationals where σ(a·z₁)·σ(z₂) − σ(a·z₂)·σ(z₁) has a certified sign (a in no pair of G)."""
     from symcheck.engine.group_members import WITNESS_GRID
-    at = lambda x: substitute(s, "z", x)
+
+    def at(x: Node) -> Node:
+        return substitute(s, "z", x)
+
     for z1 in WITNESS_GRID:
         for z2 in WITNESS_GRID:
             if z1 == z2:
@@ -379,7 +385,8 @@ def _log_derivative(s: Node, bound: Any, budget: Any) -> dict:
     ft, ht, region = tree(f), tree(h), _half_region(side)
     zero = ("add", ("mul", ("var", "z"), nth_derivative(ft, 1, "z")), ("mul", MINUS_ONE, ht, ft))
     return {"side": side, "sign": sign, "slope": slope,
-            "piece": {"expr": to_json(ft), "proof": _zero_proof(("add", s, ("mul", MINUS_ONE, ft)), "z", region, budget)},
+            "piece": {"expr": to_json(ft),
+                      "proof": _zero_proof(("add", s, ("mul", MINUS_ONE, ft)), "z", region, budget)},
             "h": {"expr": to_json(ht), "proof": _zero_proof(zero, "z", region, budget)}}
 
 
@@ -402,7 +409,7 @@ def _breaks(s: Node, pieces: Any) -> dict:
         raise _Gap("a piece of σ keeps a branch")
     raw = ["-inf", *(point_json(c) for c in cuts), "inf"]
     exprs, out = [], []
-    for i, p in enumerate(opens):
+    for i in range(len(opens)):
         region = ["open", raw[i], raw[i + 1]]
         f = _resolve(s, {"z": ("open", parse_point(raw[i]), parse_point(raw[i + 1]))})
         out.append({"expr": to_json(f), "proof": _zero_proof(("add", s, ("mul", MINUS_ONE, f)), "z", region, None)})

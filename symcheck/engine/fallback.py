@@ -36,10 +36,10 @@ from sympy.core.relational import Relational
 
 from symcheck.core.budget import Budget, BudgetExceeded, alarm
 from symcheck.core.errors import EvaluationError
+from symcheck.core.verdict import Verdict
 from symcheck.exact.evaluate import Certificate, approximate, certify_nonzero
 from symcheck.exact.regions import Region
 from symcheck.exact.roots import roots_in
-from symcheck.core.verdict import Verdict
 
 __all__ = ["numeric_witness", "Candidate", "Evidence", "Fallback", "domain_regions"]
 
@@ -238,7 +238,7 @@ def _values(var: sympy.Symbol, regions: Sequence[Region], expr: sympy.Expr, coun
         pool += [Fraction(int(q.p), int(q.q)) for q in region.samples(12)]
     magnitudes = 10.0 ** rng.uniform(-WIDE, WIDE, count)
     signs = rng.choice((-1.0, 1.0), count)
-    pool += [_short_decimal(s * m) for s, m in zip(signs, magnitudes)]
+    pool += [_short_decimal(s * m) for s, m in zip(signs, magnitudes, strict=True)]
     return [q for q in dict.fromkeys(pool) if _inside(q, regions)]
 
 
@@ -338,7 +338,7 @@ def numeric_witness(expr: sympy.Expr, variables: Sequence[sympy.Symbol],
     else:
         values, scales = evaluated
         float_count = len(points)
-        for point, v, scale in zip(points, values, scales):
+        for point, v, scale in zip(points, values, scales, strict=True):
             finite = math.isfinite(v) and math.isfinite(scale)
             if finite and v > RESOLVED * scale and v > 0:
                 ranked.append((float(v), point, "float64"))
@@ -349,7 +349,7 @@ def numeric_witness(expr: sympy.Expr, variables: Sequence[sympy.Symbol],
     high = 0
     still = 0
     for point in unresolved_points[:high_precision_points]:
-        values = dict(zip(variables, point))
+        values = dict(zip(variables, point, strict=True))
         try:
             value = abs(approximate(expr, values, dps=digits))
             scale = sum(abs(approximate(t, values, dps=15)) for t in sympy.Add.make_args(expr))
@@ -365,8 +365,9 @@ def numeric_witness(expr: sympy.Expr, variables: Sequence[sympy.Symbol],
     still += max(0, len(unresolved_points) - high_precision_points)
 
     ranked.sort(key=lambda t: (-t[0], sum(abs(q.numerator) + q.denominator for q in t[1])))
-    candidates = tuple(Candidate({v: sympy.Rational(q.numerator, q.denominator) for v, q in zip(variables, p)},
-                                 value, precision) for value, p, precision in ranked)
+    candidates = tuple(Candidate({v: sympy.Rational(q.numerator, q.denominator)
+                                  for v, q in zip(variables, p, strict=True)}, value, precision)
+                       for value, p, precision in ranked)
     simplest = sorted(candidates, key=lambda c: sum(abs(q.p) + q.q for q in c.point.values()))
     # the simplest candidates first (the witness is what a user reads), then the largest values
     order = _unique([*simplest[:certify], *candidates[:certify]])
@@ -390,7 +391,7 @@ def numeric_witness(expr: sympy.Expr, variables: Sequence[sympy.Symbol],
         points=len(points) if evaluated is not None else high, float64=float_count,
         high_precision=high, digits=digits if high else 0, unresolved=still,
         largest=f"{largest[0]:.3g}",
-        largest_at=None if largest[1] is None else {str(v): str(q) for v, q in zip(variables, largest[1])},
+        largest_at=None if largest[1] is None else {str(v): str(q) for v, q in zip(variables, largest[1], strict=True)},
         certify_attempts=attempts)
     if witness is None and not note:
         note = (f"no candidate was certified non-zero ({attempts} tried)" if candidates else

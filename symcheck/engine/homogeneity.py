@@ -25,19 +25,19 @@ True
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
-from collections.abc import Iterable
-from typing import Any, Union
+from typing import Any
 
 import sympy
 from sympy import S
 
-from symcheck.language.activations import Activation
 from symcheck.core.errors import EvaluationError, Undecided
-from symcheck.exact.signs import exact_sign
-from symcheck.exact.evaluate import certify_nonzero, enclose
 from symcheck.core.printing import text
+from symcheck.exact.evaluate import certify_nonzero, enclose
+from symcheck.exact.signs import exact_sign
+from symcheck.language.activations import Activation
 from symcheck.language.symbols import Z
 
 #: the points z whose pairs (z, 2z) are sampled; 0 is sampled on its own
@@ -149,7 +149,7 @@ class Unsettled:
         return self.why
 
 
-Argument = Union[OppositeSigns, ZeroAndNonzero, Conflict, Pinned, Vanishing, Unsettled]
+Argument = OppositeSigns | ZeroAndNonzero | Conflict | Pinned | Vanishing | Unsettled
 
 
 class Excludes(Enum):
@@ -304,7 +304,7 @@ def _conflict(sigma: Activation, samples: dict[sympy.Rational, Sample],
         return None
     u = sympy.symbols("u1:5", real=True)
     cross = sigma(u[0]) * sigma(u[1]) - sigma(u[2]) * sigma(u[3])
-    certificate = certify_nonzero(cross, dict(zip(u, (SCALE * z, z1, SCALE * z1, z))))
+    certificate = certify_nonzero(cross, dict(zip(u, (SCALE * z, z1, SCALE * z1, z), strict=True)))
     if certificate is None:
         return None
     return (f"= {text(certificate.value)}" if certificate.exact else

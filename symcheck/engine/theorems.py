@@ -12,8 +12,8 @@ from dataclasses import dataclass
 import sympy
 from sympy import S
 
-from symcheck.core.formula import Cases, Formula, ForAll, Neg, Product, Rel, Relation
-from symcheck.language.symbols import A, ALPHA, B, Z, sigma_at
+from symcheck.core.formula import Cases, ForAll, Formula, Neg, Product, Rel, Relation
+from symcheck.language.symbols import ALPHA, A, B, Z, sigma_at
 
 Sigma = Callable[[sympy.Expr], sympy.Expr]
 
