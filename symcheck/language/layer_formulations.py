@@ -224,7 +224,10 @@ def _bind_plain(sz: Sizes, p: dict) -> dict:
 
 def _bind_units(sz: Sizes, p: dict) -> dict:
     sub = sz.substitution()
-    stack = lambda name: sympy.ImmutableMatrix(sympy.Matrix.hstack(*(p[f"{name}_{j}"] for j in range(1, sz.m + 1))))
+
+    def stack(name: str) -> sympy.ImmutableMatrix:
+        return sympy.ImmutableMatrix(sympy.Matrix.hstack(*(p[f"{name}_{j}"] for j in range(1, sz.m + 1))))
+
     return {QS.subs(sub): stack("Q"), KS.subs(sub): stack("K"), V.subs(sub): sympy.ImmutableMatrix(p["V"])}
 
 
@@ -257,7 +260,7 @@ class Encoding:
     expression's matrix symbols bind to explicit parameters."""
 
     parameters: Callable[[Sizes], dict[str, sympy.Matrix]]
-    entry: Callable[[Sigma, "Sizes | SymbolicSizes", sympy.Expr], sympy.Expr]
+    entry: Callable[[Sigma, Sizes | SymbolicSizes, sympy.Expr], sympy.Expr]
     expression: Callable[[Sigma], sympy.MatrixExpr]
     bind: Callable[[Sizes, dict], dict] = _bind_plain
 
@@ -307,7 +310,7 @@ class Formulation:
         sigma = self.sigma(sigma)
         return row if sigma is SIGMA else row.replace(SIGMA, lambda arg: sigma(arg))
 
-    def entry(self, sigma: Sigma | None = None, n: "Sizes | SymbolicSizes" = SYMBOLIC,
+    def entry(self, sigma: Sigma | None = None, n: Sizes | SymbolicSizes = SYMBOLIC,
               l: sympy.Expr = L) -> sympy.Expr:
         """Output entry ``l`` as the builder writes it: sums over index ranges, parameters as
         ``x[0, i]``, ``Q[j, i]``, ``QU[j, i, s]`` (0-based), for symbolic sizes by default.
