@@ -5,6 +5,8 @@ left inconclusive). A frac that does not cancel still breaks exchange, with a wi
 """
 from __future__ import annotations
 
+import math
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,3 +29,20 @@ def test_an_integer_part_that_cancels_holds_and_one_that_does_not_breaks(p, q, c
     extra = f"Mod(z, {c})/({c}) - frac(z/({c}))" if cancels else f"Mod(z, {c})"
     verdict = symcheck.check_exchange(f"{p}*z + ({q})*({extra})").verdict.value
     assert verdict == ("holds" if cancels else "broken")
+
+
+def test_ceiling_is_minus_floor_of_minus():
+    # ceiling u = −floor(−u) in the engine's identities and the kernel's rule ceil_floor
+    assert symcheck.check_exchange("ceiling(z) + floor(-z)").verdict.value == "holds"
+    assert symcheck.check_exchange("ceiling(z) + ceiling(-z)").verdict.value == "broken"  # 1 off the integers
+
+
+@settings(max_examples=100, deadline=None)
+@given(x=st.fractions(min_value=-50, max_value=50))
+def test_the_kernel_rule_ceil_floor_is_an_identity(x):
+    from symcheck.kernel.evaluate import exact
+    from symcheck.kernel.rules import RULES, instantiate
+    rule = RULES["ceil_floor"]
+    point = ("rat", x.numerator, x.denominator)
+    assert exact(instantiate(rule.lhs, {"x": point}), {}) == exact(instantiate(rule.rhs, {"x": point}), {}) \
+        == math.ceil(x)

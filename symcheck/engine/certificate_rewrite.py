@@ -476,6 +476,8 @@ class Leaf:
             return False
         if head == "acosh" and node[1][0] == "cosh":
             return self.rule("acosh_cosh", path)
+        if head == "ceil":
+            return self.rule("ceil_floor", path)
         if head == "log":
             arg = node[1]
             if arg == ONE:

@@ -72,6 +72,7 @@ RULES: dict[str, Rule] = {r.name: r for r in (
     Rule("atanh_tanh", ("atanh", ("tanh", "x")), "x"),
     Rule("acosh_cosh", ("acosh", ("cosh", "x")), ("abs", "x")),
     Rule("atan_sinh", ("atan", ("sinh", "x")), ("asin", ("tanh", "x"))),
+    Rule("ceil_floor", ("ceil", "x"), NEG(("floor", NEG("x")))),
     Rule("erfc_erf", ("erfc", "x"), ("add", I(1), NEG(("erf", "x")))),
     Rule("sin_cos_square", ("add", ("pow", ("sin", "x"), I(2)), ("pow", ("cos", "x"), I(2))), I(1)),
     Rule("sin_add", ("sin", ("add", "x", "y")), ("add", ("mul", ("sin", "x"), ("cos", "y")),
