@@ -494,7 +494,7 @@ class BallArithmetic:
     def min(self, xs: list[BallValue]) -> BallValue:
         return self._lattice(xs, min)
 
-    def _lattice(self, xs: list[BallValue], pick: Callable[[list], object]) -> BallValue:
+    def _lattice(self, xs: list[BallValue], pick: Callable[[list[BallValue]], object]) -> BallValue:
         """max or min: of the rationals exactly, else end-point-wise (both are monotone)."""
         if all(isinstance(x, fmpq) for x in xs):
             return cast(fmpq, pick(xs))

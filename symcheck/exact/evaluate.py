@@ -19,6 +19,7 @@ break points are decided exactly), python-flint's ``arb`` balls otherwise.
 """
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -28,7 +29,7 @@ import mpmath
 import sympy
 from flint import acb, arb, fmpq, fmpz
 from mpmath.ctx_iv import ivmpf
-from mpmath.libmp import from_man_exp, round_ceiling, round_floor, to_rational
+from mpmath.libmp import to_rational
 from sympy.core.function import AppliedUndef
 from sympy.core.relational import Relational
 from sympy.logic.boolalg import ITE, And, BooleanFalse, BooleanTrue, Not, Or
@@ -37,6 +38,7 @@ from symcheck.core.errors import EvaluationError
 from symcheck.core.functions import FUNCTIONS, rewritten
 from symcheck.exact.balls import BallArithmetic, BallValue, arb_from_interval, arb_precision, arb_sign
 from symcheck.exact.intervals import EXP_MAX_ARGUMENT, TRIG_MAX_BITS, Enclosure, Imprecise, iv_rational, signs
+from symcheck.exact.mpf import MPF, from_man_exp, round_ceiling, round_floor
 
 __all__ = ["approximate", "enclose", "enclose_range", "arb_sign", "Certificate",
            "certify_nonzero", "recheck_sign"]
@@ -68,7 +70,7 @@ def _real_root_by_arb(node: sympy.CRootOf, bits: int) -> tuple[Fraction, Fractio
         roots = cast(list[tuple[acb, int]], poly.complex_roots())  # (root, multiplicity): flint's stub says acb
         reals = [c.real for c, _ in roots if c.imag == 0]
         reals.sort(key=lambda r: r.mid())
-        if any(not (a < b) for a, b in zip(reals, reals[1:])):
+        if any(not (a < b) for a, b in itertools.pairwise(reals)):
             return None
         if node.index >= len(reals):
             raise EvaluationError(f"{_short(node)} is not a real root")
@@ -471,12 +473,13 @@ def _balls(expr: sympy.Basic, point: Mapping[sympy.Symbol, Fraction], prec: int)
     arith = BallArithmetic(prec)
     numbers = {s: arith.rational(q.numerator, q.denominator) for s, q in point.items()}
     try:
-        return _Walker(arith, numbers).eval(expr)
+        value: BallValue = _Walker(arith, numbers).eval(expr)
+        return value
     except _BUILTIN_FAILURES as err:
         raise EvaluationError(f"cannot evaluate {_short(expr)}: {err}") from err
 
 
-def _mpf(x: arb, prec: int, rounding: str) -> tuple:
+def _mpf(x: arb, prec: int, rounding: str) -> MPF:
     """An exact arb (a ball's end point) as mpmath's raw number, rounded to ``prec`` bits."""
     man, exp = x.man_exp()
     return from_man_exp(int(man), int(exp), prec, rounding)
@@ -709,7 +712,8 @@ def _decimal_far(x: arb, bits: int, digits: int, rounding: str) -> str:
 
 def _at_least_pow10(q: Fraction, e: int) -> bool:
     p, d = q.numerator, q.denominator
-    return p * 10**-e >= d if e < 0 else p >= d * 10**e
+    scale: int = 10 ** abs(e)
+    return p * scale >= d if e < 0 else p >= d * scale
 
 
 def _floor_log10(q: Fraction) -> int:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 __all__ = [
     "MPF", "Interval", "fone", "fzero", "round_ceiling", "round_floor",
-    "from_int", "from_rational", "to_float", "to_int",
+    "from_int", "from_man_exp", "from_rational", "to_float", "to_int",
     "mpf_abs", "mpf_add", "mpf_gt", "mpf_lt", "mpf_neg", "mpf_shift", "mpf_sign", "mpf_sub",
     "mpi_abs", "mpi_add", "mpi_cos_sin", "mpi_div", "mpi_exp", "mpi_gamma", "mpi_log",
     "mpi_loggamma", "mpi_mul", "mpi_neg", "mpi_pi", "mpi_pow_int", "mpi_sqrt", "mpi_square",
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     round_floor: str
 
     def from_int(n: int, prec: int = ..., rnd: str = ...) -> MPF: ...
+    def from_man_exp(man: int, exp: int, prec: int | None = ..., rnd: str = ...) -> MPF: ...
     def from_rational(p: int, q: int, prec: int, rnd: str = ...) -> MPF: ...
     def to_float(s: MPF, strict: bool = ..., rnd: str = ...) -> float: ...
     def to_int(s: MPF, rnd: str | None = ...) -> int: ...
@@ -62,6 +63,7 @@ else:
     from mpmath.libmp import (
         fone,
         from_int,
+        from_man_exp,
         from_rational,
         fzero,
         mpf_abs,

@@ -246,7 +246,9 @@ def _power(base: Range, e: sympy.Rational) -> Range:
             return Range.point(S.One)
         if n < 0:
             return _reciprocal(_power(base, sympy.Integer(-n)))
-        power = lambda x, evaluate=True: sympy.Pow(x, n, evaluate=evaluate)
+        def power(x: sympy.Expr, evaluate: bool = True) -> sympy.Expr:
+            return sympy.Pow(x, n, evaluate=evaluate)
+
         if n % 2:  # odd: increasing on R
             return _increasing(base, power, _NOO, _OO)
         # even: x**n = |x|**n, and |x| ranges over a set of numbers ≥ 0
@@ -385,7 +387,7 @@ def range_on(expr: sympy.Expr, ranges: dict[sympy.Symbol, Range]) -> Range | Non
             return unary(node.func, walk(node.args[0]))
         raise _NoRange(f"no range rule for {type(node).__name__}")
 
-    def unary(func: Callable, r: Range) -> Range:
+    def unary(func: Callable[..., sympy.Expr], r: Range) -> Range:
         if func in _INCREASING:
             return _increasing(r, func, *_INCREASING[func])
         if func is sympy.log:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -57,7 +57,7 @@ class Region:
 
     @property
     def is_point(self) -> bool:
-        return self.lower == self.upper
+        return bool(self.lower == self.upper)  # structural equality of the two ends
 
     def condition(self, var: sympy.Symbol) -> sympy.Basic:
         if self.is_point:
@@ -256,7 +256,7 @@ region_key = functools.cmp_to_key(_compare_regions)
 def _intervals(points: list[sympy.Expr]) -> list[Region]:
     _check_strictly_increasing(points)
     ends = [-S.Infinity, *points, S.Infinity]
-    regions = [Region(lo, hi) for lo, hi in zip(ends, ends[1:])]
+    regions = [Region(lo, hi) for lo, hi in itertools.pairwise(ends)]
     regions += [Region(p, p) for p in points]
     return regions
 
@@ -265,11 +265,11 @@ def _refine(region: Region, points: Iterable[sympy.Expr]) -> list[Region]:
     inner = sorted_points(points)
     _check_strictly_increasing(inner)
     ends = [region.lower, *inner, region.upper]
-    return [Region(lo, hi) for lo, hi in zip(ends, ends[1:])] + [Region(p, p) for p in inner]
+    return [Region(lo, hi) for lo, hi in itertools.pairwise(ends)] + [Region(p, p) for p in inner]
 
 
 def _check_strictly_increasing(points: list[sympy.Expr]) -> None:
-    for lo, hi in zip(points, points[1:]):
+    for lo, hi in itertools.pairwise(points):
         if certified_order(hi, lo) <= 0:
             raise Undecided(f"cannot order the cut points {lo} and {hi} exactly")
 
@@ -352,7 +352,7 @@ def _three_valued(cond: sympy.Basic, values: list[bool | None]) -> bool | None:
     return bool(cond.func(*[S.true if v else S.false for v in values]))
 
 
-_SIGN_TEST = {
+_SIGN_TEST: dict[type[sympy.Rel], Callable[[int], bool]] = {
     sympy.StrictGreaterThan: lambda s: s > 0, sympy.GreaterThan: lambda s: s >= 0,
     sympy.StrictLessThan: lambda s: s < 0, sympy.LessThan: lambda s: s <= 0,
     sympy.Eq: lambda s: s == 0, sympy.Ne: lambda s: s != 0,
@@ -403,7 +403,7 @@ def _may_be_negative(exponent: sympy.Expr) -> bool:
     """A numeric exponent not certified positive (a base kept as a source too many only costs
     cuts). An exponent with the variable in it is not read (as before: not a pole source)."""
     if exponent.is_Rational:
-        return exponent < 0
+        return bool(exponent < 0)  # a Rational against 0: exact
     if not exponent.is_number:
         return False
     try:

@@ -14,16 +14,15 @@ and chooses each branch by those certified signs, where SymPy's substitution wou
 from __future__ import annotations
 
 import functools
-
 from collections.abc import Callable, Mapping
 
 import sympy
 from sympy import S
 
 from symcheck.core.errors import Undecided
+from symcheck.core.printing import text
 from symcheck.exact.evaluate import certify_nonzero
 from symcheck.exact.zero_proof import generator_identity_safe, proved_zero
-from symcheck.core.printing import text
 
 __all__ = ["Undecided", "exact_sign", "certified_order", "at_point", "at_values", "nonsmooth_to_piecewise",
            "substitute", "evaluation_is_identity", "EXACT_SIGN_BITS"]
@@ -98,7 +97,8 @@ def _root_interval(r: sympy.CRootOf, eps: sympy.Rational) -> tuple[sympy.Rationa
 def _order_roots(x: sympy.Expr, y: sympy.Expr) -> int:
     """Compare through exact isolating intervals, refined until they separate the two."""
     if isinstance(x, sympy.CRootOf) and isinstance(y, sympy.CRootOf) and x.poly == y.poly:
-        return (x.index > y.index) - (x.index < y.index)
+        i, j = int(x.index), int(y.index)
+        return (i > j) - (i < j)
     for digits in (10, 30, 100, 300):
         eps = sympy.Rational(1, 10**digits)
         xa, xb = _root_interval(x, eps) if isinstance(x, sympy.CRootOf) else (x, x)
@@ -343,7 +343,7 @@ def _node_evaluation_is_identity(node: sympy.Basic) -> bool:
             or (node.is_Pow and node.exp.is_Integer))
 
 
-_RELATIONS = {
+_RELATIONS: dict[type[sympy.Rel], Callable[[int], bool]] = {
     sympy.StrictGreaterThan: lambda s: s > 0, sympy.GreaterThan: lambda s: s >= 0,
     sympy.StrictLessThan: lambda s: s < 0, sympy.LessThan: lambda s: s <= 0,
     sympy.Eq: lambda s: s == 0, sympy.Ne: lambda s: s != 0,

@@ -97,7 +97,7 @@ def generator_identity(value: sympy.Expr) -> bool:
            if isinstance(node, sympy.Pow) and node.exp.is_Integer):
         return False  # exp(10^-99) and exp(10^-100) share the generator exp(10^-100): a power far too big to expand
     numerator, _ = sympy.fraction(sympy.together(polynomial_form))
-    return sympy.expand(numerator) == 0
+    return bool(sympy.expand(numerator) == 0)  # structural: is the expanded numerator 0
 
 
 def _over_generators(expr: sympy.Expr, atoms: dict[sympy.Expr, sympy.Dummy]) -> sympy.Expr:
@@ -106,7 +106,8 @@ def _over_generators(expr: sympy.Expr, atoms: dict[sympy.Expr, sympy.Dummy]) -> 
     return _replace(expr, atoms, exp_powers)
 
 
-def _replace(expr: sympy.Expr, atoms: dict, exp_powers: dict) -> sympy.Expr:
+def _replace(expr: sympy.Expr, atoms: dict[sympy.Expr, sympy.Dummy],
+             exp_powers: dict[sympy.Expr, tuple[sympy.Expr, int]]) -> sympy.Expr:
     if expr.is_Rational or expr is sympy.I:
         return expr
     if isinstance(expr, (sympy.Add, sympy.Mul)):
@@ -187,7 +188,7 @@ def radical_zero(value: sympy.Expr) -> bool:
     return False
 
 
-def _annihilating_polynomial(value: sympy.Expr) -> tuple[list[sympy.Expr], dict] | None:
+def _annihilating_polynomial(value: sympy.Expr) -> tuple[list[sympy.Expr], dict[sympy.Expr, sympy.Dummy]] | None:
     """The coefficients of P(x) with P(value) = 0, built exactly by resultants, or None."""
     radicals = sorted({node for node in sympy.preorder_traversal(value) if _is_radical(node)},
                       key=sympy.default_sort_key)
@@ -217,7 +218,8 @@ def _is_radical(node: sympy.Basic) -> bool:
         isinstance(node, sympy.Pow) and node.exp.is_Rational and not node.exp.is_Integer)
 
 
-def _defining(radical: sympy.Expr, name: sympy.Dummy, names: dict, atoms: dict) -> sympy.Expr:
+def _defining(radical: sympy.Expr, name: sympy.Dummy, names: dict[sympy.Expr, sympy.Dummy],
+              atoms: dict[sympy.Expr, sympy.Dummy]) -> sympy.Expr:
     """A polynomial relation the radical satisfies, in its name (and inner names and atoms)."""
     if isinstance(radical, sympy.CRootOf):
         return radical.poly.as_expr().xreplace({radical.poly.gen: name})
@@ -229,7 +231,8 @@ def _defining(radical: sympy.Expr, name: sympy.Dummy, names: dict, atoms: dict) 
     return sympy.expand(name**q * b_num**(-p) - b_den**(-p))
 
 
-def _radical_form(expr: sympy.Expr, names: dict, atoms: dict) -> sympy.Expr:
+def _radical_form(expr: sympy.Expr, names: dict[sympy.Expr, sympy.Dummy],
+                  atoms: dict[sympy.Expr, sympy.Dummy]) -> sympy.Expr:
     if expr.is_Rational:
         return expr
     if expr in names:
