@@ -93,7 +93,7 @@ CORE: dict[str, tuple[str, ...]] = {
 _GROUP_TESTS = ("test_group_break_orders.py", "test_group_log_periodic_harmonics.py", "test_slips_groups.py",
                 "test_slips_group_degree.py", "test_group.py", "test_group_cli.py", "test_group_consistency.py",
                 "test_group_fuzz.py", "test_tiny_constant_groups.py")
-_KERNEL_TESTS = ("test_kernel_tree_grammar.py", "test_kernel_change_regions.py", "test_kernel_tree_depth.py", "test_mutants_kernel_bundle.py", "test_certificate_gaps.py", "test_functions_table.py",
+_KERNEL_TESTS = ("test_kernel_tree_grammar.py", "test_kernel_polynomial_nodes.py", "test_kernel_change_regions.py", "test_kernel_tree_depth.py", "test_mutants_kernel_bundle.py", "test_certificate_gaps.py", "test_functions_table.py",
                  "test_kernel_units.py", "test_kernel_rules.py", "test_kernel_certificates.py",
                  "test_kernel_cli.py", "test_certificate_emitter.py")
 _EMIT_TESTS = ("test_certificate_emitter.py", "test_kernel_certificates.py",
@@ -107,7 +107,7 @@ DECIDING: dict[str, tuple[str, ...]] = {
                                       "certificate_tree")},
     **{f"kernel_{name}": _KERNEL_TESTS for name in ("check", "derivative", "evaluate", "normal", "points",
                                                     "rules", "signs", "tree", "verdict")},
-    "zero_proof": ("test_slips_zero.py", "test_mutants_zero.py", "test_symmetries.py", "test_group.py"),
+    "zero_proof": ("test_radical_zero_proofs.py", "test_slips_zero.py", "test_mutants_zero.py", "test_symmetries.py", "test_group.py"),
     "parsing": ("test_slips_parsing.py", "test_extremum_proofs.py", "test_parsing_relation_factors.py", "test_parsing_condition_names.py", "test_parsing_constant_factors.py", "test_parsing.py", "test_domain.py", "test_mutants_domain.py",
                 "test_parse_unevaluated.py", "test_tiny_constant_signs.py"),
     "numeric_checks": ("test_numeric_relative_change.py", "test_slips_numeric.py", "test_numeric_form_names.py", "test_numeric_checks.py", "test_numeric_empty.py",
@@ -613,7 +613,7 @@ SOUND_EITHER_WAY: dict[tuple[str, str], str] = {
         "depth is read only by the MAX_DEPTH refusal: every excluded box and every bracket is decided by its enclosures and exact end signs at any depth, and MAX_BOXES still ends the loop in a refusal",
     ("roots", "`depth + 1` → `depth - 1`, in `stack += [(mid, b, depth + 1), (a, mid, depth + 1)]`"):
         "depth is read only by the MAX_DEPTH refusal: every excluded box and every bracket is decided by its enclosures and exact end signs at any depth, and MAX_BOXES still ends the loop in a refusal",
-    ("roots", "`10` → `20`, in `step = Fraction(1, 10**30) * max(1, abs(approx))`"):
+    ("roots", "`10` → `20`, in `step = Fraction(1, 10**30) * max(Fraction(1), abs(approx))`"):
         "step only sets how far beyond x the rational is put: the next line certifies it at or beyond x (else Undecided), and the isolation box [lo, hi] need only contain the interval",
     ("intervals", "`2 * m + 3` → `2 * m - 3`, in `next_ratio_below_1 = mpf_lt(from_int(2 * m + 3), two_x2[0])`"):
         "for real x > 0 the asymptotic series of erfc is enveloping at every truncation (DLMF 7.12(i)): the hull with the first omitted term added after the loop encloses erfc wherever the loop stops",
@@ -625,7 +625,7 @@ SOUND_EITHER_WAY: dict[tuple[str, str], str] = {
         "_conflict then skips z = z₁ and the z where one of σ(z), σ(2z) is an exact 0 (this may take or drop the both-zero z, whose cross is exactly 0 and never certified): a z skipped in addition only loses a Conflict, leaving Pinned, which names the one candidate p and claims nothing about it, so no result becomes wrong",
     ("homogeneity", "`samples[SCALE * z].sign == 0` → `samples[SCALE * z].sign != 0`, in `if z == z1 or (samples[z].sign == 0 and samples[SCALE * z].sign == 0):`"):
         "_conflict then skips z = z₁ and the z where one of σ(z), σ(2z) is an exact 0 (this may take or drop the both-zero z, whose cross is exactly 0 and never certified): a z skipped in addition only loses a Conflict, leaving Pinned, which names the one candidate p and claims nothing about it, so no result becomes wrong",
-    ("symmetries", '`t.domain.value > 0` → `t.domain.value >= 0`, in `and not (t.domain.value is not None and t.domain.value > 0):`'):
+    ("symmetries", "`t.domain.value > 0` → `t.domain.value >= 0`, in `and t.domain.name is not DomainName.POSITIVE and not (t.domain.value is not None and t.do…`"):
         "the two differ only for a fixed scale of exactly 0, which transformations.domain refuses ('alpha must be non-zero'); a Domain built by hand with 0 puts 0^-p (not finite) into D, so no point is certified and no case proved: inconclusive either way, only the note differs",
 }
 
