@@ -140,6 +140,43 @@ class TransformationKind(StrEnum):
     QUERY_VALUE_RESCALING = "query-value-rescaling"
 
 
+class StructuralKind(StrEnum):
+    """The maps of a whole layer that the audit proves for every σ by matrix algebra."""
+
+    PERMUTATION = "permutation"
+    GAUGE = "gauge"
+
+
+@dataclass(frozen=True)
+class KindNames:
+    """How every renderer names one kind of map (the JSON keeps the kind's value)."""
+
+    title: str   # a heading or a check's title: "Inverse scaling"
+    short: str   # a table cell, with its domain beside it: "inverse scaling"
+    column: str  # a catalogue column, with its domain beside it: "scaling"
+
+
+#: the one table of names the text, rich, LaTeX and HTML renderers use
+NAMES: dict[TransformationKind | StructuralKind, KindNames] = {
+    TransformationKind.EXCHANGE: KindNames("Exchange", "exchange", "exchange"),
+    TransformationKind.INVERSE_SCALING: KindNames("Inverse scaling", "inverse scaling", "scaling"),
+    TransformationKind.KEY_VALUE_RESCALING: KindNames("Key-value rescaling", "key-value", "key-value"),
+    TransformationKind.QUERY_VALUE_RESCALING: KindNames("Query-value rescaling", "query-value", "query-value"),
+    StructuralKind.PERMUTATION: KindNames("Permutation", "permutation", "permutation"),
+    StructuralKind.GAUGE: KindNames("Gauge", "gauge", "gauge"),
+}
+
+
+def names(kind: TransformationKind | StructuralKind) -> KindNames:
+    """The names of ``kind`` (every member has its row: a missing one is our bug, not a fallback)."""
+    return NAMES[kind]
+
+
+def scale_symbol(kind: str) -> sympy.Symbol:
+    """The scale a kind's domain is written in: β for key-value rescaling, α otherwise."""
+    return BETA if kind == TransformationKind.KEY_VALUE_RESCALING else ALPHA
+
+
 #: kind -> (scale symbol or None, what it does, the map for a degree p)
 KINDS = {
     TransformationKind.EXCHANGE: (None, "exchange (q, k) → (k, q)", lambda p: _map(_Q, _K, _K, _Q)),

@@ -16,12 +16,11 @@ from symcheck.core.results import Step
 from symcheck.engine.check_result import CheckResult
 from symcheck.engine.group import FormulationSymmetries, SymmetryGroup
 from symcheck.language.activations import Activation
-from symcheck.language.symbols import ALPHA, BETA, SIGMA_NAME, A, B
-from symcheck.language.transformations import Domain
+from symcheck.language.symbols import SIGMA_NAME, A, B
+from symcheck.language.transformations import Domain, names, scale_symbol
 from symcheck.language.unit_forms import Form
 from symcheck.numeric.model_report import VERDICTS as _MODEL_VERDICTS
 from symcheck.numeric.model_report import ModelReport
-from symcheck.output.latex import _KIND, _symmetry_name
 from symcheck.output.mathml import element, expression, from_latex, operator_name
 from symcheck.paper.auditing import Audit
 from symcheck.paper.derivations import Derivation, StepKind
@@ -77,7 +76,7 @@ def _unit(form: Form) -> str:
 
 def _domain(kind: str, domain: Domain | None) -> str:
     """``α > 0`` (``β`` for key-value rescaling) for where a scale ranges, or ''."""
-    return "" if domain is None else element(domain.formula(BETA if kind == "key-value-rescaling" else ALPHA))
+    return "" if domain is None else element(domain.formula(scale_symbol(kind)))
 
 
 def _title_html(result: CheckResult) -> str:
@@ -86,7 +85,7 @@ def _title_html(result: CheckResult) -> str:
     form = (f"the {result.form.name} form" if result.form.name in ("gated", "rank1")
             else f"the unit <math><mrow><mi>u</mi><mo>(</mo><mi>a</mi><mo>,</mo><mi>b</mi><mo>)</mo>"
                  f"<mo>=</mo></mrow></math> {_unit(result.form)}")
-    return (f"{_symmetry_name(result.symmetry)}{', ' + where if where else ''} on {form}, "
+    return (f"{names(result.symmetry).title}{', ' + where if where else ''} on {form}, "
             f"{_sigma_is(result.activation)}")
 
 
@@ -130,7 +129,7 @@ def audit_html(audit: Audit) -> str:
     caption = f"<b>Symmetry audit</b> &nbsp; {activation_definition(audit.activation)}"
     rows = []
     for r in audit.rows:
-        kind = _html.escape(_KIND.get(r.transformation, r.transformation))
+        kind = _html.escape(names(r.transformation).short)
         where = _domain(r.transformation, r.domain)
         rows.append([_html.escape(r.form), kind + (", " + where if where else ""),
                      _html.escape(r.verdict.value), "" if r.degree is None else element(r.degree),
@@ -140,7 +139,7 @@ def audit_html(audit: Audit) -> str:
 
 @renderer("html", Catalogue)
 def catalogue_html(catalogue: Any) -> str:
-    head = ["activation"] + [_KIND.get(t.name, t.name) + (f" ({t.domain})" if t.domain else "")
+    head = ["activation"] + [names(t.name).short + (f" ({t.domain})" if t.domain else "")
                              for t in catalogue.columns]
     rows = [[activation_definition(results[0].activation)]
             + [_html.escape(r.verdict.value) for r in results] for _, results in catalogue.rows]

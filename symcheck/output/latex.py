@@ -37,8 +37,14 @@ from symcheck.core.results import Step
 from symcheck.core.verdict import Verdict
 from symcheck.engine.check_result import CheckResult
 from symcheck.language.activations import Activation
-from symcheck.language.symbols import ALPHA, BETA
-from symcheck.language.transformations import Domain, Transformation
+from symcheck.language.transformations import (
+    Domain,
+    StructuralKind,
+    Transformation,
+    TransformationKind,
+    names,
+    scale_symbol,
+)
 from symcheck.language.unit_forms import Form
 from symcheck.numeric.model_report import VERDICTS as _MODEL_VERDICTS
 from symcheck.numeric.model_report import ModelReport
@@ -305,13 +311,14 @@ def _sigma_is(act: Activation) -> str:
 
 _FORM_UNIT = {"gated": r"\sigma(a)\, b", "rank1": r"\sigma(a\, b)", "sigma(b)": r"\sigma(b)"}
 _FORM_LAYER = {"gated": "gated", "rank1": "rank1", "sigma(b)": "mlp"}
-_SYMMETRY = {
-    "exchange": ("Exchange", r"(q, k) \mapsto (k, q)"),
-    "inverse-scaling": ("Inverse scaling", r"(q, k) \mapsto (\alpha q,\ k/\alpha)"),
-    "key-value-rescaling": ("Key-value rescaling", r"(k, v) \mapsto (\beta k,\ v/\beta)"),
-    "query-value-rescaling": ("Query-value rescaling", r"(q, v) \mapsto (\alpha q,\ v/\alpha^{p})"),
-    "permutation": ("Permutation", r"\text{units reordered}"),
-    "gauge": ("Gauge", r"(Q_j, K_j) \mapsto (Q_j A,\ K_j A^{-\top})"),
+#: each kind's map as math (its names are in :data:`symcheck.language.transformations.NAMES`)
+_MAP: dict[str, str] = {
+    TransformationKind.EXCHANGE: r"(q, k) \mapsto (k, q)",
+    TransformationKind.INVERSE_SCALING: r"(q, k) \mapsto (\alpha q,\ k/\alpha)",
+    TransformationKind.KEY_VALUE_RESCALING: r"(k, v) \mapsto (\beta k,\ v/\beta)",
+    TransformationKind.QUERY_VALUE_RESCALING: r"(q, v) \mapsto (\alpha q,\ v/\alpha^{p})",
+    StructuralKind.PERMUTATION: r"\text{units reordered}",
+    StructuralKind.GAUGE: r"(Q_j, K_j) \mapsto (Q_j A,\ K_j A^{-\top})",
 }
 
 
@@ -340,15 +347,11 @@ def _domain(kind: str, domain: Domain | None) -> str:
     r"""``\alpha > 0`` (``\beta`` for key-value rescaling) for an audit row's scale, or '' (math)."""
     if domain is None:
         return ""
-    return domain.latex(BETA if kind == "key-value-rescaling" else ALPHA)
-
-
-def _symmetry_name(symmetry: str) -> str:
-    return _SYMMETRY.get(symmetry, (symmetry.replace("-", " ").capitalize(), ""))[0]
+    return domain.latex(scale_symbol(kind))
 
 
 def _symmetry_map(symmetry: str) -> str:
-    return _SYMMETRY.get(symmetry, ("", ""))[1]
+    return _MAP.get(symmetry, "")
 
 
 def _heading(level: int, text: str) -> str:
@@ -389,7 +392,7 @@ def _steps(steps: Sequence[Step]) -> list[str]:
 def result_title(result: CheckResult) -> str:
     """'Exchange on the gated form, $\\sigma = \\operatorname{silu}$' (text)."""
     where = _scale(result.transformation)
-    return (f"{_symmetry_name(result.symmetry)}{f', ${where}$,' if where else ''} on "
+    return (f"{names(result.symmetry).title}{f', ${where}$,' if where else ''} on "
             f"{_form_phrase(result.form)}, ${_sigma_is(result.activation)}$")
 
 
@@ -403,7 +406,7 @@ def _result_setting(result: CheckResult) -> list[str]:
         unit += rf": the {escape_text(layer.name)} layer ${layer.latex}$"
     lines.append(rf"\textbf{{Formulation.}} Unit {unit}.")
     where = _scale(result.transformation)
-    lines.append(rf"\textbf{{Transformation.}} {_symmetry_name(result.symmetry)} "
+    lines.append(rf"\textbf{{Transformation.}} {names(result.symmetry).title} "
                  rf"${_symmetry_map(result.symmetry)}$" + (rf", for ${where}$" if where else "") + ".")
     return lines
 
@@ -508,13 +511,9 @@ def derivation_fragment(derivation: Derivation, notebook: bool = False, level: i
 
 # ---- the audit ----------------------------------------------------------------------------------
 
-_KIND = {"inverse-scaling": "inverse scaling", "key-value-rescaling": "key-value",
-         "query-value-rescaling": "query-value"}
-
-
 def _row_transformation(row: AuditRow) -> str:
     """'inverse scaling, $\\alpha > 0$' (text)."""
-    kind = escape_text(_KIND.get(row.transformation, row.transformation))
+    kind = escape_text(names(row.transformation).short)
     where = _domain(row.transformation, row.domain)
     return f"{kind}, ${where}$" if where else kind
 
@@ -592,7 +591,7 @@ def audit_fragment(audit: Audit, notebook: bool = False, level: int = 1, details
     """The audit as a table (form, transformation, verdict, degree p, basis), then each row's proof."""
     if notebook:  # MathJax cannot typeset tabular: an array of math and \text cells
         rows = [" & ".join([rf"\text{{{_mathjax_text(r.form)}}}",
-                            rf"\text{{{_mathjax_text(_KIND.get(r.transformation, r.transformation))}}}"
+                            rf"\text{{{_mathjax_text(names(r.transformation).short)}}}"
                             + (rf"\ {_domain(r.transformation, r.domain)}" if r.domain else ""),
                             rf"\text{{{r.verdict.value}}}", "" if r.degree is None else math(r.degree),
                             _row_basis(r, notebook=True)]) for r in audit.rows]
@@ -630,9 +629,7 @@ def audit_fragment(audit: Audit, notebook: bool = False, level: int = 1, details
 
 def _column(t: Transformation, scale: bool = True) -> str:
     where = _scale(t) if scale else ""
-    name = {"exchange": "exchange", "inverse-scaling": "scaling", "key-value-rescaling": "key-value"}.get(
-        t.name, t.name)
-    return escape_text(name) + (f" ${where}$" if where else "")
+    return escape_text(names(t.name).column) + (f" ${where}$" if where else "")
 
 
 @renderer("latex", Catalogue)
@@ -641,7 +638,7 @@ def catalogue_fragment(catalogue: Any, notebook: bool = False, level: int = 1) -
     columns = catalogue.columns
     if notebook:
         head = r"\text{activation} & " + " & ".join(
-            rf"\text{{{_mathjax_text(_KIND.get(t.name, t.name))}}}" + (rf"\ {_scale(t)}" if t.domain else "")
+            rf"\text{{{_mathjax_text(names(t.name).short)}}}" + (rf"\ {_scale(t)}" if t.domain else "")
             for t in columns)
         rows = [rf"{_activation_symbol(results[0].activation)} & "
                 + " & ".join(rf"\text{{{r.verdict.value}}}" for r in results) for _, results in catalogue.rows]

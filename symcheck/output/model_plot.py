@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from symcheck.output.plots import _matplotlib, figure_format, save_figure
+from symcheck.output.plots import figure_format, require_matplotlib, save_figure
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -28,7 +28,7 @@ SERIES = (("exchange_defect", "exchange defect (gate ↔ up)", "o"),
 
 
 def model_figure(report: ModelReport) -> Figure:
-    _matplotlib()
+    require_matplotlib()
     from matplotlib.figure import Figure
     fig = Figure(figsize=(7.0, 4.2), layout="constrained")
     ax = fig.add_subplot()

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from symcheck.language.activations import Activation
 
 __all__ = ["PlotError", "FORMATS", "exchange_figure", "scaling_figure", "plot", "sigma_values",
-           "exchange_defect", "scaling_defect", "touching_zeros"]
+           "exchange_defect", "scaling_defect", "touching_zeros", "require_matplotlib"]
 
 #: file suffix -> matplotlib format
 FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
@@ -55,7 +55,8 @@ ROUNDING = 8
 
 
 
-def _matplotlib() -> Any:
+def require_matplotlib() -> Any:
+    """matplotlib, or a PlotError saying how to install it (every plotting module asks here)."""
     try:
         import matplotlib.figure  # the import is the check
     except ImportError:
@@ -227,7 +228,7 @@ def _command(act: Activation, kind: str, alpha: str | None = None) -> str:
 def exchange_figure(act: str | Activation, *, timeout: float = DEFAULT_TIMEOUT) -> Figure:
     """The antisymmetric part σ(a)·b − σ(b)·a of the gated unit, with its zero set; where the
     symbolic check proves exchange (within ``timeout`` seconds), that statement instead."""
-    _matplotlib()
+    require_matplotlib()
     from matplotlib.figure import Figure
 
     from symcheck.engine.symmetries import check_exchange
@@ -251,7 +252,7 @@ def scaling_figure(act: str | Activation, alpha: str = "positive", *,
                    timeout: float = DEFAULT_TIMEOUT) -> Figure:
     """The inverse-scaling defect σ(αa)/α − σ(a) of the gated unit over (α, a), with its zero set;
     where the symbolic check proves the scaling for every α of the domain, that statement instead."""
-    _matplotlib()
+    require_matplotlib()
     from matplotlib.figure import Figure
 
     from symcheck.engine.symmetries import check_inverse_scaling
@@ -293,7 +294,7 @@ def figure_format(path: str | Path) -> str:
 
 def save_figure(fig: Any, path: str | Path) -> Path:
     """Write ``fig`` to ``path`` in the format its suffix names, reproducibly (fixed SVG ids, no dates)."""
-    matplotlib = _matplotlib()
+    matplotlib = require_matplotlib()
     path = Path(path)
     fmt = figure_format(path)
     with matplotlib.rc_context({"svg.hashsalt": "symcheck"}):

@@ -226,18 +226,13 @@ def _degree(p) -> str:
     return text(p) if p.is_Rational else f"≈ {float(p.evalf(8)):.4f}"
 
 
-_SHORT_KIND = {"inverse-scaling": "inverse scaling", "key-value-rescaling": "key-value",
-               "query-value-rescaling": "query-value"}
-
-
 def _transformation(row) -> str:
     """'inverse scaling, α > 0': the transformation and where its scale ranges, in one cell."""
-    from symcheck.language.symbols import ALPHA, BETA
-    kind = _SHORT_KIND.get(row.transformation, row.transformation)
+    from symcheck.language.transformations import names, scale_symbol
+    kind = names(row.transformation).short
     if row.domain is None:
         return kind
-    scale = BETA if row.transformation == "key-value-rescaling" else ALPHA
-    return f"{kind}, {statement(row.domain.formula(scale))}"
+    return f"{kind}, {statement(row.domain.formula(scale_symbol(row.transformation)))}"
 
 
 def _basis(row, style: str = "") -> Flow:

@@ -54,7 +54,7 @@ from symcheck.exact.zero_proof import generator_identity_safe
 from symcheck.language.activations import Activation
 from symcheck.language.activations import activation as _lookup
 from symcheck.language.symbols import ALPHA, BETA, SIGMA, SIGMA_NAME, A, B, Z, sigma_at, substitute_sigma
-from symcheck.language.transformations import Domain, Transformation, TransformationKind, domain
+from symcheck.language.transformations import Domain, StructuralKind, Transformation, TransformationKind, domain
 from symcheck.language.unit_forms import Form
 from symcheck.language.unit_forms import form as _form
 from symcheck.paper.structural import STRUCTURAL
@@ -88,7 +88,7 @@ class AuditRow:
     """
 
     form: str
-    transformation: str               # a kind of Transformation, or permutation / gauge
+    transformation: TransformationKind | StructuralKind  # a unit's map, or a whole layer's
     domain: Domain | None             # where its scale ranges
     verdict: Verdict
     steps: tuple[Step, ...]
@@ -175,24 +175,24 @@ class Audit(Renderable):
 
 #: formulation -> the unit form whose statement decides its rows, and the transformations
 #: that make sense on it (mlp has no query factor: only key-value rescaling applies)
-UNIT_ROWS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "gated": ("gated", ("exchange", "inverse-scaling", "key-value-rescaling", "query-value-rescaling")),
-    "rank1": ("rank1", ("exchange", "inverse-scaling", "key-value-rescaling", "query-value-rescaling")),
-    "mlp": ("sigma(b)", ("key-value-rescaling",)),
-    "query-mlp": ("sigma(b)", ("key-value-rescaling",)),
+UNIT_ROWS: dict[str, tuple[str, tuple[TransformationKind, ...]]] = {
+    "gated": ("gated", tuple(TransformationKind)),
+    "rank1": ("rank1", tuple(TransformationKind)),
+    "mlp": ("sigma(b)", (TransformationKind.KEY_VALUE_RESCALING,)),
+    "query-mlp": ("sigma(b)", (TransformationKind.KEY_VALUE_RESCALING,)),
     # the bilinear unit is σ(s)·v with s = x Q_j K_jᵀ xᵀ ranging over R: for rescalings of one
     # factor and v it is the rank-1 statement in the scalar s
-    "bilinear": ("rank1", ("key-value-rescaling", "query-value-rescaling")),
-    "rank-r": ("rank1", ("key-value-rescaling", "query-value-rescaling")),
+    "bilinear": ("rank1", (TransformationKind.KEY_VALUE_RESCALING, TransformationKind.QUERY_VALUE_RESCALING)),
+    "rank-r": ("rank1", (TransformationKind.KEY_VALUE_RESCALING, TransformationKind.QUERY_VALUE_RESCALING)),
 }
 KEY_VALUE_DOMAINS = ("positive", "any")
-QUERY_VALUE = "query-value-rescaling"
+QUERY_VALUE = TransformationKind.QUERY_VALUE_RESCALING
 
 
 Checker = Callable[[Transformation, str], CheckResult]
 
 
-def _unit_rows(sigma: Activation, form: str, unit: str, kinds: tuple[str, ...],
+def _unit_rows(sigma: Activation, form: str, unit: str, kinds: tuple[TransformationKind, ...],
                timeout: float, run: Checker) -> Iterator[AuditRow]:
     for kind in kinds:
         if kind == TransformationKind.EXCHANGE:

@@ -28,6 +28,7 @@ from symcheck.core.formula import (
     Sum,
     Transposed,
 )
+from symcheck.language.transformations import StructuralKind, TransformationKind
 
 __all__ = ["STRUCTURAL", "Argument"]
 
@@ -131,13 +132,14 @@ def _permutation_argument() -> Argument:
 
 
 #: (transformation, its domain, the argument proving it)
-Row = tuple[str, str | None, Callable[[], Argument]]
-_SHARED: list[Row] = [("permutation", None, _permutation_argument)]
-_BILINEAR: list[Row] = [("exchange", None, _exchange_argument), ("inverse-scaling", "any", _scaling_argument),
-             ("gauge", None, _gauge_argument)] + _SHARED
+Row = tuple[TransformationKind | StructuralKind, str | None, Callable[[], Argument]]
+_SHARED: list[Row] = [(StructuralKind.PERMUTATION, None, _permutation_argument)]
+_BILINEAR: list[Row] = [(TransformationKind.EXCHANGE, None, _exchange_argument),
+                        (TransformationKind.INVERSE_SCALING, "any", _scaling_argument),
+                        (StructuralKind.GAUGE, None, _gauge_argument)] + _SHARED
 #: form → (transformation, its domain, the argument proving it) for the rows that hold for every σ
 STRUCTURAL: dict[str, list[Row]] = {
     "gated": _SHARED, "rank1": _SHARED, "mlp": _SHARED,
-    "query-mlp": [("gauge", None, _global_gauge_argument)] + _SHARED,
+    "query-mlp": [(StructuralKind.GAUGE, None, _global_gauge_argument)] + _SHARED,
     "bilinear": _BILINEAR, "rank-r": _BILINEAR,
 }
