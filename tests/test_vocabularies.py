@@ -11,7 +11,14 @@ from symcheck.core.results import Status, Step
 from symcheck.core.verdict import CrossVerdict, Verdict
 from symcheck.engine.group_facts import ASetKind, BoundKind
 from symcheck.engine.zero import PieceStatus
-from symcheck.language.transformations import Domain, DomainName, Transformation, TransformationKind, domain
+from symcheck.language.transformations import (
+    Domain,
+    DomainName,
+    StructuralKind,
+    Transformation,
+    TransformationKind,
+    domain,
+)
 from symcheck.paper.derivations import CheckRecord, DerivationStatus, DerivationStep, StepKind
 
 #: every closed vocabulary with the strings its JSON has always carried (the interface)
@@ -24,6 +31,7 @@ VOCABULARIES: dict[type[StrEnum], set[str]] = {
     DerivationStatus: {"verified", "failed", "unknown", "timeout", "not-applicable", "explicit-only"},
     StepKind: {"identity", "definition"},
     TransformationKind: {"exchange", "inverse-scaling", "key-value-rescaling", "query-value-rescaling"},
+    StructuralKind: {"permutation", "gauge"},
     DomainName: {"positive", "negative", "any", "number"},
     Status: {"verified", "theorem", "given", "certified", "unknown", "timeout", "failed"},
 }
