@@ -136,10 +136,10 @@ Row = tuple[TransformationKind | StructuralKind, str | None, Callable[[], Argume
 _SHARED: list[Row] = [(StructuralKind.PERMUTATION, None, _permutation_argument)]
 _BILINEAR: list[Row] = [(TransformationKind.EXCHANGE, None, _exchange_argument),
                         (TransformationKind.INVERSE_SCALING, "any", _scaling_argument),
-                        (StructuralKind.GAUGE, None, _gauge_argument)] + _SHARED
+                        (StructuralKind.GAUGE, None, _gauge_argument), *_SHARED]
 #: form → (transformation, its domain, the argument proving it) for the rows that hold for every σ
 STRUCTURAL: dict[str, list[Row]] = {
     "gated": _SHARED, "rank1": _SHARED, "mlp": _SHARED,
-    "query-mlp": [(StructuralKind.GAUGE, None, _global_gauge_argument)] + _SHARED,
+    "query-mlp": [(StructuralKind.GAUGE, None, _global_gauge_argument), *_SHARED],
     "bilinear": _BILINEAR, "rank-r": _BILINEAR,
 }
