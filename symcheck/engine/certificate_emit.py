@@ -157,7 +157,7 @@ class _Prover:
         ends = []
         for r in self.domains[v]:
             ends += [r[1], r[2]] if r[0] == "open" else [r[1]]
-        finite = []
+        finite: list[str] = []
         for e in ends:
             if e not in ("inf", "-inf") and not any(compare(region_from(["point", e])[1],
                                                             region_from(["point", f])[1]) == 0 for f in finite):
@@ -364,6 +364,7 @@ def _witnessed(claim: dict, names: Sequence[str], point: Mapping[str, Any], abou
         tried = _finish(cert, started, check_it)
         if tried.accepted or not check_it:
             return tried
+    assert tried is not None  # the loop above ran (twice)
     return tried
 
 

@@ -161,7 +161,7 @@ def _term(c: Fraction, factors: list[Node]) -> Node:
     return ("mul", number(c), *factors)
 
 
-def _leading(node: Node) -> Fraction | None:
+def _leading(node: Node) -> Fraction:
     """The coefficient of a canonical tree's first term."""
     first = node[1] if node[0] == "add" else node
     if first[0] in ("int", "rat"):
@@ -647,7 +647,7 @@ class Leaf:
         if arg[0] in ("int", "rat"):
             rest: Node = ONE
         else:
-            factors = arg[2:] if arg[0] == "mul" and arg[1][0] in ("int", "rat") else ()
+            factors: tuple[Node, ...] = arg[2:] if arg[0] == "mul" and arg[1][0] in ("int", "rat") else ()
             rest = factors[0] if len(factors) == 1 else ("mul", *factors)
         if not self.ring(path + (1,), ("mul", ("int", c.numerator), rest)):
             return False

@@ -34,7 +34,9 @@ __all__ = ["Unsupported", "tree", "condition", "difference", "sigma_tree", "to_j
 ZERO, ONE, MINUS_ONE = ("int", 0), ("int", 1), ("int", -1)
 
 # every function of the table (symcheck.core.functions) with a kernel head of the same meaning
-_FUNCTIONS = {f.cls: f.kernel for f in TABLE if f.cls is not None and f.kernel is not None}
+# every parsed function's class is a SymPy class; the issubclass test says so to the type checker
+_FUNCTIONS: dict[type[sympy.Basic], str] = {f.cls: f.kernel for f in TABLE if f.cls is not None
+                                            and issubclass(f.cls, sympy.Basic) and f.kernel is not None}
 _RELATIONS = {sympy.StrictGreaterThan: "gt", sympy.GreaterThan: "ge", sympy.StrictLessThan: "lt",
               sympy.LessThan: "le", sympy.Eq: "eq", sympy.Ne: "ne"}
 

@@ -154,9 +154,10 @@ class CheckResult(OnATransformation, Renderable):
         parts = [self.evidence, self.evidence.get("fallback") or {}]
         points = sum(part.get("points", 0) for part in parts)
         values = [part.get("largest") for part in parts if part.get("points")]
-        if any(v is None for v in values):
+        known = [v for v in values if v is not None]
+        if len(known) < len(values):
             return points, None
-        return points, max(values, default=0.0)
+        return points, max(known, default=0.0)
 
     @property
     def formula(self) -> str:

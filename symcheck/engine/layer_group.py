@@ -327,7 +327,7 @@ def _value_path(sigma: Activation) -> tuple[dict | None, Step]:
             ("mul", ("int", -1), s, w, nu))
     admission = admit(certify_zero(expr, {"z": (), "w": (), "nu": (), "lam": _NONZERO},
                                    about=f"the value path of a gated unit, σ = {sigma.name}"))
-    if admission.accepted:
+    if admission.certificate is not None:  # accepted
         return admission.certificate.data, Step("Value path", statement, formula,
                                                 "bilinear in the value path; the identity's certificate passed the "
                                                 "proof kernel", Status.VERIFIED)

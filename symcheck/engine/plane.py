@@ -322,8 +322,9 @@ def _through_product(lhs, rhs, space, budget, searcher) -> PlaneDecision | None:
             continue
         product = Product(x, y, u, reduced[0] - reduced[1])
         in_space = {u: whole_line(), **{v: regions for v, regions in space.items() if v not in (x, y)}}
-        in_u = _split_and_prove(*reduced, in_space, budget, _Searcher(product.reduced, in_space, budget))
+        in_u = _split_and_prove(reduced[0], reduced[1], in_space, budget, _Searcher(product.reduced, in_space, budget))
         if in_u.verdict is Verdict.BROKEN:
+            assert in_u.witness is not None  # a broken decision always carries its point (Searcher.broken)
             values = {**in_u.witness, x: S.One, y: in_u.witness[u]}
             point = {v: values[v] for v in space}
             certificate = certify_nonzero(difference, point)

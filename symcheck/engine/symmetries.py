@@ -41,6 +41,7 @@ from symcheck.core.formula import (
     Rel,
     Relation,
     SetUnion,
+    Term,
     Terms,
     Text,
 )
@@ -138,7 +139,7 @@ def check(act: str | Activation, transformation: Transformation, form: str | For
 Params = Mapping[str, str | None] | list[str] | None
 
 
-def _check_family(act: str, transformation: Transformation, unit: Form, timeout: float, params: Params):
+def _check_family(act: str | Activation, transformation: Transformation, unit: Form, timeout: float, params: Params):
     """σ with declared parameters (imported on use: most checks have none)."""
     from symcheck.engine.families import check_family
     from symcheck.language.family import parse_family
@@ -326,9 +327,11 @@ def _reduction(unit: Form, t: Transformation) -> Reduction:
         raise ValueError(f"no reduction is known for {t.name} on the {unit.name} form")
     if t.name is TransformationKind.EXCHANGE:
         return EXCHANGE
-    if t.domain.value is not None:
-        return fixed_scale(t.domain.value)
-    return {DomainName.POSITIVE: POSITIVE, DomainName.NEGATIVE: NEGATIVE, DomainName.ANY: ANY}[t.domain.name]
+    domain = t.domain
+    assert domain is not None  # inverse scaling (the other reduction) always has one (Transformation)
+    if domain.value is not None:
+        return fixed_scale(domain.value)
+    return {DomainName.POSITIVE: POSITIVE, DomainName.NEGATIVE: NEGATIVE, DomainName.ANY: ANY}[domain.name]
 
 
 def _statement(lhs: sympy.Expr, rhs: sympy.Expr, t: Transformation) -> Step:
@@ -385,7 +388,8 @@ def _certified(statement: _Statement, values: Mapping[sympy.Symbol, sympy.Ration
     sigma, t = statement.sigma, statement.t
     lhs, rhs = statement.sides
     concrete = statement.difference
-    in_domain = t.scale not in values or t.domain.contains(values[t.scale])
+    # a scale in the point means a scaling, and a scaling has a domain (Transformation)
+    in_domain = t.scale not in values or (t.domain is not None and t.domain.contains(values[t.scale]))
     certificate = certify_nonzero(concrete, values, max_prec=EXACT_SIGN_BITS) if in_domain else None
     recheck = _recheck(concrete, values, certificate)
     witness_text = ", ".join(f"{text(s)} = {text(v)}" for s, v in values.items())
@@ -413,7 +417,8 @@ def _certified(statement: _Statement, values: Mapping[sympy.Symbol, sympy.Ration
     return Decision(Verdict.BROKEN, tuple(steps), residual, witness, evidence)
 
 
-def _recheck(concrete: sympy.Expr, values: dict, certificate: Certificate | None) -> str | None:
+def _recheck(concrete: sympy.Expr, values: Mapping[sympy.Symbol, sympy.Rational],
+             certificate: Certificate | None) -> str | None:
     """A second arithmetic (mpmath intervals, from the expression tree; not Arb, not SymPy's
     relational evaluation) must give the certified sign; the value shown is for reading only."""
     if certificate is None:
@@ -494,7 +499,7 @@ def _decide_plane(statement: _Statement, budget: Budget, steps: list[Step]) -> D
                       Relation(Rel.EQ, Apply(_D, tuple(space)), difference),
                       "left − right with σ substituted; the symmetry holds iff D = 0 at every point",
                       Status.GIVEN))
-    if (t.name is TransformationKind.QUERY_VALUE_RESCALING and not t.degree.is_integer
+    if (t.name is TransformationKind.QUERY_VALUE_RESCALING and not t.degree.is_integer and t.domain is not None
             and t.domain.name is not DomainName.POSITIVE and not (t.domain.value is not None and t.domain.value > 0)):
         note = f"α^{text(t.degree)} is not real for negative α"
         return Decision(Verdict.INCONCLUSIVE, tuple(steps), difference, None, {}, note)
@@ -509,6 +514,7 @@ def _decide_plane(statement: _Statement, budget: Budget, steps: list[Step]) -> D
                                   evidence, "certified on the statement itself, by exact or interval arithmetic")
     if decision.verdict is Verdict.BROKEN:
         origin = f"found on {decision.found}, where D is certified non-zero ({_describe(decision.certificate)})"
+        assert decision.witness is not None  # a broken plane decision always carries its point
         try:
             with budget.step():
                 return _certified(statement, decision.witness, origin, difference, steps, evidence,
@@ -576,8 +582,9 @@ def _case_steps(decision: PlaneDecision, space) -> list[Step]:
         name = str(head)
         if outcome.expr is None:
             statement = f"the branches of {name} could not be chosen"
-            shown_formula = Relation(Rel.EQ, head, Text("undecided"))
+            shown_formula: Formula = Relation(Rel.EQ, head, Text("undecided"))
         else:
+            assert outcome.sides is not None  # only the identically-0 D has none, returned above
             left, right = outcome.sides
             shown = "0" if outcome.expr == 0 else (f"{text(outcome.expr)} = 0" if proved
                                                     else f"{text(outcome.expr)}, not shown to be 0")
@@ -613,7 +620,7 @@ def _case_steps(decision: PlaneDecision, space) -> list[Step]:
 
 def _range(regions) -> SetUnion:
     """A variable's range as the union of its cases' points and open intervals."""
-    parts = []
+    parts: list[Term] = []
     for r in regions:
         if r.is_point:
             parts.append(FiniteSet((r.lower,)))

@@ -269,7 +269,7 @@ def _search(expr: sympy.Expr, var: sympy.Symbol, points: Sequence[sympy.Rational
 # wherever it is evaluated, so every argument is real): (name, function, rewrite of its
 # argument), applied innermost first. Each is an equivalence on the whole region. The one
 # with a side condition (u > 0) asks :func:`_positive`, never SymPy's sign of a number.
-_IDENTITIES: tuple[tuple[str, type, Callable[[sympy.Expr], sympy.Expr | None]], ...] = (
+_IDENTITIES: tuple[tuple[str, type[sympy.Basic], Callable[[sympy.Expr], sympy.Expr | None]], ...] = (
     ("asinh(sinh u) = u", sympy.asinh, lambda u: u.args[0] if isinstance(u, sympy.sinh) else None),
     ("sinh(asinh u) = u", sympy.sinh, lambda u: u.args[0] if isinstance(u, sympy.asinh) else None),
     ("cosh(asinh u) = √(1 + u²)", sympy.cosh,
