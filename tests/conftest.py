@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
@@ -134,6 +135,33 @@ def without_z3(monkeypatch: pytest.MonkeyPatch) -> None:
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_z3)
+
+
+def region_time_factor() -> float:
+    """How much longer than a user's run a family test may take for the same CPU work: the
+    machine's load per core (the share of a core a process gets), at least 2 and at most 10."""
+    try:
+        load = os.getloadavg()[0] / (os.cpu_count() or 1)
+    except OSError:  # no load average on this platform
+        load = 0.0
+    return min(10.0, max(2.0, 1.0 + load))
+
+
+@pytest.fixture(scope="module")
+def generous_region_budget():
+    """A family's regions are decided under wall-clock limits (each kernel attempt on a region,
+    REGION_SECONDS; the check's whole budget): under load a region that is broken or holds can
+    come out inconclusive, and a test comparing exact region lists fails by the machine's load.
+    Family test modules that assert decided regions use this (module scope, so their own module
+    fixtures run under it too): every limit of the family check is multiplied by the same factor
+    (region_time_factor), nothing else changes. Users keep the bounded limits."""
+    from symcheck.core.budget import Budget
+    from symcheck.engine import families
+    factor = region_time_factor()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(families, "REGION_SECONDS", families.REGION_SECONDS * factor)
+        patch.setattr(families, "Budget", lambda seconds: Budget(seconds * factor))
+        yield factor
 
 
 @pytest.fixture

@@ -24,6 +24,9 @@ from symcheck.language.unit_forms import form
 
 from conftest import invoke_cli
 
+# region verdicts are decided under wall-clock limits: scaled to the machine's load in tests
+pytestmark = pytest.mark.usefixtures("generous_region_budget")
+
 R = sympy.Rational
 beta = sympy.Symbol("beta", real=True)
 

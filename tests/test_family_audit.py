@@ -20,6 +20,9 @@ from symcheck.paper.family_audit import FamilyAudit
 
 from conftest import invoke_cli
 
+# region verdicts are decided under wall-clock limits: scaled to the machine's load in tests
+pytestmark = pytest.mark.usefixtures("generous_region_budget")
+
 beta = sympy.Symbol("beta", real=True)
 
 

@@ -8,6 +8,9 @@ import pytest
 import symcheck as sc
 from symcheck.core.rendering import find
 
+# region verdicts are decided under wall-clock limits: scaled to the machine's load in tests
+pytestmark = pytest.mark.usefixtures("generous_region_budget")
+
 
 @pytest.fixture(scope="module")
 def family():
