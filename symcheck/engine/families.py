@@ -137,6 +137,7 @@ class _Family:
         lhs, rhs = t.statement(unit, SIGMA)
         self.difference = substitute_sigma(lhs - rhs, sigma)
         self._probes: list[tuple[dict, sympy.Expr]] | None = None
+        self._degenerate_cache: dict[sympy.Symbol, set[sympy.Rational]] = {}
 
     # ------------------------------------------------------------------ probes
 
@@ -333,16 +334,29 @@ class _Family:
                 return list(found.points), found.argument
             except Exception:  # noqa: BLE001 -- Undecided, or SymPy failing inside the search: no cut set
                 found = None
-        zeros = sorted(q for q in ZERO_CANDIDATES if _inside(q, region) and _exactly_zero(g, p, q))
+        candidates = set(ZERO_CANDIDATES) | self._degenerate(p)
+        zeros = sorted(q for q in candidates if _inside(q, region) and _exactly_zero(g, p, q))
         ends = [lo, *zeros, hi]
         for a, b in itertools.pairwise(ends):
             if prove_nonzero(g, {p: Range(a, b)}) is None:
-                if zeros and g.has(*_BRANCHY):
+                if zeros:
                     # a proposal only: the kernel decides each piece between the exact zeros (a
-                    # piece it does not accept is inconclusive), so completeness is not needed
+                    # piece it does not accept is inconclusive), so completeness is not needed.
+                    # Swish-β's gap vanishes at β = 0 (σ = z/2) and the engine signs neither side.
                     return zeros, PROPOSED
                 return None
         return zeros, "its sign is certified on each interval between its exact rational zeros"
+
+    def _degenerate(self, p: sympy.Symbol) -> set[sympy.Rational]:
+        """Rational values of p where the family degenerates: a coefficient of a power of z, in
+        some part of σ, vanishes (β·z in sigmoid(β·z): σ is z/2 at β = 0; z + (β − 3/4)·z²).
+        Only candidates: a cut needs g exactly 0 there (_exactly_zero) and the kernel the rest."""
+        if p not in self._degenerate_cache:
+            found: set[sympy.Rational] = set()
+            for node in sympy.preorder_traversal(self.family.expr):
+                found |= _vanishing_coefficients(node, p)
+            self._degenerate_cache[p] = found
+        return self._degenerate_cache[p]
 
     def _nonzero_between(self, g: sympy.Expr, p: sympy.Symbol, ends: list) -> bool:
         """g is certified non-zero at a rational inside each interval between the cuts."""
@@ -693,6 +707,29 @@ def _inside(q: sympy.Rational, region: Region) -> bool:
         return certified_order(q, region.lower) > 0 and certified_order(region.upper, q) > 0
     except Undecided:
         return False
+
+
+#: largest degree in z, and in the parameter, of a part of σ whose coefficients are searched
+DEGENERATE_DEGREE = 4
+
+
+def _vanishing_coefficients(node: sympy.Basic, p: sympy.Symbol) -> set[sympy.Rational]:
+    """The rational roots of the coefficients of ``node`` read as a polynomial in z whose
+    coefficients are polynomials in p over Q (exact: SymPy's Poly over QQ; nothing is signed)."""
+    if not isinstance(node, sympy.Expr) or not node.has(Z) or not node.has(p) or not node.is_polynomial(Z, p):
+        return set()
+    try:
+        poly = sympy.Poly(node, Z, p, domain=sympy.QQ)
+    except (sympy.PolynomialError, sympy.GeneratorsNeeded, sympy.CoercionFailed):
+        return set()
+    if poly.degree(Z) > DEGENERATE_DEGREE or poly.degree(p) > DEGENERATE_DEGREE:
+        return set()
+    found: set[sympy.Rational] = set()
+    for coefficient in sympy.Poly(node, Z).all_coeffs():
+        c = sympy.Poly(coefficient, p, domain=sympy.QQ)
+        if c.degree() > 0:
+            found |= {r for r in sympy.roots(c, filter="Q")}
+    return found
 
 
 def _exactly_zero(g: sympy.Expr, p: sympy.Symbol, q: sympy.Rational) -> bool:
