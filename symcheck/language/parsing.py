@@ -289,13 +289,12 @@ def _parse_tree(text: str) -> tuple[str, ast.Expression]:
     try:
         tree = _ast_parse(source)
     except SyntaxError as err:
-        renamed = _keywords_renamed(source)
-        tree = _parse_renamed(*renamed) if renamed is not None else None
-        if tree is None:
+        renamed = _parse_renamed(source)
+        if renamed is None:
             line = f"line {err.lineno}, " if err.lineno and err.lineno > 1 else ""
             where = f" at {line}column {err.offset}" if err.offset else ""
             raise ParseError(f"syntax error{where}: {_one_line(err.msg)}") from None
-        source = renamed[0]
+        source, tree = renamed
     except (RecursionError, MemoryError, ValueError) as err:
         raise ParseError(f"could not parse the expression: {_one_line(str(err)) or type(err).__name__}") from None
     _check_tree_size(tree)
@@ -346,17 +345,22 @@ def _keywords_renamed(source: str) -> tuple[str, dict[str, str]] | None:
     return out, fresh
 
 
-def _parse_renamed(source: str, fresh: dict[str, str]) -> ast.Expression | None:
-    """Parse the renamed text and give each renamed name the user's keyword back (the tree's
-    names are plain strings, so the builder, the declarations and every printout see ``lambda``)."""
+def _parse_renamed(source: str) -> tuple[str, ast.Expression] | None:
+    """The text with its keywords renamed, parsed, each renamed name given the user's keyword
+    back (the tree's names are plain strings, so the builder, the declarations and every
+    printout see ``lambda``); None when nothing was renamed or it still does not parse."""
+    renamed = _keywords_renamed(source)
+    if renamed is None:
+        return None
+    text, fresh = renamed
     try:
-        tree = _ast_parse(source)
+        tree = _ast_parse(text)
     except SyntaxError:
         return None
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and node.id in fresh:
             node.id = fresh[node.id]
-    return tree
+    return text, tree
 
 
 def _check_bracket_depth(text: str) -> None:
