@@ -15,8 +15,9 @@ cut points of g (its roots, proved complete by :func:`~symcheck.exact.roots.root
 exact rational zeros with a certified sign of g proved on every interval between them by
 :func:`~symcheck.exact.definite.prove_nonzero`, or, where the engine signs no interval between
 them, its exact rational zeros only proposed; the rational values where a coefficient of σ
-vanishes, Swish-β's β = 0, are candidates too) leave open pieces where g ≠ 0 at every value: **broken** for every value there
-once the kernel accepts a ``nonzero-region`` certificate of it (:func:`certify_family_region`;
+vanishes, Swish-β's β = 0, are candidates too) leave open pieces where g ≠ 0 at every value:
+**broken** for every value there once the kernel accepts a ``nonzero-region`` certificate of
+it (:func:`certify_family_region`;
 several probes may share a region cut at rationals, :func:`_sweep`), else inconclusive. The
 probe with the fewest cuts is tried first. A cut point is decided as an ordinary σ (the family
 at that value: holds, broken or inconclusive, each kernel-checked). A region the rational
