@@ -312,3 +312,32 @@ _PRINTERS: dict[type, Callable[..., str]] = {
     f.Sum: lambda n: _sub("Σ", statement(n.index)) + " " + statement(n.body),
     f.Scaled: lambda n: f"{statement(n.coefficient)}·{statement(n.vector)}",
 }
+
+
+# ---- results as plain text: their ``str()`` -------------------------------------------------------
+# Registered by qualified name: loading the text printer (every step's text needs it) must not load
+# the paper layer.
+
+@renderer("text", "symcheck.paper.auditing.Audit")
+def audit_text(audit: Any, **_options: Any) -> str:
+    """One aligned line per row: form, transformation and domain, verdict, what backs it, p."""
+    from symcheck.core.printing import text as plain
+    out = [f"symmetry audit, σ = {audit.activation.name}: {audit.formula}"]
+    for r in audit.rows:
+        where = f" ({r.domain})" if r.domain else ""
+        p = f", p = {plain(r.degree)}" if r.degree is not None else ""
+        out.append(f"  {r.form:<10} {r.transformation + where:<34} {r.verdict.value:<12} {r.basis}{p}")
+    return "\n".join(out)
+
+
+@renderer("text", "symcheck.paper.derivations.Derivation")
+def derivation_text(derivation: Any, **_options: Any) -> str:
+    """The claim, then each step with its status, why it holds and the checks run."""
+    from symcheck.paper.derivations import StepKind
+    out = [f"{derivation.name}: {derivation.title} — {derivation.status}", f"  {derivation.statement}"]
+    for number, step in enumerate(derivation.steps, 1):
+        tag = " (definition)" if step.kind is StepKind.DEFINITION else ""
+        out.append(f"  {number}. {step.text}  [{step.status}]{tag}")
+        out.append(f"     why: {step.justification}")
+        out.extend(f"     {r.kind}: {r.detail} [{r.status}]" for r in step.checks)
+    return "\n".join(out)

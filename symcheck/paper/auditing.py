@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, cast, overload
 
 import sympy
 from sympy import S
@@ -35,6 +35,7 @@ from symcheck.core.formula import (
     Text,
 )
 from symcheck.core.printing import text
+from symcheck.core.rendering import render
 from symcheck.core.results import Renderable, Status, Step
 from symcheck.core.verdict import Verdict
 from symcheck.engine.check_result import CheckResult
@@ -162,13 +163,8 @@ class Audit(Renderable):
                 return r
         raise KeyError((form, transformation, domain))
 
-    def __str__(self) -> str:
-        lines = [f"symmetry audit, σ = {self.activation.name}: {self.formula}"]
-        for r in self.rows:
-            where = f" ({r.domain})" if r.domain else ""
-            p = f", p = {text(r.degree)}" if r.degree is not None else ""
-            lines.append(f"  {r.form:<10} {r.transformation + where:<34} {r.verdict.value:<12} {r.basis}{p}")
-        return "\n".join(lines)
+    def __str__(self) -> str:  # by the text printer (symcheck.output.text), as every format is
+        return cast(str, render(self, "text"))
 
 
 # --- unit-level rows ----------------------------------------------------------------------

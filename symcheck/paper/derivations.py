@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import sympy
 from sympy import S
@@ -39,6 +39,7 @@ from sympy.matrices.expressions.matexpr import MatrixElement
 from symcheck.core.budget import BudgetExceeded, alarm
 from symcheck.core.errors import UnknownNameError
 from symcheck.core.names import closest
+from symcheck.core.rendering import render
 from symcheck.core.results import Renderable
 from symcheck.language.layer_formulations import (
     BILINEAR,
@@ -614,14 +615,8 @@ class Derivation(Renderable):
                 "verified": self.verified, "steps": [s.to_dict() for s in self.steps],
                 "elapsed_seconds": round(self.elapsed, 4)}
 
-    def __str__(self) -> str:
-        lines = [f"{self.name}: {self.title} — {self.status}", f"  {self.statement}"]
-        for number, step in enumerate(self.steps, 1):
-            tag = " (definition)" if step.kind is StepKind.DEFINITION else ""
-            lines.append(f"  {number}. {step.text}  [{step.status}]{tag}")
-            lines.append(f"     why: {step.justification}")
-            lines.extend(f"     {r.kind}: {r.detail} [{r.status}]" for r in step.checks)
-        return "\n".join(lines)
+    def __str__(self) -> str:  # by the text printer (symcheck.output.text), as every format is
+        return cast(str, render(self, "text"))
 
 
 # ---- helpers for the claims --------------------------------------------------------------------
