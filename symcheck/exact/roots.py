@@ -135,9 +135,9 @@ def roots_in(g: sympy.Expr, var: sympy.Symbol, lower: sympy.Expr, upper: sympy.E
 
     ``g`` is branch-free and continuous on the interval wherever it is defined (the caller
     cuts at its poles separately); one with an integer part (floor, ceiling, frac, Mod) of the
-    variable is not, and only a sign proved on the whole interval answers for it. Raises :class:`Undecided` when completeness cannot be
-    proved. ``candidates`` proposes exact roots (default: SymPy's ``solveset``); a proposal is
-    only used after it is proved to be a root.
+    variable is not, and only a sign proved on the whole interval answers for it. Raises
+    :class:`Undecided` when completeness cannot be proved. ``candidates`` proposes exact roots
+    (default: SymPy's ``solveset``); a proposal is only used after it is proved to be a root.
     """
     if var not in g.free_symbols:
         return Cuts((), "it does not depend on " + text(var))
@@ -252,7 +252,8 @@ def _polynomial_on_line(g: sympy.Expr, var: sympy.Symbol) -> Cuts | None:
         return Cuts((-c0 / c1,), "it is linear, with its one root -c0/c1")
     # simplify only proposes the ratios; each is kept only when ratio·c_n − c is proved 0
     ratios = [sympy.simplify(c / coeffs[0]) for c in coeffs]
-    if all(is_algebraic(r) for r in ratios) and all(_proved_equal(r * coeffs[0], c) for r, c in zip(ratios, coeffs)):
+    if all(is_algebraic(r) for r in ratios) and all(_proved_equal(r * coeffs[0], c)
+                                                    for r, c in zip(ratios, coeffs, strict=True)):
         # e.g. log(1 + e^-2000)·(z² − 4z + 5): g = c_n·monic exactly, and c_n ≠ 0
         monic = sum(r * var ** k for k, r in enumerate(reversed(ratios)))
         found = _polynomial_on_line(monic, var)
@@ -345,7 +346,8 @@ def _monotone(g: sympy.Expr, var: sympy.Symbol, lower: sympy.Expr, upper: sympy.
     why = (f"it is strictly {'increasing' if slope > 0 else 'decreasing'} (a certified range of "
            "its derivative excludes 0)")
     for end, side in ((lower, 1), (upper, -1)):
-        if end is not S.Infinity and end is not S.NegativeInfinity:  # g(end) of the sign g moves away from 0 with: no root inside
+        # g(end) of the sign g moves away from 0 with: no root inside
+        if end is not S.Infinity and end is not S.NegativeInfinity:
             try:
                 s = exact_sign(_at(g, var, end))
             except Undecided:
