@@ -308,7 +308,7 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         "at Z = 0 the first branch is s(0) - s(1)·0 = s(0), the value of the Eq(Z, 0) branch it now shadows",
     ("balls", "`0` → `1`, in `if not isinstance(x, fmpq) or x != 0:`"):
         "the check skipped for an exact argument is the exponent limit, which exact 0 and exact 1 both pass",
-    ("signs", "`x.index > y.index` → `x.index >= y.index`, in `return (x.index > y.index) - (x.index < y.index)`"):
+    ("signs", "`i > j` → `i >= j`, in `return (i > j) - (i < j)`"):
         "only certified_order calls this, after returning 0 for x == y, and two roots of one polynomial with one index are equal",
     ("evaluate", "`lo` → `hi`, in `return [lo]`"):
         "sign bounds satisfy lo <= hi within {-1, 0, 1}, so `lo == hi or lo > 0` leaves lo == hi",
@@ -348,7 +348,7 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         "a point region has lower == upper (that is what is_point tests)",
     ("domain", "`True` → `False`, in `if at_point(sympy.Piecewise((S.One, ob.region), (S.Zero, True)), var, point) != S.One:`"):
         "with the last branch dropped, a region false at the point leaves no branch: at_point raises Undecided (or the Piecewise is nan when the region is false outright), which _fails_at answers False as it answers the value 0",
-    ('signs', '`x.index < y.index` → `x.index <= y.index`, in `return (x.index > y.index) - (x.index < y.index)`'):
+    ("signs", "`i < j` → `i <= j`, in `return (i > j) - (i < j)`"):
         'certified_order returns 0 for x == y before _order_roots, and two roots of one polynomial with one index are equal, so x.index == y.index never reaches this line',
     ('signs', '`certified_order(xb, ya) < 0` → `certified_order(xb, ya) <= 0`, in `if certified_order(xb, ya) < 0:`'):
         'a CRootOf is irrational (SymPy returns a rational root as a Rational) and lies strictly inside its rational isolating interval, so xb == ya already gives x < y',
