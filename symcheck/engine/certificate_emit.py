@@ -97,7 +97,7 @@ def scale_domain(domain: Any) -> list:
 
 def statement_claim(sigma_expr: sympy.Expr, transformation: Any, unit: Any) -> tuple[Node, dict]:
     """left − right of the statement with σ's tree substituted, and every variable's domain."""
-    from symcheck.language.symbols import A, B, SIGMA, Z
+    from symcheck.language.symbols import SIGMA, A, B, Z
     lhs, rhs = transformation.statement(unit, SIGMA)
     s = sigma_tree(sigma_expr, Z)
     expr = difference(tree(lhs, s), tree(rhs, s))

@@ -127,7 +127,8 @@ def canonical(node: Node, also_inverted: frozenset = frozenset()) -> Node | None
     keys = sorted(form.index, key=form.index.get)
     ((d_exps, d_coeff),) = d.terms()
     inverted = inverted_bases(node) | also_inverted
-    if any(e and k not in inverted for k, e in zip(keys, d_exps)):
+    # strict=False: a ring with no generators still has one variable (a longer exponent tuple)
+    if any(e and k not in inverted for k, e in zip(keys, d_exps, strict=False)):
         return None
     scale = Fraction(int(d_coeff.p), int(d_coeff.q))
     trees = [gens[k] for k in keys]
@@ -135,7 +136,7 @@ def canonical(node: Node, also_inverted: frozenset = frozenset()) -> Node | None
     for exps, coeff in n.terms():
         c = Fraction(int(coeff.p), int(coeff.q)) / scale
         factors = [t if e == 1 else ("pow", t, ("int", int(e))) for t, e in
-                   zip(trees, (a - b for a, b in zip(exps, d_exps))) if e]
+                   zip(trees, (a - b for a, b in zip(exps, d_exps, strict=True)), strict=False) if e]
         terms.append(_term(c, factors))
     if not terms:
         return ZERO
@@ -841,8 +842,10 @@ def _constant_factor(l: Node, groups_needed: int = 2) -> Node | None:
     def power(t: Node, e: int) -> Node:
         return t if e == 1 else ("pow", t, ("int", e))
 
-    k_terms = [_term(c, [power(t, e) for t, e in zip(closed_trees, inner) if e]) for inner, c in first.items()]
-    p_terms = [_term(r, [power(t, e) for t, e in zip(outer_trees, outer) if e]) for outer, r in ratios.items()]
+    k_terms = [_term(c, [power(t, e) for t, e in zip(closed_trees, inner, strict=False) if e])
+               for inner, c in first.items()]
+    p_terms = [_term(r, [power(t, e) for t, e in zip(outer_trees, outer, strict=False) if e])
+               for outer, r in ratios.items()]
     k = k_terms[0] if len(k_terms) == 1 else ("add", *k_terms)
     p = p_terms[0] if len(p_terms) == 1 else ("add", *p_terms)
     return ("mul", k, p)

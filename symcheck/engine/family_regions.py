@@ -23,7 +23,8 @@ __all__ = ["interval_condition", "merged"]
 _ORDER = (Verdict.HOLDS, Verdict.BROKEN, Verdict.INCONCLUSIVE)
 
 
-def interval_condition(v: sympy.Symbol, lo: sympy.Expr, hi: sympy.Expr, lo_closed: bool, hi_closed: bool) -> sympy.Basic:
+def interval_condition(v: sympy.Symbol, lo: sympy.Expr, hi: sympy.Expr, lo_closed: bool,
+                       hi_closed: bool) -> sympy.Basic:
     """lo (<|<=) v (<|<=) hi, infinite ends left out; a one-point interval is Eq(v, lo)."""
     if lo == hi:
         return sympy.Eq(v, lo, evaluate=False)

@@ -106,7 +106,8 @@ class FamilyResult(OnATransformation, Renderable):
 
     @property
     def title(self) -> str:
-        where = "" if self.domain is None else f" ({self.transformation.domain.condition(self.transformation.scale_text)})"
+        t = self.transformation
+        where = "" if self.domain is None else f" ({t.domain.condition(t.scale_text)})"
         return f"{self.symmetry}{where} on the {self.form.name} form, σ = {self.family.name}, {self.quantifier}"
 
     def to_dict(self) -> dict[str, Any]:

@@ -227,8 +227,9 @@ def log_periodic(pieces, budget: Budget, steps: list[Step]) -> dict[int, Bound]:
                                    Relation(Rel.EQ, Operator("sin", Paren(Product((_OMEGA, Operator("log", A))))),
                                             S.Zero),
                                    Relation(Rel.EQ, A, Power(base, _J))),
-                          "a > 0 maps each half-line onto itself; cos(ωt + φ) and sin(ωt + φ) are linearly independent "
-                          "of the other frequencies; a rotation by ωs is a multiple of the identity only when sin ωs = 0",
+                          "a > 0 maps each half-line onto itself; cos(ωt + φ) and sin(ωt + φ) are linearly "
+                          "independent of the other frequencies; a rotation by ωs is a multiple of the identity only "
+                          "when sin ωs = 0",
                           Status.THEOREM))
         return {1: Bound(1, BoundKind.DISCRETE, base=base, reason=f"a = {text(base)}^j", form=(side, form, chosen))}
     return {}

@@ -9,12 +9,14 @@ import sympy
 from sympy import S
 
 from symcheck.core.errors import UnknownNameError
-from symcheck.core.names import closest
 from symcheck.core.formula import Formula, Paren, Product, Ratio, Rel, Relation, Term, Tuple, to_latex
+from symcheck.core.names import closest
 from symcheck.core.printing import text
 from symcheck.core.results import Renderable
-from symcheck.engine.group_facts import G, certified_sign as _sign_of, exact_number
-from symcheck.language.layer_formulations import Formulation, formulation as _formulation
+from symcheck.engine.group_facts import G, exact_number
+from symcheck.engine.group_facts import certified_sign as _sign_of
+from symcheck.language.layer_formulations import Formulation
+from symcheck.language.layer_formulations import formulation as _formulation
 
 __all__ = ["FORMS", "FormulationSymmetries", "formulation_symmetries", "symmetry_forms"]
 

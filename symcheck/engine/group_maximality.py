@@ -173,7 +173,7 @@ def _at_zero(sigma: Activation, pieces, budget: Budget, relations: dict[int, lis
             m = coefficients(minus, S.Zero, budget, order)
         else:  # σ(−s) = Σ (−1)^k·s_k·s^k
             m = [(j, (-1) ** j * v, None if sign is None else (-1) ** j * sign) for j, v, sign in p]
-        found = {j for (j, _, ps), (_, _, ms) in zip(p, m) if ps or ms}
+        found = {j for (j, _, ps), (_, _, ms) in zip(p, m, strict=False) if ps or ms}
         orders |= found
         if len(found) >= 2 or order >= TAYLOR_CAP:
             break
@@ -201,7 +201,7 @@ def _at_zero(sigma: Activation, pieces, budget: Budget, relations: dict[int, lis
                                   for name, k, v in shown)),
                       "each non-zero coefficient certified by exact or ball arithmetic", Status.CERTIFIED))
     pn, mn = ("s", "s") if not one_sided else ("p", "m")
-    for (j, pj, ps), (_, mj, ms) in zip(p, m):
+    for (j, pj, ps), (_, mj, ms) in zip(p, m, strict=False):
         k = sympy.Rational(j, q)
         power = f"|a|^{text(k)}"
         if ps:
@@ -314,7 +314,8 @@ def _signed(sign: int, power: Formula) -> Formula:
 # ---- one strict sign on a half-line -----------------------------------------------------------
 
 #: the rationals tried for a sign change of σ on a half-line (times ±1)
-_CHANGE_GRID = tuple(sorted({sympy.Rational(j, 8) for j in range(1, 81)} | {sympy.Rational(1, j) for j in range(2, 17)}))
+_CHANGE_GRID = tuple(sorted({sympy.Rational(j, 8) for j in range(1, 81)}
+                            | {sympy.Rational(1, j) for j in range(2, 17)}))
 
 
 def opposite_signs(sigma: Activation, pieces, steps: list[Step]) -> Bound | None:
@@ -434,8 +435,8 @@ def log_derivative(sigma: Activation, pieces, steps: list[Step]) -> Bound | None
         steps.append(Step("Log-derivative", f"z·σ′(z)/σ(z) = {text(h)} on {where}, strictly "
                           f"{'increasing' if slope == 'pos' else 'decreasing'}",
                           Relation(Rel.EQ, A, S.One),
-                          f"{reason}; a > 0 maps {where} onto itself, and σ(a·z) = c·σ(z) differentiated and divided by "
-                          "itself gives H(a·z) = H(z), so a·z = z: a = 1", Status.THEOREM))
+                          f"{reason}; a > 0 maps {where} onto itself, and σ(a·z) = c·σ(z) differentiated "
+                          "and divided by itself gives H(a·z) = H(z), so a·z = z: a = 1", Status.THEOREM))
         return Bound(1, BoundKind.POINTS, points=((S.One, S.One),), reason=reason, form=(side, f, h, sign, slope),
                      by="log-derivative")
     return None

@@ -35,17 +35,17 @@ from dataclasses import dataclass, field
 import sympy
 from sympy import S
 
-from symcheck.engine import zero
-from symcheck.engine.zero import PieceStatus
 from symcheck.core.budget import Budget, BudgetExceeded
 from symcheck.core.errors import EvaluationError
 from symcheck.core.formula import And, Formula, Text, to_latex
-from symcheck.exact.evaluate import Certificate, approximate, certify_nonzero
 from symcheck.core.printing import text
+from symcheck.core.verdict import Verdict
+from symcheck.engine import zero
+from symcheck.engine.zero import PieceStatus
+from symcheck.exact.evaluate import Certificate, approximate, certify_nonzero
 from symcheck.exact.regions import Region, Undecided, exact_sign, region_key, roots_inside, sorted_points
 from symcheck.exact.roots import Range, sign_on
 from symcheck.exact.signs import certified_order, evaluation_is_identity, substitute
-from symcheck.core.verdict import Verdict
 
 __all__ = ["Case", "CaseOutcome", "PlaneDecision", "decide_plane", "whole_line", "scale_regions"]
 
@@ -112,7 +112,7 @@ class Case:
         if len(self.regions) > len(_POSITIVE):
             raise ValueError(f"at most {len(_POSITIVE)} variables")
         subs = {}
-        for (var, region), p in zip(self.regions, _POSITIVE):
+        for (var, region), p in zip(self.regions, _POSITIVE, strict=False):  # a pool of symbols
             lo, hi = region.lower, region.upper
             if region.is_point:
                 subs[var] = lo
@@ -134,7 +134,7 @@ class Case:
         shown = ", ".join(f"{text(v)} = {text(e)}" for v, e in subs.items() if e.free_symbols)
         return f" (with {shown}; {', '.join(map(str, used))} > 0)"
 
-    def refined(self, var: sympy.Symbol, points: Sequence[sympy.Expr]) -> list["Case"]:
+    def refined(self, var: sympy.Symbol, points: Sequence[sympy.Expr]) -> list[Case]:
         """This case with ``var``'s interval cut at ``points`` (strictly inside it)."""
         pieces = _cut(self[var], points)
         return [Case(tuple((v, piece if v == var else r) for v, r in self.regions)) for piece in pieces]
@@ -148,7 +148,7 @@ class Case:
 def _cut(region: Region, points: Sequence[sympy.Expr]) -> list[Region]:
     inner = sorted_points(points)  # every comparison certified; points proved equal are one
     ends = [region.lower, *inner, region.upper]
-    pieces = [Region(lo, hi) for lo, hi in zip(ends, ends[1:])] + [Region(x, x) for x in inner]
+    pieces = [Region(lo, hi) for lo, hi in itertools.pairwise(ends)] + [Region(x, x) for x in inner]
     return sorted(pieces, key=region_key)
 
 
@@ -165,7 +165,7 @@ def _by_simplicity(options: Sequence[Sequence]) -> list[tuple]:
     """The product of the option lists, ordered by the sum of the positions chosen."""
     combos = itertools.product(*(range(len(o)) for o in options))
     ranked = sorted(combos, key=lambda idx: (sum(idx), idx))
-    return [tuple(o[i] for o, i in zip(options, idx)) for idx in ranked]
+    return [tuple(o[i] for o, i in zip(options, idx, strict=True)) for idx in ranked]
 
 
 # --------------------------------------------------------------------------- outcomes
@@ -193,7 +193,7 @@ class PlaneDecision:
     evidence: zero.Evidence = field(default_factory=zero.Evidence)
     note: str = ""
     #: set when D was decided through u = x·y (see :func:`_through_product`)
-    product: "Product | None" = None
+    product: Product | None = None
 
 
 @dataclass(frozen=True)
@@ -343,7 +343,7 @@ def _through_product(lhs, rhs, space, budget, searcher) -> PlaneDecision | None:
     return None
 
 
-def _resolved_sides(resolver: "_Resolver", left: sympy.Expr, right: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr]:
+def _resolved_sides(resolver: _Resolver, left: sympy.Expr, right: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr]:
     """The two sides without branches, for display; as they are if that needs more cuts
     (the difference may not: its branches can cancel before they are chosen)."""
     try:
@@ -467,7 +467,7 @@ class _Resolver:
         """What each symbol of the substituted case ranges over: a variable left on all of R
         over R, the positive symbol of an open piece over (0, oo)."""
         found = {}
-        for (var, region), p in zip(self.case.regions, _POSITIVE):
+        for (var, region), p in zip(self.case.regions, _POSITIVE, strict=False):  # a pool of symbols
             if region.is_point:
                 continue
             if region.lower == -S.Infinity and region.upper == S.Infinity:

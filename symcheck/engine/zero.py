@@ -38,11 +38,11 @@ from symcheck.core.budget import Budget, BudgetExceeded
 from symcheck.core.errors import EvaluationError
 from symcheck.core.functions import rewritten
 from symcheck.core.results import Status
+from symcheck.core.verdict import Verdict
 from symcheck.exact.evaluate import Certificate, approximate, certify_nonzero
 from symcheck.exact.regions import Piece, Region, Undecided, split
 from symcheck.exact.signs import EXACT_SIGN_BITS, exact_sign
 from symcheck.exact.zero_proof import generator_identity_safe
-from symcheck.core.verdict import Verdict
 
 #: how many of the best-ranked sample points are sent to the certifier
 CERTIFY_TOP = 4
@@ -89,7 +89,7 @@ class Evidence:
     points: int = 0
     largest: str = "0"
 
-    def merge(self, other: "Evidence") -> "Evidence":
+    def merge(self, other: Evidence) -> Evidence:
         biggest = max((self.largest, other.largest), key=lambda s: abs(float(s)))
         return Evidence(self.points + other.points, biggest)
 

@@ -149,7 +149,7 @@ def _rescue(expr: sympy.Expr, variables: tuple[sympy.Symbol, ...],
             floats = [float(a[index]) for a in arrays]
             if not all(math.isfinite(x) for x in floats):
                 continue
-            point = {v: Fraction(x) for v, x in zip(variables, floats)}
+            point = {v: Fraction(x) for v, x in zip(variables, floats, strict=False)}
             for prec in RESCUE_PRECISIONS:
                 try:
                     interval = enclose(expr, point, prec)
@@ -274,7 +274,7 @@ def _erfc_fraction(x: np.ndarray) -> np.ndarray:
     the number of terms shrinks as x grows (see _FRACTION_BANDS)."""
     out = np.empty_like(x)
     uppers = [band[0] for band in _FRACTION_BANDS[1:]] + [np.inf]
-    for (lower, terms), upper in zip(_FRACTION_BANDS, uppers):
+    for (lower, terms), upper in zip(_FRACTION_BANDS, uppers, strict=True):
         band = (x >= lower) & (x < upper)
         if not band.any():
             continue

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
-from functools import lru_cache
 
 import sympy
 
@@ -204,7 +204,7 @@ def _as_text(spec: sympy.Expr | sympy.Lambda) -> str:
     return sympy.sstr(spec)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _builtin(name: str) -> Activation:
     from symcheck.language.parsing import parse_activation
     formula, description = CATALOGUE[name]

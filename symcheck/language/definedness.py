@@ -123,7 +123,8 @@ def check_defined_on_reals(
     """Raise :class:`DomainError` unless ``expr`` is real and every obligation holds on all of R.
 
     Each obligation is proved (SymPy assumptions, a certified sign of its expression over all of
-    R, then a case split whose cut points are proved complete), or refuted at a point where exact evaluation confirms the failure
+    R, then a case split whose cut points are proved complete), or refuted at a point where exact
+    evaluation confirms the failure
     (``DomainError.point``; SymPy's solver may propose such points), or else reported as
     unverified -- conservative, never a guess. Each proof attempt gets ``seconds``.
     """
@@ -175,16 +176,16 @@ def _check_obligation(ob: Obligation, var: sympy.Symbol, sets: dict[Boolean, sym
     # (it misses the roots of periodic conditions on half-lines, so a bounded window too).
     region_set, _ = _region_set(ob.region, var, sets, seconds)
     for domain in (region_set, sympy.Intersection(region_set, sympy.Interval(-_WINDOW, _WINDOW))):
-        violations = _attempt(lambda: _violation_set(ob, var, domain), seconds)
+        violations = _attempt(lambda domain=domain: _violation_set(ob, var, domain), seconds)
         if violations is not None and not violations.has(sympy.ConditionSet):
-            found = _attempt(lambda: _pick_point(violations), seconds)
+            found = _attempt(lambda violations=violations: _pick_point(violations), seconds)
             if found is not None:
                 candidates.append(found)
     candidates.extend([] if point is None else [point])  # after the simpler proposals
     candidates.extend(_SAMPLE_POINTS)
     for point in candidates:
-        if _attempt(lambda: _fails_at(ob, var, point), seconds):
-            message = _attempt(lambda: _failure_message(ob, var, point), seconds)
+        if _attempt(lambda point=point: _fails_at(ob, var, point), seconds):
+            message = _attempt(lambda point=point: _failure_message(ob, var, point), seconds)
             raise DomainError(message or f"{ob.source} is undefined somewhere on R", point=point)
     what = "covers" if ob.kind == "covered" else "is defined for"
     raise DomainError(f"could not verify that {ob.source} {what} every real {var.name}")

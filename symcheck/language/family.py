@@ -166,7 +166,8 @@ def _range(r: Region) -> Range:
 def _samples(params: Parameters) -> list[dict[sympy.Symbol, sympy.Rational]]:
     per = [[v for r in p.regions for v in (r.samples(_REFUTE_SAMPLES) if not r.is_point else [r.lower])]
            for p in params]
-    return [dict(zip([p.symbol for p in params], combo)) for combo in itertools.islice(itertools.product(*per), 32)]
+    symbols = [p.symbol for p in params]
+    return [dict(zip(symbols, combo, strict=True)) for combo in itertools.islice(itertools.product(*per), 32)]
 
 
 def _at(ob: Obligation, values: Mapping[sympy.Symbol, sympy.Expr]) -> Obligation:

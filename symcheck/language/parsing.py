@@ -35,6 +35,7 @@ import ast
 import copy
 import functools
 import io
+import itertools
 import keyword
 import operator
 import tokenize
@@ -53,13 +54,19 @@ from sympy.core.parameters import global_parameters
 from sympy.logic.boolalg import Boolean, BooleanAtom
 
 from symcheck.core.budget import BudgetExceeded, alarm
-from symcheck.language.definedness import (SOLVE_SECONDS, Obligation, ObligationKind, check_defined_on_reals, holds,
-                     truncate)
 from symcheck.core.errors import DomainError, ParseError, SymcheckError
 from symcheck.core.functions import BY_NAME, FUNCTIONS, INTEGER_PARTS
 from symcheck.core.names import closest
 from symcheck.core.printing import text as _shown
 from symcheck.exact.signs import Undecided, exact_sign
+from symcheck.language.definedness import (
+    SOLVE_SECONDS,
+    Obligation,
+    ObligationKind,
+    check_defined_on_reals,
+    holds,
+    truncate,
+)
 from symcheck.language.symbols import Z
 
 __all__ = [
@@ -783,7 +790,7 @@ class _Builder:
         operands = [self.number(node.left), *(self.number(c) for c in node.comparators)]
         written = self._text(node)
         return sympy.And(*(relation(_COMPARISONS[type(op)], a, b, written)
-                           for op, a, b in zip(node.ops, operands, operands[1:])))
+                           for op, (a, b) in zip(node.ops, itertools.pairwise(operands), strict=True)))
 
     def _boolean_call(self, node: ast.Call, name: str) -> Boolean:
         if name == "Not":

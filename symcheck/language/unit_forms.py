@@ -24,11 +24,11 @@ from dataclasses import dataclass
 import sympy
 from sympy.core.function import AppliedUndef
 
-from symcheck.language.definedness import Obligation, ObligationKind, check_defined_on_reals, holds, truncate
 from symcheck.core.errors import DomainError, ParseError, UnknownNameError
 from symcheck.core.names import closest
 from symcheck.exact.signs import Undecided, at_values
-from symcheck.language.symbols import A, B, SIGMA, substitute_sigma
+from symcheck.language.definedness import Obligation, ObligationKind, check_defined_on_reals, holds, truncate
+from symcheck.language.symbols import SIGMA, A, B, substitute_sigma
 
 Sigma = Callable[[sympy.Expr], sympy.Expr]
 

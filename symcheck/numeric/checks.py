@@ -17,10 +17,10 @@ import numpy as np
 
 from symcheck.core.errors import NumericError, NumericOverflowError
 from symcheck.exact.vectorize import as_dtype
+from symcheck.language.activations import Activation
 from symcheck.numeric.arrays import all_finite, index_text, refuse_non_finite
 from symcheck.numeric.kernels import Progress, bilinear_attention, gated, mlp, query_mlp, rank1
 from symcheck.numeric.planner import DEFAULT_MEMORY, Plan, bilinear_plan, parse_memory, plan, require_memory
-from symcheck.language.activations import Activation
 from symcheck.numeric.report import CHECKS, NumericReport
 
 __all__ = ["FORMS", "NumericCheck", "prepare", "measure", "tolerance"]

@@ -90,7 +90,7 @@ def _quiet() -> Iterator[None]:
             warnings.filterwarnings("ignore", module=r"(distributed|dask)(\..*)?$")
             yield
     finally:
-        for logger, level in zip(loggers, levels):
+        for logger, level in zip(loggers, levels, strict=True):
             logger.setLevel(level)
 
 
@@ -125,18 +125,19 @@ def run_tasks(client: Any, function: Callable[..., Any], arguments: Sequence[tup
               progress: Callable[[str], None] | None = None, labels: Sequence[str] | None = None) -> list[Any]:
     """``function(*args)`` for every tuple of ``arguments`` as a task; the results in order.
 
-    Every task carries its own arguments (the inputs included), so that the scheduler can run it again on another worker when the one running it
-    dies; data scattered to workers would die with them. ``progress(label)`` is called as each
-    task ends. The first task that fails raises its exception here; a cluster that fails —
-    its scheduler gone, no worker left for :data:`NO_WORKER_SECONDS`, a task that killed
-    every worker it ran on — is a one-line :class:`NumericError`.
+    Every task carries its own arguments (the inputs included), so that the scheduler can run it
+    again on another worker when the one running it dies; data scattered to workers would die
+    with them. ``progress(label)`` is called as each task ends. The first task that fails
+    raises its exception here; a cluster that fails — its scheduler gone, no worker left for
+    :data:`NO_WORKER_SECONDS`, a task that killed every worker it ran on — is a one-line
+    :class:`NumericError`.
     """
     if not arguments:
         return []
     failures = _dask_failures()
     with _quiet():
         futures = [client.submit(function, *args, pure=False) for args in arguments]
-        names = {future.key: label for future, label in zip(futures, labels or [""] * len(futures))}
+        names = {future.key: label for future, label in zip(futures, labels or [""] * len(futures), strict=False)}
         try:
             _watch(client, futures, names, progress)
             return [future.result() for future in futures]

@@ -289,7 +289,7 @@ def require_memory(parts: Sequence[tuple[str, int]], working: int, available: in
     Traceback (most recent call last):
     ...
     symcheck.core.errors.InsufficientMemoryError: the check needs ≈ 1 TiB of memory before it starts (Q 1 TiB, and a working-memory budget of 256 MiB on top), but only 16 GiB is available: choose smaller sizes
-    """
+    """  # noqa: E501 (a doctest's expected message is one line)
     inputs = sum(size for _, size in parts)
     total = inputs + working
     if available is None:

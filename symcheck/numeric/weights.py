@@ -349,7 +349,7 @@ _COUNTS = {"m": "unit", "d": "input feature", "e": "output", "r": "rank term"}
 def _need_nonempty(t: Tensor, axes: Sequence[str]) -> None:
     """A layer with no units, features, outputs or rank is no layer to check: its outputs are
     empty or an empty sum, and comparing two of them says nothing."""
-    for axis, size in zip(axes, t.array.shape):
+    for axis, size in zip(axes, t.array.shape, strict=False):
         if size == 0:
             raise WeightsError(f"{t.where} has shape {_shape(t)}: {axis} = 0; a layer needs at least "
                                f"one {_COUNTS[axis]}", path=t.path, tensor=t.name)

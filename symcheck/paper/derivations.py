@@ -18,7 +18,7 @@ sizes is ``explicit-only``: evidence, not a proof. A derivation is verified only
 
 >>> derive("absorb").verified
 True
->>> [s.status for s in derive("gated").steps]
+>>> [str(s.status) for s in derive("gated").steps]
 ['verified', 'verified', 'verified', 'verified']
 """
 from __future__ import annotations
