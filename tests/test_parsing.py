@@ -1,7 +1,6 @@
 """The safe parser: exact SymPy results, obligations as written, hostile input refused in one line."""
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -231,10 +230,12 @@ def test_refused_with_exact_message(text: str, message: str) -> None:
 @pytest.mark.parametrize("text", ["9**9**9**9", "10**10**10", "2**2**2**2**2**2", "(10**300)**(1/99)",
                                   "((z**30)**30)**30", "1e300**100", "z" + "**z" * 200])
 def test_huge_powers_fail_fast(text: str) -> None:
-    start = time.perf_counter()
-    with pytest.raises(ParseError):
+    # fast = refused by a static limit before anything is built, not by the build-time safety net
+    # (which would mean SymPy started computing the number); no wall-clock threshold
+    with pytest.raises(ParseError) as info:
         parse_activation(text)
-    assert time.perf_counter() - start < 1.0
+    assert "too expensive to build" not in str(info.value)
+    assert any(limit in str(info.value) for limit in ("is not allowed", "too large", "too deeply")), info.value
 
 
 def test_parse_errors_are_value_errors_too() -> None:
@@ -277,11 +278,23 @@ def test_exact_limits_are_accepted() -> None:
     "z/(1+exp(-z))", "z*tanh(log(1+exp(z)))", "z/(1+Abs(z))",
     "-sqrt(2/pi)/(erfc(1/sqrt(2))*exp(1/2) - 1)", "Max(z, z/5)", "z*(1 + erf(z/sqrt(2)))/2",
 ])
-def test_catalogue_expressions_are_fast(text: str) -> None:
-    parse_activation(text)  # warm SymPy's caches
-    start = time.perf_counter()
+def test_catalogue_expressions_take_the_fast_path(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A catalogue activation's definedness is proved by assumptions or certified ranges alone:
+    no case split and no solver (the slow path; its time is measured by benchmarks/bench_cli.py,
+    never asserted here)."""
+    from symcheck.language import definedness
+
+    slow: list[str] = []
+    for name in ("_decide_by_cases", "_violation_set"):
+        real = getattr(definedness, name)
+
+        def spy(*args: object, _real=real, _name=name, **kwargs: object) -> object:
+            slow.append(_name)
+            return _real(*args, **kwargs)
+
+        monkeypatch.setattr(definedness, name, spy)
     parse_activation(text)
-    assert time.perf_counter() - start < 0.05
+    assert slow == [], f"{text}: definedness took the slow path ({slow})"
 
 
 # --- properties ----------------------------------------------------------------------------------

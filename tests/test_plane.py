@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import time
 
 import pytest
 import sympy
@@ -299,11 +298,12 @@ def test_the_budget_makes_a_check_inconclusive_never_a_verdict() -> None:
 
 
 def test_a_slow_split_is_stopped_by_the_budget() -> None:
-    started = time.perf_counter()
+    """The split (seconds of work) returns when its 0.3 s budget ends, saying so; no wall-clock
+    threshold here: a budget that did not stop it would leave the test running (CI's limit)."""
     result = check("z*(sin(z)**2 + cos(z)**2)", Transformation("inverse-scaling", domain("any")),
                    "sigma(a)*sigma(b) + sigma(a + b)", timeout=0.3)
-    assert time.perf_counter() - started < 5
-    assert result.verdict.value in ("holds", "inconclusive")
+    assert result.verdict.value == "holds" or (
+        result.verdict.value == "inconclusive" and "time budget" in result.note), (result.verdict, result.note)
 
 
 def test_a_difference_the_grid_misses_is_found_inside_a_case() -> None:
