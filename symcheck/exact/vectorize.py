@@ -40,9 +40,11 @@ import math
 import threading
 from collections.abc import Callable, Sequence
 from functools import cache, lru_cache, reduce
+from typing import TypeGuard, cast
 
 import numpy as np
 import sympy
+from numpy.typing import DTypeLike
 from sympy.core.relational import Relational
 from sympy.logic.boolalg import And, BooleanFalse, BooleanTrue, Not, Or
 
@@ -61,10 +63,11 @@ Fn = Callable[[Env], "np.ndarray | float | bool"]
 def as_dtype(dtype: object) -> np.dtype:
     """``"float64"``, ``"float32"``, ``np.float32``, … as a NumPy dtype; anything else is an error."""
     try:
-        resolved = np.dtype(dtype)
+        # NumPy itself judges what names a dtype (a TypeError below for what does not)
+        resolved: np.dtype | None = np.dtype(cast(DTypeLike, dtype))
     except TypeError:
         resolved = None
-    if resolved not in DTYPES.values():
+    if resolved is None or resolved not in DTYPES.values():
         raise EvaluationError(f"dtype must be float64 or float32, not {dtype!r}")
     return resolved
 
@@ -107,7 +110,7 @@ def vectorize(expr: sympy.Expr, variables: Sequence[sympy.Symbol],
     return function
 
 
-def _fresh(value: object, kind: np.dtype, size: int) -> bool:
+def _fresh(value: object, kind: np.dtype, size: int) -> TypeGuard[np.ndarray]:
     """Whether ``value`` is an array the compiled code made for this call, of the result's dtype
     and size: it owns its memory (an input, or a view of one, does not; every closure makes its
     arrays when called, none keeps one), so it can be handed out as the result."""
@@ -165,7 +168,8 @@ def _rescue(expr: sympy.Expr, variables: tuple[sympy.Symbol, ...],
 
 
 @lru_cache(maxsize=256)
-def _cached(expr: sympy.Expr, variables: tuple[sympy.Symbol, ...], dtype: np.dtype):
+def _cached(expr: sympy.Expr, variables: tuple[sympy.Symbol, ...],
+            dtype: np.dtype) -> Callable[..., np.ndarray]:
     return vectorize(expr, variables, dtype)
 
 
@@ -189,7 +193,7 @@ def _limits(dtype: np.dtype) -> tuple[np.floating, np.floating]:
     return high, low
 
 
-def _masked(func: Callable, x: np.ndarray, where: np.ndarray, fill: np.ndarray) -> np.ndarray:
+def _masked(func: Callable[..., object], x: np.ndarray, where: np.ndarray, fill: np.ndarray) -> np.ndarray:
     """``func(x)`` where ``where``, ``fill`` elsewhere, never calling ``func`` outside ``where``.
     ``fill`` is a fresh array, written into (a copy of it cost as much as the exp)."""
     out = fill if fill.dtype == x.dtype and fill.flags.writeable else fill.astype(x.dtype)
@@ -227,18 +231,20 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
     minus = np.abs(x)
     t = _exp(np.negative(minus, out=minus))
     numerator = np.where(x >= 0, 1.0, t)
-    return np.divide(numerator, np.add(t, 1.0, out=t), out=numerator)
+    quotient: np.ndarray = np.divide(numerator, np.add(t, 1.0, out=t), out=numerator)
+    return quotient
 
 
 def _softplus(x: np.ndarray) -> np.ndarray:
     """log(1 + e^x) = max(x, 0) + log1p(e^-|x|)."""
-    return np.maximum(x, 0) + np.log1p(_exp(-np.abs(x)))
+    value: np.ndarray = np.maximum(x, 0) + np.log1p(_exp(-np.abs(x)))
+    return value
 
 
 def _reciprocal(x: np.ndarray) -> np.ndarray:
     """1/x; an exact 0 (reached only by underflow: the domain check excludes real zeros)
     gives the correctly signed infinity without the divide-by-zero flag."""
-    out = np.copysign(np.inf, x).astype(x.dtype)
+    out: np.ndarray = np.copysign(np.inf, x).astype(x.dtype)
     np.divide(1.0, x, out=out, where=x != 0)
     return out
 
@@ -264,7 +270,8 @@ def _erf_series(x: np.ndarray) -> np.ndarray:
     acc = np.zeros_like(x)
     for k in range(_SERIES_TERMS, 0, -1):
         acc = 2.0 + x2 * acc / (k + 0.5)
-    return acc * x * _exp_minus_square(x) / _SQRT_PI
+    value: np.ndarray = acc * x * _exp_minus_square(x) / _SQRT_PI
+    return value
 
 
 def _erfc_fraction(x: np.ndarray) -> np.ndarray:
@@ -286,7 +293,7 @@ def _erfc_fraction(x: np.ndarray) -> np.ndarray:
     return out
 
 
-def _in_float64(kernel, x: np.ndarray) -> np.ndarray:
+def _in_float64(kernel: Callable[[np.ndarray], np.ndarray], x: np.ndarray) -> np.ndarray:
     """Run a float64 kernel and round back to the input's dtype (float32 stays float32)."""
     x = np.asarray(x)
     with np.errstate(under="ignore"):
@@ -361,7 +368,8 @@ def _loggamma(x: np.ndarray) -> np.ndarray:
 
 
 def _frac(x: np.ndarray) -> np.ndarray:
-    return x - np.floor(x)
+    fraction: np.ndarray = x - np.floor(x)
+    return fraction
 
 
 #: the functions of one argument, by the method name of the table (symcheck.core.functions)
@@ -419,9 +427,9 @@ class _Compiler:
         if isinstance(node, sympy.Piecewise):
             return self._piecewise(node)
         if isinstance(node, (sympy.Max, sympy.Min)):
-            op = np.maximum if isinstance(node, sympy.Max) else np.minimum
+            extreme = np.maximum if isinstance(node, sympy.Max) else np.minimum
             parts = [self.compile(a) for a in node.args]
-            return lambda env: reduce(op, (p(env) for p in parts))
+            return lambda env: reduce(extreme, (p(env) for p in parts))
         if isinstance(node, sympy.Heaviside):
             return self._heaviside(node)
         if isinstance(node, sympy.log):
@@ -433,9 +441,9 @@ class _Compiler:
             op, lhs, rhs = _RELATIONS[node.rel_op], self.compile(node.lhs), self.compile(node.rhs)
             return lambda env: op(lhs(env), rhs(env))
         if isinstance(node, (And, Or)):
-            op = np.logical_and if isinstance(node, And) else np.logical_or
+            connective = np.logical_and if isinstance(node, And) else np.logical_or
             parts = [self.compile(a) for a in node.args]
-            return lambda env: reduce(op, (p(env) for p in parts))
+            return lambda env: reduce(connective, (p(env) for p in parts))
         if isinstance(node, Not):
             inner = self.compile(node.args[0])
             return lambda env: np.logical_not(inner(env))

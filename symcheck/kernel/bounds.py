@@ -15,6 +15,8 @@ So σ(−1) + σ(1) for σ(z) = z·(1 + e^(−βz))^(−1) on β ∈ (1, ∞) is
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import TypeGuard
 
 from flint import arb
 
@@ -26,12 +28,13 @@ End = arb | float  #: a ball, or ±math.inf
 Interval = tuple[End, End]
 
 #: increasing functions and their limits at −∞ and +∞ (atan's, ±π/2, at the working precision)
-_INCREASING = {"exp": lambda: (arb(0), math.inf), "tanh": lambda: (arb(-1), arb(1)),
+_INCREASING: dict[str, Callable[[], Interval]] = {"exp": lambda: (arb(0), math.inf), "tanh": lambda: (arb(-1), arb(1)),
                "erf": lambda: (arb(-1), arb(1)), "atan": lambda: (-arb.pi() / 2, arb.pi() / 2),
                "sinh": lambda: (-math.inf, math.inf), "asinh": lambda: (-math.inf, math.inf)}
 
 
-def _finite(x: End) -> bool:
+def _finite(x: End) -> TypeGuard[arb]:
+    # a TypeGuard: where it holds, the end is a ball and has the ball's methods
     return isinstance(x, arb)
 
 
@@ -195,6 +198,7 @@ def extended(node: Node, box: dict) -> Interval:
         return _abs(extended(node[1], box))
     if head == "cosh":
         lo, hi = _abs(extended(node[1], box))
+        assert _finite(lo)  # |x|'s lower end is a ball: 0, or a finite end of one sign
         return lo.cosh(), (hi.cosh() if _finite(hi) else math.inf)
     if head in ("sin", "cos"):
         return arb(-1), arb(1)
