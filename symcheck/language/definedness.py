@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Literal
 
 import sympy
@@ -176,16 +177,16 @@ def _check_obligation(ob: Obligation, var: sympy.Symbol, sets: dict[Boolean, sym
     # (it misses the roots of periodic conditions on half-lines, so a bounded window too).
     region_set, _ = _region_set(ob.region, var, sets, seconds)
     for domain in (region_set, sympy.Intersection(region_set, sympy.Interval(-_WINDOW, _WINDOW))):
-        violations = _attempt(lambda domain=domain: _violation_set(ob, var, domain), seconds)
+        violations = _attempt(partial(_violation_set, ob, var, domain), seconds)
         if violations is not None and not violations.has(sympy.ConditionSet):
-            found = _attempt(lambda violations=violations: _pick_point(violations), seconds)
+            found = _attempt(partial(_pick_point, violations), seconds)
             if found is not None:
                 candidates.append(found)
     candidates.extend([] if point is None else [point])  # after the simpler proposals
     candidates.extend(_SAMPLE_POINTS)
     for point in candidates:
-        if _attempt(lambda point=point: _fails_at(ob, var, point), seconds):
-            message = _attempt(lambda point=point: _failure_message(ob, var, point), seconds)
+        if _attempt(partial(_fails_at, ob, var, point), seconds):
+            message = _attempt(partial(_failure_message, ob, var, point), seconds)
             raise DomainError(message or f"{ob.source} is undefined somewhere on R", point=point)
     what = "covers" if ob.kind == "covered" else "is defined for"
     raise DomainError(f"could not verify that {ob.source} {what} every real {var.name}")

@@ -24,6 +24,7 @@ import sympy
 from sympy import S
 
 from symcheck.core.errors import DomainError, ParseError
+from symcheck.exact.definite import Want
 from symcheck.exact.ranges import Range
 from symcheck.exact.regions import Region
 from symcheck.language.activations import Activation, catalogue_functions
@@ -201,7 +202,7 @@ def _proved_at_points(ob: Obligation, points: Mapping[sympy.Symbol, sympy.Expr])
     return True
 
 
-_WANTS = {"positive": ("positive",), "nonnegative": ("nonnegative",)}
+_WANTS: dict[str, tuple[Want, ...]] = {"positive": ("positive",), "nonnegative": ("nonnegative",)}
 
 
 def _proved_on_box(ob: Obligation, box: dict[sympy.Symbol, Range]) -> bool:

@@ -188,7 +188,9 @@ def parse_param(text: str, index: int = 0) -> ParamSpec:
     if len(names) != 1:
         raise ParseError(f"the declaration {text!r} must name exactly one parameter, compared with numbers")
     at = names[0]
-    name = _name(operands[at].id, text)
+    target = operands[at]
+    assert isinstance(target, ast.Name)  # names holds the indices of ast.Name operands only
+    name = _name(target.id, text)
     bounds = {i: _bound(source, node, text) for i, node in enumerate(operands) if i != at}
     ops = list(body.ops)
     if any(type(op) is ast.Eq for op in ops):
@@ -225,7 +227,7 @@ def _bound(source: str, node: ast.expr, text: str) -> sympy.Rational:
     return value
 
 
-def _one_sided(op: type, c: sympy.Rational) -> tuple[Region, ...]:
+def _one_sided(op: type[ast.cmpop], c: sympy.Rational) -> tuple[Region, ...]:
     point = (Region(c, c),)
     return {ast.Gt: (Region(c, _OO),), ast.GtE: point + (Region(c, _OO),),
             ast.Lt: (Region(-_OO, c),), ast.LtE: (Region(-_OO, c),) + point,
