@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import time
 from fractions import Fraction
+from functools import partial
 
 from flint import fmpq
 
@@ -93,8 +94,8 @@ def _node(g: Node, regions: dict[str, list], depth: int, deadline: float) -> dic
     if r[0] != "open":
         return None
     for c in _cuts(box[v]):
-        cut = _number(c)
-        found = _pieces(g, regions, v, [["open", r[1], cut], ["point", cut], ["open", cut, r[2]]], depth - 1,
+        at = _number(c)
+        found = _pieces(g, regions, v, [["open", r[1], at], ["point", at], ["open", at, r[2]]], depth - 1,
                         deadline)
         if found is not None:
             return found
@@ -137,12 +138,12 @@ def _rewritten(leaf: Leaf, box: dict, deadline: float) -> dict | None:
     forms = [lambda: _constant_factor(leaf.expr, groups_needed=1)]
     live = [v for v, r in box.items() if r[0] == "open"]
     if len(live) == 1:
-        forms += [lambda dominant=dominant: _by_powers(leaf.expr, live[0], dominant) for dominant in (True, False)]
+        forms += [partial(_by_powers, leaf.expr, live[0], dominant) for dominant in (True, False)]
     forms.append(lambda: _exponentials_factored(leaf))
     forms.append(lambda: _logs_combined(leaf))
     unbounded = [v for v in live if box[v][1] == NEG_INF or box[v][2] == INF]
     if len(live) > 1 and unbounded:
-        forms += [lambda dominant=dominant: _factors_by_powers(leaf, unbounded, dominant) for dominant in (True, False)]
+        forms += [partial(_factors_by_powers, leaf, unbounded, dominant) for dominant in (True, False)]
     forms.append(lambda: _rationalized(leaf))
     before = (leaf.expr, list(leaf.steps))
     for make in forms:

@@ -51,7 +51,7 @@ from symcheck.engine.certificate_family import (
 )
 from symcheck.engine.family_result import FamilyResult, RegionVerdict, statement_values
 from symcheck.engine.kernel_gate import Admission, admit
-from symcheck.exact.definite import prove_nonzero, prove_sign
+from symcheck.exact.definite import Want, prove_nonzero, prove_sign
 from symcheck.exact.evaluate import certify_nonzero
 from symcheck.exact.ranges import Range
 from symcheck.exact.regions import Region
@@ -201,7 +201,7 @@ class _Family:
                                             piece.regions, about=f"{self.t.describe()}, σ = {self.family.name}, "
                                             f"{where}: broken on a region", seconds=seconds)
             admission = admit(outcome)
-            if admission.accepted:
+            if admission.certificate is not None:  # accepted
                 return _Piece(piece.regions, Verdict.BROKEN, piece.how, piece.witness, admission.certificate.data,
                               probe, checked=True)
         if all(r.is_point for r in piece.regions.values()) and "the ordinary check" not in piece.how:
@@ -288,7 +288,7 @@ class _Family:
                                        self.names, segments, box, seconds=seconds, along=p,
                                        about=f"{self.t.describe()}, σ = {self.family.name}: broken on a region")
         admission = admit(outcome)
-        if not admission.accepted:
+        if admission.certificate is None:  # not accepted
             return None
         probe, first = segments[0]
         others = {s.name: r.lower if r.is_point else _simplest(r) for s, r in box.items() if s != p}
@@ -511,9 +511,9 @@ class _Family:
         return ""
 
     def overall(self, pieces: list[_Piece]) -> tuple[Verdict, dict | None, Admission | None, str]:
-        broken = [p for p in pieces if p.witness is not None]
-        for piece in sorted(broken, key=lambda p: _height(p.witness, self.names)):
-            for witness in self._witnesses(piece.witness):
+        found = [p.witness for p in pieces if p.witness is not None]
+        for broken in sorted(found, key=lambda w: _height(w, self.names)):
+            for witness in self._witnesses(broken):
                 admission = self._witness(witness)
                 if admission.accepted:
                     return Verdict.BROKEN, witness, admission, ""
@@ -549,9 +549,9 @@ class _Family:
         return merged(pieces, self.params)
 
 
-_WANT_TRUE = {sympy.StrictGreaterThan: "positive", sympy.GreaterThan: "nonnegative",
+_WANT_TRUE: dict[type, Want] = {sympy.StrictGreaterThan: "positive", sympy.GreaterThan: "nonnegative",
               sympy.StrictLessThan: "negative", sympy.LessThan: "nonpositive"}
-_WANT_FALSE = {sympy.StrictGreaterThan: "nonpositive", sympy.GreaterThan: "negative",
+_WANT_FALSE: dict[type, Want] = {sympy.StrictGreaterThan: "nonpositive", sympy.GreaterThan: "negative",
                sympy.StrictLessThan: "nonnegative", sympy.LessThan: "positive"}
 
 
@@ -646,6 +646,7 @@ def _sweep(region: Region, candidates: list[tuple[dict, list]]) -> list[tuple[di
             if after is hi:
                 break
         if reach is hi:
+            assert best is not None  # reach is only ever set together with best
             segments.append((best, Region(start, hi)))
             return segments
         handover = None  # the lowest point after which another probe has no zero up to reach
@@ -660,6 +661,7 @@ def _sweep(region: Region, candidates: list[tuple[dict, list]]) -> list[tuple[di
                 handover = low
         if handover is None:
             return None
+        assert best is not None  # a handover needs a candidate, and the first one set best
         q = _simplest(Region(handover, reach))
         segments += [(best, Region(start, q)), (best, Region(q, q))]
         start = q

@@ -32,6 +32,8 @@ class FamilyGroup:
         values = self.family.params.values(params)  # exact, and refused outside the range
         key = tuple(sorted((s.name, v) for s, v in values.items()))
         if key not in self._groups:
+            if self.build is None:  # the TypeError calling None raised, with its reason
+                raise TypeError("FamilyGroup.build is not set: construct it through symmetry_group")
             self._groups[key] = self.build(self.family.at(params), timeout=self.timeout)
         return self._groups[key]
 

@@ -85,36 +85,39 @@ class FamilyResult(OnATransformation, Renderable):
     @property
     def witness_params(self) -> dict[str, sympy.Rational] | None:
         """The witness's parameter values by the user's names: ``{"beta": 1}``."""
-        if self.witness is None:
-            return None
-        return {p.name: self.witness[p.symbol.name] for p in self.params if p.symbol.name in self.witness}
+        return None if self.witness is None else self._params_of(self.witness)
 
     @property
     def witness_point(self) -> dict[str, sympy.Rational] | None:
         """The witness's values of the statement's own variables (a, b, the scale)."""
-        if self.witness is None:
-            return None
+        return None if self.witness is None else self._point_of(self.witness)
+
+    def _params_of(self, witness: Mapping[str, sympy.Rational]) -> dict[str, sympy.Rational]:
+        return {p.name: witness[p.symbol.name] for p in self.params if p.symbol.name in witness}
+
+    def _point_of(self, witness: Mapping[str, sympy.Rational]) -> dict[str, sympy.Rational]:
         internal = {p.symbol.name for p in self.params}
-        return {k: v for k, v in self.witness.items() if k not in internal}
+        return {k: v for k, v in witness.items() if k not in internal}
 
     def witness_text(self) -> str:
         if self.witness is None:
             return ""
-        point = statement_values(self.witness_point, self.witness_params)
-        params = ", ".join(f"{k} = {v}" for k, v in self.witness_params.items())
+        named = self._params_of(self.witness)
+        point = statement_values(self._point_of(self.witness), named)
+        params = ", ".join(f"{k} = {v}" for k, v in named.items())
         return f"{point} with {params}" if point else params
 
     @property
     def title(self) -> str:
         t = self.transformation
-        where = "" if self.domain is None else f" ({t.domain.condition(t.scale_text)})"
+        where = "" if t.domain is None else f" ({t.domain.condition(t.scale_text)})"
         return f"{self.symmetry}{where} on the {self.form.name} form, σ = {self.family.name}, {self.quantifier}"
 
     def to_dict(self) -> dict[str, Any]:
-        witness = None
+        witness: dict[str, Any] | None = None
         if self.witness is not None:
-            witness = {k: str(v) for k, v in self.witness_point.items()}
-            witness["params"] = {k: str(v) for k, v in self.witness_params.items()}
+            witness = {k: str(v) for k, v in self._point_of(self.witness).items()}
+            witness["params"] = {k: str(v) for k, v in self._params_of(self.witness).items()}
         return {
             "symmetry": self.symmetry, "form": self.form.name, "domain": self.domain,
             "activation": self.family.name, "formula": self.family.name,
