@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, overload
 
 import sympy
 from sympy import S
@@ -54,7 +55,7 @@ from symcheck.core.printing import text
 from symcheck.core.results import Status, Step
 from symcheck.core.verdict import Verdict
 from symcheck.engine.certificate_complete import certify_complete
-from symcheck.engine.certificate_emit import certify_zero
+from symcheck.engine.certificate_emit import Certificate, certify_zero
 from symcheck.engine.group_facts import (
     Bound,
     BoundKind,
@@ -92,6 +93,9 @@ from symcheck.language.activations import Activation
 from symcheck.language.activations import activation as _lookup
 from symcheck.language.symbols import SIGMA_NAME, A, Z, sigma_at
 
+if TYPE_CHECKING:  # imported where used: a family group is built only with params
+    from symcheck.engine.family_group import FamilyGroup
+
 __all__ = [
     "FORMS",
     "ASet",
@@ -113,7 +117,17 @@ A_, C_ = sympy.symbols("a' c'")
 
 # ---- building the group -----------------------------------------------------------------------
 
-def symmetry_group(act: Any, *, timeout: float = DEFAULT_TIMEOUT, params: Any = None) -> SymmetryGroup:
+@overload
+def symmetry_group(act: Any, *, timeout: float = DEFAULT_TIMEOUT, params: None = None) -> SymmetryGroup: ...
+
+
+@overload  # empty params declare no parameter: an ordinary group
+def symmetry_group(act: Any, *, timeout: float = DEFAULT_TIMEOUT,
+                   params: Any = None) -> SymmetryGroup | FamilyGroup: ...
+
+
+def symmetry_group(act: Any, *, timeout: float = DEFAULT_TIMEOUT,
+                   params: Any = None) -> SymmetryGroup | FamilyGroup:
     """G_σ for ``act`` (anything :func:`symcheck.language.activations.activation` accepts). With
     declared ``params`` (``{"beta": "beta>0"}``) a :class:`~symcheck.engine.family_group.FamilyGroup`,
     whose ``contains(a, c, params={"beta": v})`` answers for one value."""
@@ -190,20 +204,22 @@ def _build(sigma: Activation, budget: Budget, steps: list[Step], started: float)
                 elif _sign_of(a0 - 1) == 0 and _sign_of(c0 - 1) == 0:
                     pass  # the identity: always a member, added below (the kernel needs no certificate of it)
                 elif proof.verdict is Verdict.BROKEN:
-                    excluded.append(Exclusion(a0, c0, proof.witness, proof.steps))
+                    excluded.append(Exclusion(a0, c0, _witness(proof), proof.steps))
                 else:
                     settled[sign] = False
                     notes.append(f"(a, c) = ({text(a0)}, {text(c0)}) was neither proved nor refuted: {proof.note}")
         elif bound.kind is BoundKind.LAW:
-            proof = prove_family(sigma, sign, bound.law.c(sign), budget)
-            if _kept(certificates, f"{ASetKind.half(sign)} a, c = {text(bound.law.c(sign))}", proof):
-                laws[sign] = (bound.law, proof)
+            law = bound.law
+            assert law is not None, "a law bound without its law"  # _resolve builds it with one
+            proof = prove_family(sigma, sign, law.c(sign), budget)
+            if _kept(certificates, f"{ASetKind.half(sign)} a, c = {text(law.c(sign))}", proof):
+                laws[sign] = (law, proof)
                 settled[sign] = True
             else:
                 if proof.verdict is Verdict.BROKEN:
-                    a0 = proof.witness.get("a")
-                    excluded.append(Exclusion(a0, bound.law.c(sign).xreplace({A: a0}), proof.witness, proof.steps))
-                notes.append(f"c = {text(bound.law.c(sign))} is forced for {ASetKind.half(sign)} a, "
+                    a0 = _witness(proof).get("a")
+                    excluded.append(Exclusion(a0, law.c(sign).xreplace({A: a0}), _witness(proof), proof.steps))
+                notes.append(f"c = {text(law.c(sign))} is forced for {ASetKind.half(sign)} a, "
                              "but not every such a is a member and no argument says which are")
         elif bound.kind is BoundKind.DISCRETE and sign == 1:
             found = _generator(sigma, bound, point, budget, excluded)
@@ -254,7 +270,7 @@ def _build(sigma: Activation, budget: Budget, steps: list[Step], started: float)
     if complete:  # the maximality argument passes the kernel too, or the group is partial
         admission = admit(certify_complete(sigma, point, dataclasses.replace(arguments, bounds=used), certificates,
                                            excluded, {s: _argument(used[s]) for s in (1, -1)}, budget=budget))
-        if admission.accepted:
+        if admission.certificate is not None:  # accepted
             certificates.append(("complete", admission.certificate.data))
         else:
             complete = False
@@ -291,6 +307,8 @@ def _generator(sigma: Activation, bound: Bound, point: tuple, budget: Budget,
     """The a > 0 in G are the powers of one B^n (a subgroup of {B^j : j ∈ Z}, G being a group with
     c unique): the least n ≤ POWER_CAP whose B^n is a proved member, every lower power refuted;
     otherwise why not (a note)."""
+    # group_breaks.log_periodic builds the bound with both
+    assert bound.form is not None and bound.base is not None, "a log-periodic bound without its form"
     m = bound.form[1][0]  # the growth e^(mt)
     for n in range(1, POWER_CAP + 1):
         a_n = exact_form(bound.base**n)
@@ -303,7 +321,7 @@ def _generator(sigma: Activation, bound: Bound, point: tuple, budget: Budget,
             return Bound(1, BoundKind.DISCRETE, base=a_n, base_c=c_n, reason=reason, form=bound.form, power=n), proof
         if proof.verdict is not Verdict.BROKEN:
             return f"{bound.reason}: (a, c) = ({text(a_n)}, {text(c_n)}) was neither proved nor refuted: {proof.note}"
-        excluded.append(Exclusion(a_n, c_n, proof.witness, proof.steps))
+        excluded.append(Exclusion(a_n, c_n, _witness(proof), proof.steps))
     return (f"{bound.reason}, but {text(bound.base)}^k is refuted for every k from 1 to {POWER_CAP} (the cap): "
             "the a > 0 in G are 1 alone or the powers of a higher power, and no argument says which")
 
@@ -312,25 +330,35 @@ def _reflection_refused(proof: Proof, unit_c: sympy.Expr, reason: str, excluded:
                         notes: list[str]) -> None:
     """(−1, unit_c) is not a proved member: its refutation kept, and why a < 0 stays open."""
     if proof.verdict is Verdict.BROKEN:
-        excluded.append(Exclusion(-S.One, unit_c, proof.witness, proof.steps))
+        excluded.append(Exclusion(-S.One, unit_c, _witness(proof), proof.steps))
     notes.append(f"{reason}: (−1, {text(unit_c)}) is not a member"
                  + (" (refuted)" if proof.verdict is Verdict.BROKEN else f" or undecided: {proof.note}")
                  + ", and no other argument places the a < 0")
 
 
+def _certificate(proof: Proof) -> Certificate | None:
+    """The certificate the kernel accepted for a proof of a member, else None: a member counts
+    only with one (a proof the engine reports without one is a slip somewhere, never a member)."""
+    return proof.kernel.certificate if proof.verdict is Verdict.HOLDS and proof.kernel is not None else None
+
+
 def _certified(proof: Proof) -> bool:
-    """A proof of a member counts only with the certificate the kernel accepted (a proof the
-    engine reports without one is a slip somewhere, never a member)."""
-    return (proof.verdict is Verdict.HOLDS and proof.kernel is not None and proof.kernel.accepted
-            and proof.kernel.certificate is not None)
+    return _certificate(proof) is not None
 
 
 def _kept(certificates: list[tuple[str, dict]], what: str, proof: Proof) -> bool:
     """Keeps the member's kernel certificate and says whether it is a member."""
-    if not _certified(proof):
+    certificate = _certificate(proof)
+    if certificate is None:
         return False
-    certificates.append((what, proof.kernel.certificate.data))
+    certificates.append((what, certificate.data))
     return True
+
+
+def _witness(proof: Proof) -> Mapping[str, sympy.Expr]:
+    """A refutation's certified witness (group_members builds every broken Proof with one)."""
+    assert proof.witness is not None, "a broken proof without its witness"
+    return proof.witness
 
 
 def _c_from_value(sigma: Activation, a0: sympy.Expr, point: tuple[sympy.Rational, sympy.Expr]) -> sympy.Expr:

@@ -239,6 +239,7 @@ def other_side(pieces, bound: Bound, budget: Budget, steps: list[Step]) -> Bound
     """No a < 0 when the other half-line's form has another growth, or none of the chosen frequency:
     an a < 0 maps the half-lines onto each other, and a translation in t keeps each exponential
     e^((m ± iω)t) of a form (exponentials of distinct exponents are linearly independent)."""
+    assert bound.form is not None, "a log-periodic bound without its form"  # log_periodic builds it with one
     side, (m, harmonics), chosen = bound.form
     omega = harmonics[chosen][0]
     other = -side

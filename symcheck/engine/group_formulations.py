@@ -54,11 +54,16 @@ def symmetry_forms(form: str) -> str:
 
 class Group(Protocol):
     """What this module reads of a :class:`~symcheck.engine.group_results.SymmetryGroup` (which
-    sits above it and builds these views)."""
+    sits above it and builds these views); read-only, as on the frozen result."""
 
-    activation: Any
-    components: tuple[Any, ...]
-    complete: bool
+    @property
+    def activation(self) -> Any: ...
+
+    @property
+    def components(self) -> tuple[Any, ...]: ...
+
+    @property
+    def complete(self) -> bool: ...
 
     def contains(self, a: Any, c: Any) -> bool | None: ...
 

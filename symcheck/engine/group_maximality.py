@@ -128,8 +128,8 @@ def bounds(sigma: Activation, value_point: tuple[sympy.Rational, sympy.Expr] | N
             result[1] = log_derivative(sigma, pieces, steps) or result[1]
     if result[-1].kind is BoundKind.OPEN and pieces is not None:
         with budget.step():
-            discrete = result[1].kind is BoundKind.DISCRETE
-            result[-1] = ((other_side(pieces, result[1], budget, steps) if discrete else None)
+            powers = result[1].kind is BoundKind.DISCRETE
+            result[-1] = ((other_side(pieces, result[1], budget, steps) if powers else None)
                           or opposite_signs(sigma, pieces, steps) or result[-1])
     return Arguments(tuple(steps), result, tuple(missing), None if pieces is None else tuple(pieces),
                      tuple(sorted(orders)))
@@ -264,30 +264,31 @@ def _resolve(sign: int, relations: list[_Relation], unit: bool, discrete: Bound 
                                      S.EmptySet),
                             f"{r.why}, but c ≠ 0 since σ is not identically 0")
     first = relations[0] if relations else None
-    for other in relations[1:]:
-        if other.k == first.k:
-            if certified_sign(other.K - first.K) in (1, -1):
+    if first is not None:  # each further relation against the first
+        for other in relations[1:]:
+            if other.k == first.k:
+                if certified_sign(other.K - first.K) in (1, -1):
+                    return conclude(Bound(sign, BoundKind.EMPTY, reason=f"{first.why}; {other.why}"),
+                                    f"no a with {where} is in the group",
+                                    Relation(Rel.NE, first.K, other.K),
+                                    f"{first.why} and {other.why}: the constants differ")
+                continue
+            ratio = exact_form(other.K / first.K)
+            ratio_sign = certified_sign(ratio)
+            if ratio_sign == -1:
                 return conclude(Bound(sign, BoundKind.EMPTY, reason=f"{first.why}; {other.why}"),
                                 f"no a with {where} is in the group",
-                                Relation(Rel.NE, first.K, other.K),
-                                f"{first.why} and {other.why}: the constants differ")
-            continue
-        ratio = exact_form(other.K / first.K)
-        ratio_sign = certified_sign(ratio)
-        if ratio_sign == -1:
-            return conclude(Bound(sign, BoundKind.EMPTY, reason=f"{first.why}; {other.why}"),
-                            f"no a with {where} is in the group",
-                            Relation(Rel.LT, Relation(Rel.EQ, Power(Abs(A), first.k - other.k), ratio), S.Zero),
-                            f"{first.why} and {other.why}: |a|^{text(first.k - other.k)} would be negative")
-        if ratio_sign == 1:
-            modulus = exact_form(ratio ** (1 / sympy.Rational(first.k - other.k)))
-            a0 = sign * modulus
-            c0 = exact_form(first.K * modulus ** first.k)
-            return conclude(Bound(sign, BoundKind.POINTS, points=((a0, c0),), reason=f"{first.why}; {other.why}"),
-                            f"at most a = {text(a0)} with c = {text(c0)}",
-                            Relation(Rel.IMPLIES, Relation(Rel.EQ, Power(Abs(A), first.k - other.k), ratio),
-                                     Relation(Rel.EQ, A, a0)),
-                            f"{first.why} and {other.why}")
+                                Relation(Rel.LT, Relation(Rel.EQ, Power(Abs(A), first.k - other.k), ratio), S.Zero),
+                                f"{first.why} and {other.why}: |a|^{text(first.k - other.k)} would be negative")
+            if ratio_sign == 1:
+                modulus = exact_form(ratio ** (1 / sympy.Rational(first.k - other.k)))
+                a0 = sign * modulus
+                c0 = exact_form(first.K * modulus ** first.k)
+                return conclude(Bound(sign, BoundKind.POINTS, points=((a0, c0),), reason=f"{first.why}; {other.why}"),
+                                f"at most a = {text(a0)} with c = {text(c0)}",
+                                Relation(Rel.IMPLIES, Relation(Rel.EQ, Power(Abs(A), first.k - other.k), ratio),
+                                         Relation(Rel.EQ, A, a0)),
+                                f"{first.why} and {other.why}")
     if unit:
         c0 = None if first is None else first.K
         return conclude(Bound(sign, BoundKind.POINTS, points=((S(sign), c0),), reason="|a| = 1 (break points)"),
@@ -356,6 +357,7 @@ def opposite_signs(sigma: Activation, pieces, steps: list[Step]) -> Bound | None
             if len(found) == 2 or (found and strict == "zero"):
                 break
         where = "z < 0" if side == -1 else "z > 0"
+        change: tuple[sympy.Rational, ...]  # the points where σ is non-zero, of each sign
         if strict == "zero" and found:
             change = (next(iter(found.values())),)
             reason = f"σ = 0 on {where}, and σ({text(change[0])}) ≠ 0"

@@ -138,10 +138,12 @@ class Component:
             return None
         if self.aset.kind is ASetKind.FINITE:
             return next(c for p, c in self.pairs if _sign_of(a - p) == 0)
-        sign = _sign_of(a)  # certified: contains(a) is True
+        sign = _sign_of(a)
+        assert sign is not None, "contains(a) is True only with a certified sign"
         if self.aset.kind is ASetKind.DISCRETE:
-            j = _power_index(sign * a, self.aset.base)
-            return (self.unit_c if sign == -1 else S.One) * self.base_c**j
+            base, base_c = _generators(self)
+            j = _power_index(sign * a, base)
+            return (self.unit_c if sign == -1 else S.One) * base_c**j
         law = dict(self.laws)[sign]
         return exact_form(law.K * (sign * a) ** law.k)
 
@@ -393,8 +395,8 @@ def _half_lines(kind: ASetKind) -> sympy.Set:
 def _discrete_alphas(component: Component) -> sympy.Set | None:
     """α = ±base^j with c = unit_c^[α<0]·base_c^j = α, by the ratio ε = base_c/base; None when
     a sign this needs is not decided."""
-    base = component.aset.base
-    epsilon = exact_form(component.base_c / base)
+    base, base_c = _generators(component)
+    epsilon = exact_form(base_c / base)
     one, minus_one = _sign_of(epsilon - 1), _sign_of(epsilon + 1)
     if one is None or minus_one is None:
         return None
@@ -406,7 +408,9 @@ def _discrete_alphas(component: Component) -> sympy.Set | None:
         step, parts = None, [sympy.FiniteSet(S.One)]
     if component.aset.negatives:
         # unit_c·ε^j = −1: ε^j = t with t = −1/unit_c
-        target = exact_form(-1 / component.unit_c)
+        unit_c = component.unit_c
+        assert unit_c is not None, "a discrete component with negatives without its generator (-1, unit_c)"
+        target = exact_form(-1 / unit_c)
         if step is not None:
             t_one, t_minus = _sign_of(target - 1), _sign_of(target + 1)
             if t_one is None or t_minus is None:
@@ -423,6 +427,13 @@ def _discrete_alphas(component: Component) -> sympy.Set | None:
             if j is not False and _sign_of(epsilon**j - target) == 0:
                 parts.append(sympy.FiniteSet(-base**j))
     return sympy.Union(*parts)
+
+
+def _generators(component: Component) -> tuple[sympy.Expr, sympy.Expr]:
+    """A discrete component's generator (base, base_c): group._components builds it with both."""
+    base, base_c = component.aset.base, component.base_c
+    assert base is not None and base_c is not None, "a discrete component without its generator"
+    return base, base_c
 
 
 def _forms() -> tuple[str, ...]:
