@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sympy
 
@@ -22,6 +22,9 @@ from symcheck.core.rendering import render
 from symcheck.core.results import Renderable
 from symcheck.exact.signs import at_point
 from symcheck.language.symbols import SIGMA_NAME, Z
+
+if TYPE_CHECKING:
+    import numpy as np
 
 # SELU's constants in closed form (Klambauer et al. 2017, eq. 14), not the rounded floats.
 _SELU_ALPHA = "(-sqrt(2/pi)/(erfc(1/sqrt(2))*exp(1/2) - 1))"
@@ -92,7 +95,7 @@ class Activation:
         where it has one, else :attr:`expr`."""
         return SHORT_EXPR.get(self.name, self.expr) if self.builtin else self.expr
 
-    def to_numpy(self, dtype: object = "float64") -> Callable[[object], object]:
+    def to_numpy(self, dtype: object = "float64") -> Callable[[object], np.ndarray]:
         """This σ as a vectorised NumPy function (float64, or float32 on request), built from
         ``expr`` itself, with overflow-prone pieces rewritten stably (see :mod:`symcheck.exact.vectorize`).
 

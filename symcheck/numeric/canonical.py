@@ -171,8 +171,12 @@ def canonical_element(group: LayerGroup, index: int, gate: Factor | np.ndarray, 
         order, dots, alignment = _aligned(group, (gate, path, out), like, m, budget)
         gate_first, path_first = np.sign(dots[0]), None if k is None else np.sign(dots[1])
     a = np.where(gate_first < 0, -1.0, 1.0) if sign is not None else np.ones(m)
-    c = np.where(a < 0, float(sign.c), 1.0) if sign is not None else np.ones(m)
-    lam_sign = None if k is None else np.where(path_first < 0, -1.0, 1.0)
+    if sign is not None:
+        assert sign.c is not None  # a proved member carries its c
+        c = np.where(a < 0, float(sign.c), 1.0)
+    else:
+        c = np.ones(m)
+    lam_sign = None if path_first is None else np.where(path_first < 0, -1.0, 1.0)  # None exactly when k is
     v = factor_stats(out, m, budget, (c < 0) != (False if lam_sign is None else lam_sign < 0))  # v_j/(c·λ)
     degenerate = (g.norms == 0) | (v.norms == 0) | (False if k is None else k.norms == 0)
     a[degenerate], c[degenerate] = 1.0, 1.0
@@ -219,7 +223,8 @@ def _aligned(group: LayerGroup, factors: Sequence[Factor | np.ndarray | None],
         raise NumericError("the reference layer differs in form or sizes: units are matched one to one", name="like")
     projected = projections(reference, 0)
     signed = group.negative_gates is False
-    P = match_units(*(unit_features(side, m, signed, projected, budget) for side in (present, reference)), budget)
+    ours, the_reference = (unit_features(side, m, signed, projected, budget) for side in (present, reference))
+    P = match_units(ours, the_reference, budget)
     if isinstance(P, str):
         raise NumericError(f"the units cannot be matched to the reference: {P}", name="like")
     dots, smallest = [], 1.0

@@ -174,7 +174,7 @@ def _whole(name: str, value: Any, least: int) -> int | None:
 
 
 def prepare(check_name: str, *, act: Any = "silu", form: str | None = None, d: int | None = None,
-            m: int | None = None, r: int | None = None, tokens: int | None = None, seed: int = 0,
+            m: int | None = None, r: int | None = None, tokens: int | None = None, seed: int | None = 0,
             dtype: object = "float64", memory: int | str = DEFAULT_MEMORY,
             alpha: str | float | None = None, weights: Sequence[str] = (), inputs: str | None = None,
             layer: str | None = None) -> NumericCheck:
@@ -259,7 +259,8 @@ def _advice(kind: np.dtype) -> str:
 
 
 def _random_data(check_name: str, form: str, d: int | None, m: int | None, r: int | None,
-                 tokens: int | None, rng: np.random.Generator, seed: int, kind: np.dtype, budget: int):
+                 tokens: int | None, rng: np.random.Generator, seed: int | None, kind: np.dtype,
+                 budget: int):
     d = _DEFAULTS["d"] if d is None else d
     m = _DEFAULTS["m"] if m is None else m
     N = _DEFAULTS["tokens"] if tokens is None else tokens
@@ -296,7 +297,8 @@ def _random_data(check_name: str, form: str, d: int | None, m: int | None, r: in
 
 def _weights_data(check_name: str, form: str | None, weights: Sequence[str], layer: str | None,
                   d: int | None, m: int | None, r: int | None, tokens: int | None,
-                  inputs: str | None, rng: np.random.Generator, seed: int, kind: np.dtype, budget: int):
+                  inputs: str | None, rng: np.random.Generator, seed: int | None, kind: np.dtype,
+                  budget: int):
     from symcheck.numeric.weights import load_inputs, load_layer
     given = [name for name, value in (("d", d), ("m", m), ("r", r)) if value is not None]
     if given:
@@ -340,6 +342,7 @@ def _weights_data(check_name: str, form: str | None, weights: Sequence[str], lay
     else:
         arrays["Q"] = w.Q
     if check_name == "rank1":
+        assert w.Q is not None and w.K is not None  # not query-mlp (refused above): Q and K are set
         if w.Q.ndim == 3:
             arrays["Q"], arrays["K"] = w.Q[:, :, 0], w.K[:, :, 0]
     sizes = {"d": d, "m": w.m, "e": w.e, "r": w.r, "tokens": int(X.shape[0])}

@@ -114,6 +114,7 @@ def dask_client(workers: int | None, scheduler: str | None) -> Iterator[tuple[An
             with client:
                 yield client, f"dask at {scheduler}"
             return
+        assert workers is not None  # no scheduler: workers was checked to be a whole number ≥ 1
         # the scheduler's HTTP server always starts: on a free port, so that two runs never clash
         cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                            dashboard_address=":0", silence_logs=logging.CRITICAL + 1)

@@ -187,7 +187,8 @@ class _Gates:
     """Gate scales taken to G_σ and proved members, each distinct value once."""
 
     def __init__(self, group: LayerGroup) -> None:
-        self.group, self.cache = group, {}
+        self.group = group
+        self.cache: dict[float, float | None] = {}
 
     def __call__(self, estimates: np.ndarray, first_unit: int) -> tuple[np.ndarray, np.ndarray] | str:
         gates = _snapped(self.group, estimates)
@@ -196,7 +197,8 @@ class _Gates:
         for k, a in enumerate(float(v) for v in values):
             if a == a and a not in self.cache:  # NaN: no a near the estimate
                 membership = self.group.gate_membership(a)
-                self.cache[a] = float(membership.c) if membership.value is True else None
+                self.cache[a] = (float(membership.c) if membership.value is True and membership.c is not None
+                                 else None)  # a proved member carries its c
             c = self.cache.get(a) if a == a else None
             if c is None:
                 i = int(np.argmax(where.reshape(-1) == k))
@@ -222,10 +224,10 @@ def _fit(group: LayerGroup, A: _Side, B: _Side, P: np.ndarray, budget: int
          ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray, float] | str:
     """The gate scales a, the value scales λ, G_σ's c and the residual of B against g·A, a block
     of B's units at a time (A's matched units gathered); or a reason."""
-    gated = A.factors[1] is not None
+    a_path, b_path = A.factors[1], B.factors[1]
     width = max(unit_width(f) for f in A.present)
     gates_of = _Gates(group)
-    gates, cs, lam = np.empty(A.m), np.empty(A.m), np.ones(A.m) if gated else None
+    gates, cs, lam = np.empty(A.m), np.empty(A.m), np.ones(A.m) if a_path is not None else None
     residual = 0.0
     for u0, u1 in _blocks(A.m, width, budget):
         matched = P[u0:u1]
@@ -237,8 +239,9 @@ def _fit(group: LayerGroup, A: _Side, B: _Side, P: np.ndarray, budget: int
         a *= gates[u0:u1, None]
         residual = max(residual, _off(b, a, B.dtype))
         divisor = cs[u0:u1].copy()
-        if gated:
-            b, a = unit_block(B.factors[1], u0, u1), units_at(A.factors[1], matched)
+        if a_path is not None and lam is not None:  # gated (λ is made exactly then)
+            assert b_path is not None  # B has A's form (checked by _compare)
+            b, a = unit_block(b_path, u0, u1), units_at(a_path, matched)
             lam[u0:u1] = _least_squares(b, a)
             if np.any(lam[u0:u1] == 0):
                 return "a value-path scale is 0"
@@ -324,7 +327,7 @@ def output_enclosure(layer: MlpLayer | _Side, act: Any, x1: np.ndarray, column: 
                 lo, hi = Fraction(float(s[j])) - radius, Fraction(float(s[j])) + radius
                 h = enclose_range(act.expr, {z: (lo, hi)}, PRECISION)
                 term = h * arb(float(v[j]))
-                if t is not None:
+                if t is not None and dt is not None:  # both or neither
                     term *= ball(float(t[j]), float(dt[j]))
                 total += term
         return total
@@ -392,9 +395,11 @@ def _compare(group: LayerGroup, a_layer: MlpLayer, b_layer: MlpLayer, X: np.ndar
     budget = _working(budget, a_layer, b_layer, len(X))
     why = "the layers differ in form, σ or sizes"
     if same:
-        why = _find(group, A, B, seed, budget)
-        if not isinstance(why, str):
-            P, gates, lam, residual = why
+        fitted = _find(group, A, B, seed, budget)
+        if isinstance(fitted, str):
+            why = fitted
+        else:
+            P, gates, lam, residual = fitted
             if residual <= ROUNDINGS:
                 return LayerVerdict(index, "equivalent", f"B = g·A to {residual:.2f} units of {B.dtype} rounding "
                                     f"(≤ {ROUNDINGS:g}); every gate scale a proved member of G_σ",

@@ -293,7 +293,8 @@ def evaluate(form: str, X: Any, act: Any = None, **arrays_and_options: Any) -> n
         raise NumericError(f"{f.name} takes {', '.join(names)}" + (f"; missing {', '.join(missing)}"
                            if missing else "") + (f"; unknown {', '.join(unknown)}" if unknown else ""))
     arrays = [arrays_and_options[n] for n in names]
-    function = {"mlp": mlp, "query-mlp": query_mlp, "bilinear": bilinear_attention, "rank-r": rank_r,
-                "rank1": rank1, "gated": gated}[base]
-    return function(X, *arrays, act, **options)
+    functions: dict[str, Callable[..., np.ndarray]] = {
+        "mlp": mlp, "query-mlp": query_mlp, "bilinear": bilinear_attention, "rank-r": rank_r,
+        "rank1": rank1, "gated": gated}
+    return functions[base](X, *arrays, act, **options)
 

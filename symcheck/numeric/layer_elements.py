@@ -140,6 +140,7 @@ def prove_element(group: LayerGroup, index: int, m: int, permutation: np.ndarray
                 raise IllegalElement(f"layer {index}, unit {unit}: gate scale {shown(exact_real(float(a)))} {state} "
                                      f"the layer group of the {group.form} layer with σ = {group.activation.name}: "
                                      f"{membership.reason}", layer=index, unit=unit)
+            assert membership.c is not None  # a proved member carries its c
             cs[k] = float(membership.c)
         c = cs[where.reshape(-1)]
     return Element(index, permutation, gate, value, c)

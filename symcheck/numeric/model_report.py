@@ -176,7 +176,7 @@ def layer_verdicts(act: Activation, form: str, timeout: float = DEFAULT_TIMEOUT
     """The symbolic verdicts for σ on ``form`` (``gated`` or ``mlp``), as (key, result) pairs;
     a transformation that does not apply to the form has None. Cached: once per activation."""
     unit = _UNIT[form]
-    out = []
+    out: list[tuple[str, CheckResult | None]] = []
     for key, (kind, where, forms) in VERDICTS.items():
         if form not in forms:
             out.append((key, None))
@@ -341,7 +341,9 @@ def layer_output(layer: MlpLayer, X: np.ndarray, memory: int | str = DEFAULT_MEM
                  act: Activation | None = None) -> np.ndarray:
     """f(X), the block's output with its biases, as symcheck evaluates it (for inspection and
     tests: the (N, e) result itself is held, beyond ``memory``)."""
-    return _sweep(layer, X, memory, act, keep=True)[1]
+    output = _sweep(layer, X, memory, act, keep=True)[1]
+    assert output is not None  # keep=True: the output is kept
+    return output
 
 
 def _sweep(layer: MlpLayer, X: np.ndarray, memory: int | str, act: Activation | None,

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from symcheck.core.results import Renderable
+from symcheck.core.rendering import render
 from symcheck.language.activations import Activation
 
 __all__ = ["CHECKS", "IDENTITIES", "SYMMETRIES", "NumericReport"]
@@ -24,7 +24,7 @@ SYMMETRIES = {"exchange": "exchange", "scaling": "inverse-scaling"}
 
 
 @dataclass(frozen=True)
-class NumericReport(Renderable):
+class NumericReport:
     """Two evaluations of a layer at size and their relative difference: numeric evidence only.
 
     For ``rank1``/``absorb`` (identities) agreement within the tolerance is evidence for the
@@ -93,7 +93,7 @@ class NumericReport(Renderable):
         else:
             name = "exchange" if self.kind == "exchange" else f"scaling with α = {self.alpha}"
             command = f"symcheck {self.kind} --act {shlex.quote(self.activation.name)}" + (
-                f" --alpha {shlex.quote(self.alpha)}" if self.kind == "scaling" else "") + (
+                f" --alpha {shlex.quote(self.alpha)}" if self.kind == "scaling" and self.alpha is not None else "") + (
                 f" --form {self.form}" if self.form != "gated" else "")
             hint = "" if self.form == "bilinear" else f" (a certified one: {command})"
             tail = (f"the layer changes under {name}: numeric evidence that it is not a symmetry "
@@ -128,9 +128,10 @@ class NumericReport(Renderable):
                  f"  {self.summary}"]
         return "\n".join(lines)
 
-    # numeric evidence has no LaTeX or HTML form: Jupyter shows the text of ``__str__``
-    _repr_latex_ = None
-    _repr_html_ = None
+    # numeric evidence has no LaTeX or HTML form, so it is no Renderable (which promises both):
+    # a rich panel, and Jupyter shows the text of ``__str__``
+    def __rich__(self) -> Any:  # a rich renderable
+        return render(self, "rich")
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
         printer.text(str(self))

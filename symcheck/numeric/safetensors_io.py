@@ -26,6 +26,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 import numpy as np
 
@@ -58,7 +59,8 @@ BITS = {"BOOL": 8, "F4": 4, "F6_E2M3": 6, "F6_E3M2": 6, "U8": 8, "I8": 8, "F8_E5
 #: the same in bytes, for the dtypes of whole bytes
 ITEMSIZE = {dtype: bits // 8 for dtype, bits in BITS.items() if bits % 8 == 0}
 #: the floating-point dtypes symcheck reads, as the NumPy dtype of their stored bits
-FLOATS = {"F64": np.dtype("<f8"), "F32": np.dtype("<f4"), "F16": np.dtype("<f2"), "BF16": np.dtype("<u2")}
+FLOATS: dict[str, np.dtype[Any]] = {"F64": np.dtype("<f8"), "F32": np.dtype("<f4"), "F16": np.dtype("<f2"),
+                                     "BF16": np.dtype("<u2")}
 
 
 @dataclass(frozen=True)
@@ -289,6 +291,7 @@ def read_into(info: TensorInfo, out: np.ndarray, rows: tuple[int, int] | None = 
     (r0, r1), (c0, c1) = _span(info, shape, rows, columns)
     out = _block_out(info, rows, columns, out)
     target = None if divided is None else _block_out(info, rows, columns, divided[0])
+    beta = 1.0 if divided is None else divided[1]   # used only with a target
     raw = FLOATS[info.dtype]
     step = max(1, map_bytes // max(shape[1] * raw.itemsize, 1))     # rows mapped at a time
     entries = max(1, min(WIDEN_ENTRIES, map_bytes // 4, (r1 - r0) * (c1 - c0)))
@@ -303,9 +306,9 @@ def read_into(info: TensorInfo, out: np.ndarray, rows: tuple[int, int] | None = 
             piece = out[a - r0:b - r0][rows_in, cols]
             finite &= _widen(block[rows_in, cols], piece, scratch if info.dtype == "BF16" else None)
             if target is not None and not transposed:
-                np.divide(piece, divided[1], out=target[a - r0:b - r0][rows_in, cols])
+                np.divide(piece, beta, out=target[a - r0:b - r0][rows_in, cols])
     if target is not None and transposed:
-        np.divide(out, divided[1], out=target)
+        np.divide(out, beta, out=target)
     return finite
 
 

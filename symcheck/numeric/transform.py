@@ -148,6 +148,12 @@ def _rows(width: int, budget: int) -> int:
     return max(1, budget // (PER_ENTRY * max(width, 1)))
 
 
+def _flush(target: np.ndarray) -> None:
+    """Write a rewritten block back: a block of at least one row (m ≥ 1) is a memory map."""
+    assert isinstance(target, np.memmap)
+    target.flush()
+
+
 def _rewrite(factor: Factor, outputs: dict[str, TensorInfo], scale: np.ndarray | None, order: np.ndarray, m: int,
              budget: int) -> None:
     """Unit i of the output := unit order[i] of the factor times scale[order[i]], a block at a time
@@ -166,7 +172,7 @@ def _rewrite(factor: Factor, outputs: dict[str, TensorInfo], scale: np.ndarray |
                 block *= multiplier[i0:i1, None]
             target = rows_view(out, factor.start + i0, factor.start + i1, writable=True)
             target[...] = narrow(block, dtype)
-            target.flush()
+            _flush(target)
             del target, block
     else:
         rows, step = info.shape[0], _rows(info.shape[1], budget)
@@ -180,7 +186,7 @@ def _rewrite(factor: Factor, outputs: dict[str, TensorInfo], scale: np.ndarray |
                 block *= multiplier[None, :]
             target = rows_view(out, r0, r1, writable=True)
             target[:, factor.start:factor.start + m] = narrow(block, dtype)
-            target.flush()
+            _flush(target)
             del target, block
     if factor.bias is not None:
         bias = widen(np.asarray(rows_view(factor.bias, 0, m))[:, 0][order], factor.bias.dtype)
@@ -188,7 +194,7 @@ def _rewrite(factor: Factor, outputs: dict[str, TensorInfo], scale: np.ndarray |
             bias *= multiplier
         target = rows_view(outputs[factor.bias.name], 0, m, writable=True)
         target[:, 0] = narrow(bias, factor.bias.dtype)
-        target.flush()
+        _flush(target)
         del target
 
 

@@ -73,5 +73,7 @@ def units_at(factor: Factor, units: np.ndarray) -> np.ndarray:
 
 def layer_factors(layer: MlpLayer) -> tuple[Factor, Factor | None, Factor]:
     """The layer's gate, value path (gated; None for a plain MLP) and output factors."""
-    gated = layer.form == "gated"
-    return (layer.query if gated else layer.key), (layer.key if gated else None), layer.value
+    if layer.form == "gated":
+        assert layer.query is not None  # every gated architecture has a query role (ARCHITECTURES)
+        return layer.query, layer.key, layer.value
+    return layer.key, None, layer.value

@@ -24,7 +24,7 @@ import zipfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
+from typing import IO
 
 import numpy as np
 
@@ -71,15 +71,22 @@ class LayerWeights:
 
     @property
     def d(self) -> int:
-        return int((self.K if self.K is not None else self.Q).shape[1])
+        keys = self.K if self.K is not None else self.Q
+        assert keys is not None  # every loader sets K (load_layer)
+        return int(keys.shape[1])
 
     @property
     def m(self) -> int:
-        return int(self.V.shape[0])
+        return int(self._values.shape[0])
 
     @property
     def e(self) -> int:
-        return int(self.V.shape[1])
+        return int(self._values.shape[1])
+
+    @property
+    def _values(self) -> np.ndarray:
+        assert self.V is not None  # every loader sets V (load_layer)
+        return self.V
 
     @property
     def r(self) -> int:
@@ -111,7 +118,7 @@ def load(path: str | Path) -> dict[str, Tensor]:
     return tensors
 
 
-def _claimed(f: BinaryIO, available: int, where: str, path: Path, name: str | None = None) -> None:
+def _claimed(f: IO[bytes], available: int, where: str, path: Path, name: str = "") -> None:
     """Check a .npy header's claim (shape × dtype) against the ``available`` bytes of the file
     before anything is allocated: a header may claim terabytes in a file of a few bytes."""
     try:
@@ -229,7 +236,7 @@ def load_layer(paths: str | Path | Sequence[str | Path], *, layer: str | None = 
     """
     tensors = _merged([paths] if isinstance(paths, (str, Path)) else list(paths))
     files = ", ".join(dict.fromkeys(t.path for t in tensors.values()))
-    llama = {}
+    llama: dict[str, dict[str, Tensor]] = {}
     for name, t in tensors.items():
         match = _LLAMA_NAME.match(name)
         if match and (layer is None or name.startswith(layer)):
