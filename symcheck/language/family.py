@@ -140,7 +140,9 @@ def _check_defined(family: FamilyActivation, obligations: tuple[Obligation, ...]
 
 def _relaxed(ob: Obligation, expr: sympy.Expr, params: Parameters) -> Obligation:
     """A base of a power whose exponent is not a number needs only be ≥ 0 when every such
-    exponent is proved positive over the declared range (x^p = 0 at x = 0 for p > 0)."""
+    exponent is proved ≥ 0 over the declared range: x^p = 0 at x = 0 for p > 0, and 0^0 = 1, as
+    SymPy, mpmath, NumPy and PyTorch all compute it (``z*Abs(z)**p`` at p = 0 is the σ = z the
+    user gets from writing ``z*Abs(z)**0``)."""
     if ob.role != "variable base" or ob.kind != "positive":
         return ob
     from symcheck.exact.definite import prove_sign
@@ -149,7 +151,7 @@ def _relaxed(ob: Obligation, expr: sympy.Expr, params: Parameters) -> Obligation
         return ob
     for box in _boxes(params):
         for e in exponents:
-            if prove_sign(e, {s: r for s, r in box.items() if s in e.free_symbols}, "positive") is None:
+            if prove_sign(e, {s: r for s, r in box.items() if s in e.free_symbols}, "nonnegative") is None:
                 return ob
     return Obligation("nonnegative", ob.expr, ob.source, ob.region, "base", ob.requirement, ob.sufficient)
 
