@@ -107,7 +107,7 @@ DECIDING: dict[str, tuple[str, ...]] = {
                                       "certificate_tree")},
     **{f"kernel_{name}": _KERNEL_TESTS for name in ("check", "derivative", "evaluate", "normal", "points",
                                                     "rules", "signs", "tree", "verdict")},
-    "zero_proof": ("test_radical_zero_proofs.py", "test_slips_zero.py", "test_mutants_zero.py", "test_symmetries.py", "test_group.py"),
+    "zero_proof": ("test_zero_proofs_over_e.py", "test_radical_zero_proofs.py", "test_slips_zero.py", "test_mutants_zero.py", "test_symmetries.py", "test_group.py"),
     "parsing": ("test_slips_parsing.py", "test_extremum_proofs.py", "test_parsing_relation_factors.py", "test_parsing_condition_names.py", "test_parsing_constant_factors.py", "test_parsing.py", "test_domain.py", "test_mutants_domain.py",
                 "test_parse_unevaluated.py", "test_tiny_constant_signs.py"),
     "numeric_checks": ("test_numeric_relative_change.py", "test_slips_numeric.py", "test_numeric_form_names.py", "test_numeric_checks.py", "test_numeric_empty.py",
