@@ -111,7 +111,8 @@ DECIDING: dict[str, tuple[str, ...]] = {
     "parsing": ("test_slips_parsing.py", "test_extremum_proofs.py", "test_parsing_relation_factors.py", "test_parsing_condition_names.py", "test_parsing_constant_factors.py", "test_parsing.py", "test_domain.py", "test_mutants_domain.py",
                 "test_parse_unevaluated.py", "test_tiny_constant_signs.py"),
     "numeric_checks": ("test_numeric_relative_change.py", "test_slips_numeric.py", "test_numeric_form_names.py", "test_numeric_checks.py", "test_numeric_empty.py",
-                       "test_numeric_nonfinite.py", "test_numeric.py", "test_memory_estimate.py"),
+                       "test_numeric_nonfinite.py", "test_numeric.py", "test_memory_estimate.py",
+                       "test_memory_estimate_skewed_sizes.py"),
     "cli": ("test_slips_cli.py", "test_cli.py", "test_cli_errors.py", "test_expect_and_json_names.py",
             "test_group_cli.py", "test_kernel_cli.py"),
 }
