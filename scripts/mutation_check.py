@@ -636,6 +636,12 @@ SOUND_EITHER_WAY: dict[tuple[str, str], str] = {
         "_conflict then skips z = z₁ and the z where one of σ(z), σ(2z) is an exact 0 (this may take or drop the both-zero z, whose cross is exactly 0 and never certified): a z skipped in addition only loses a Conflict, leaving Pinned, which names the one candidate p and claims nothing about it, so no result becomes wrong",
     ("symmetries", "`t.domain.value > 0` → `t.domain.value >= 0`, in `and t.domain.name is not DomainName.POSITIVE and not (t.domain.value is not None and t.do…`"):
         "the two differ only for a fixed scale of exactly 0, which transformations.domain refuses ('alpha must be non-zero'); a Domain built by hand with 0 puts 0^-p (not finite) into D, so no point is certified and no case proved: inconclusive either way, only the note differs",
+    ("zero", "`S.Exp1` → `2.718281828459045`, in `return (base.is_Rational and base > 0) or base is S.Pi or base is S.Exp1`"):
+        "a SymPy base is never that float, so plain() answers False only for e^r, r a non-integer rational (unevaluated: SymPy writes it exp(r)): a constant not plain is made opaque, replaced only by a form proved equal by exact algebra or a table identity, or by a symbol with its certified sign, so proofs are only lost",
+    ("intervals", "`4 * k` → `4`, in `step = mpf_shift(mpf_add(mpf_abs(w), fone, wp), -(wp - 8 - 4 * k))`"):
+        "the k = 0 step is unchanged and every later k then repeats the k = 0 candidate, already refused by the certified c·e^c test: the mutant returns exactly what the original returns at k = 0, else raises Imprecise (undecided), never another bound",
+    ("intervals", "`wp - 8 - 4 * k` → `wp - 8`, in `step = mpf_shift(mpf_add(mpf_abs(w), fone, wp), -(wp - 8 - 4 * k))`"):
+        "the k = 0 step is unchanged and every later k then repeats the k = 0 candidate, already refused by the certified c·e^c test: the mutant returns exactly what the original returns at k = 0, else raises Imprecise (undecided), never another bound",
 }
 
 _FLIP_COMPARE: dict[type, type] = {
