@@ -96,7 +96,7 @@ _GROUP_TESTS = ("test_group_flat.py", "test_group_break_orders.py", "test_group_
 _KERNEL_TESTS = ("test_kernel_integer_parts_at_points.py", "test_kernel_change_fresh_names.py", "test_kernel_tree_grammar.py", "test_kernel_polynomial_nodes.py", "test_kernel_change_regions.py", "test_kernel_tree_depth.py", "test_mutants_kernel_bundle.py", "test_certificate_gaps.py", "test_functions_table.py",
                  "test_kernel_units.py", "test_kernel_rules.py", "test_kernel_certificates.py",
                  "test_kernel_cli.py", "test_certificate_emitter.py")
-_EMIT_TESTS = ("test_certificate_emitter.py", "test_kernel_certificates.py",
+_EMIT_TESTS = ("test_emitter_rewrite_reach.py", "test_certificate_emitter.py", "test_kernel_certificates.py",
                "test_kernel_cli.py", "test_kernel_units.py", "test_group.py")
 DECIDING: dict[str, tuple[str, ...]] = {
     **{name: _GROUP_TESTS for name in ("group", "group_breaks", "group_facts", "group_formulations",
