@@ -642,6 +642,10 @@ SOUND_EITHER_WAY: dict[tuple[str, str], str] = {
         "the k = 0 step is unchanged and every later k then repeats the k = 0 candidate, already refused by the certified c·e^c test: the mutant returns exactly what the original returns at k = 0, else raises Imprecise (undecided), never another bound",
     ("intervals", "`wp - 8 - 4 * k` → `wp - 8`, in `step = mpf_shift(mpf_add(mpf_abs(w), fone, wp), -(wp - 8 - 4 * k))`"):
         "the k = 0 step is unchanged and every later k then repeats the k = 0 candidate, already refused by the certified c·e^c test: the mutant returns exactly what the original returns at k = 0, else raises Imprecise (undecided), never another bound",
+    ("homogeneity", "`_ARITHMETIC` gets the extra entry `sympy.asin`, in `_ARITHMETIC = (sympy.Add, sympy.Mul, sympy.Pow, sympy.Symbol, sympy.Number, sympy.NumberS…`"):
+        "the flag only lets auditing read a broken p as the pinned degree; p is log(σ(2z₁)/σ(z₁))/log 2 from SymPy's substitution at a pin where certify_nonzero certified both values (its asin ball is taken on [−1, 1] only, so asin's argument is inside), where SymPy's asin of a number is exact (a table value, −asin(−u), or left asin(u); its asin(sin u) shortcut compares u with π as atan(tan u), already listed, does), so the ratio is σ's and p the pinned degree either way",
+    ("group_maximality", "`first.K * modulus ** first.k` → `first.K`, in `c0 = exact_form(first.K * modulus ** first.k)`"):
+        "relations with K = 0 returned EMPTY above; the others are c = |a|^k (a > 0, K = 1, so modulus = 1) or, for a < 0, c = 1 (σ(0) ≠ 0) or c = K·|a|^(j/q) from a Taylor coefficient p_j ≠ 0 of σ₊; a member with a < 0, b = |a|, gives σ₊(b²s) = c²·σ₊(s), so p_j·b^(2j/q) = c²·p_j for two orders: b = 1. So modulus ≠ 1 names no member with any c0 (prove_pair refutes or leaves it open; 'at most a = a0 with c = c0' holds vacuously) and modulus = 1 gives K·1^k = K",
 }
 
 _FLIP_COMPARE: dict[type, type] = {
