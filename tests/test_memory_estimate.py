@@ -76,6 +76,29 @@ def test_a_small_machine_refuses_every_check_before_allocating(monkeypatch, name
     ("exchange", {"form": "bilinear", "r": 4}), ("scaling", {"form": "rank1", "dtype": "float32"}),
 ])
 def test_the_estimate_is_not_below_what_prepare_and_run_allocate(monkeypatch, name, options) -> None:
+    # the arrays prepare keeps (its peak also holds SymPy's lambdified σ, not arrays), then the
+    # run's arrays beyond its working plan
+    estimate, after_prepare, run_peak, working = _estimate_and_footprint(monkeypatch, name, 48, 96, 40, **options)
+    assert after_prepare <= estimate
+    assert run_peak <= estimate + working
+
+
+@pytest.mark.parametrize("name", ["absorb", "exchange", "scaling"])
+@pytest.mark.parametrize("d, m", [(160, 2), (2, 400)])
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_the_estimate_covers_prepare_and_run_at_skewed_sizes(monkeypatch, name, d, m, dtype) -> None:
+    """When one size dominates (d ≫ m: absorb's d×d Q_g and its float64 product; m ≫ d: the
+    m×d arrays), a term that drops a factor d or m shows, where balanced sizes hide it in slack."""
+    estimate, after_prepare, run_peak, working = _estimate_and_footprint(monkeypatch, name, d, m, 2, dtype=dtype)
+    assert after_prepare <= estimate
+    assert run_peak <= estimate + working
+
+
+def _estimate_and_footprint(monkeypatch, name: str, d: int, m: int, tokens: int,
+                            **options) -> tuple[int, int, int, int]:
+    """(the estimate require_memory was given, bytes held after prepare, the run's peak, the
+    larger working plan), traced by tracemalloc after a warm-up run (imports and caches are
+    not the check's arrays)."""
     seen: list[int] = []
     original = planner.require_memory
 
@@ -83,11 +106,11 @@ def test_the_estimate_is_not_below_what_prepare_and_run_allocate(monkeypatch, na
         seen.append(sum(size for _, size in parts))
         return original(parts, working, available, advice)
 
-    prepare(name, d=2, m=2, tokens=2, **options).run()   # imports and caches: not the check's arrays
+    prepare(name, d=2, m=2, tokens=2, **options).run()
     monkeypatch.setattr(checks, "require_memory", spy)
     tracemalloc.start()
     try:
-        job = prepare(name, d=48, m=96, tokens=40, memory="64MiB", **options)
+        job = prepare(name, d=d, m=m, tokens=tokens, memory="64MiB", **options)
         after_prepare, _ = tracemalloc.get_traced_memory()
         tracemalloc.reset_peak()
         job.run()
@@ -95,11 +118,7 @@ def test_the_estimate_is_not_below_what_prepare_and_run_allocate(monkeypatch, na
     finally:
         tracemalloc.stop()
     assert len(seen) == 1
-    # the arrays prepare keeps (its peak also holds SymPy's lambdified σ, not arrays), then the
-    # run's arrays beyond its working plan
-    assert after_prepare <= seen[0]
-    working = max(job.left.plan.bytes, job.right.plan.bytes)
-    assert run_peak <= seen[0] + working
+    return seen[0], after_prepare, run_peak, max(job.left.plan.bytes, job.right.plan.bytes)
 
 
 def test_weights_are_counted_from_their_sizes_before_x_is_drawn(tmp_path, monkeypatch) -> None:
