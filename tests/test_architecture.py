@@ -25,6 +25,16 @@ def _modules() -> list[Path]:
     return sorted(p for p in PACKAGE.rglob("*.py") if p.parent != PACKAGE)
 
 
+def _layer_of(path: Path) -> str:
+    """The layer a module sits in: its first folder under the package (a subpackage such as
+    ``paper/derivations/`` belongs to its parent's layer)."""
+    return path.relative_to(PACKAGE).parts[0]
+
+
+def _shown(path: Path) -> str:
+    return path.relative_to(PACKAGE).as_posix()
+
+
 def _imports(path: Path) -> list[tuple[int, str]]:
     found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -40,19 +50,18 @@ def test_every_module_sits_in_a_layer() -> None:
     loose = [p.name for p in PACKAGE.glob("*.py") if p.name not in ("__init__.py", "cli.py", "__main__.py")]
     assert loose == [], f"modules outside the layers: {loose}"
     for path in _modules():
-        assert path.parent.name in LAYERS, path
+        assert _layer_of(path) in LAYERS, path
 
 
-@pytest.mark.parametrize("path", _modules(), ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("path", _modules(), ids=_shown)
 def test_imports_never_go_up(path: Path) -> None:
-    own = LAYERS.index(path.parent.name)
+    own = LAYERS.index(_layer_of(path))
     for line, module in _imports(path):
         if module == "symcheck":
-            pytest.fail(f"{path.parent.name}/{path.name}:{line} imports the package root")
+            pytest.fail(f"{_shown(path)}:{line} imports the package root")
         target = _layer(module)
         if target is not None:
-            assert target <= own, (f"{path.parent.name}/{path.name}:{line} imports {module}, "
-                                   f"a layer above {path.parent.name}")
+            assert target <= own, f"{_shown(path)}:{line} imports {module}, a layer above {_layer_of(path)}"
 
 
 def test_layer_packages_are_only_a_docstring() -> None:

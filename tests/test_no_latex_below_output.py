@@ -23,7 +23,7 @@ COMMAND = re.compile(r"\\(?:[A-Za-z]{2,}|[,;:!{}|])")
 #: computes; a formula tree for them would be a second typesetting of the same text
 EXCEPTIONS: dict[str, str] = {
     "language/layer_formulations.py": "each formulation's matrix formula, h = σ(xQᵀ) ⊙ (xKᵀ) …",
-    "paper/derivations.py": "the derivations' step formulas, written beside their text",
+    "paper/derivations/__init__.py": "the derivations' step formulas, written beside their text",
     "paper/targets.py": "the statements of the paper's results: prose with inline math",
 }
 
@@ -54,11 +54,11 @@ def findings(source: str) -> list[str]:
 
 
 def _modules() -> list[Path]:
-    return sorted(p for layer in BELOW_OUTPUT for p in (PACKAGE / layer).glob("*.py"))
+    return sorted(p for layer in BELOW_OUTPUT for p in (PACKAGE / layer).rglob("*.py"))
 
 
 def _name(path: Path) -> str:
-    return f"{path.parent.name}/{path.name}"
+    return path.relative_to(PACKAGE).as_posix()
 
 
 @pytest.mark.parametrize("path", _modules(), ids=_name)
