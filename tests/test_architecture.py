@@ -125,7 +125,6 @@ def test_the_circle_check_can_fail(monkeypatch) -> None:
 # ---- private names stay in their module ------------------------------------------------------------
 
 _B = "the certificate modules are being split by issue 20 (helper B/I): made public there"
-_KERNEL = "the kernel's checker is private to the kernel: its users belong with the certificate rewrite"
 _C = "engine/group_*.py is being regrouped (issue 24, item 3): made public when it moves"
 _PARSER = "the family/params parsers extend the activation parser: a public parser API is issue 20's"
 #: private names still imported from another module, each with why it is not public yet: the test
@@ -133,7 +132,6 @@ _PARSER = "the family/params parsers extend the activation parser: a public pars
 PRIVATE_IMPORTS_PENDING: dict[tuple[str, str, str], str] = {
     ("symcheck.engine.certificate_complete", "symcheck.engine.certificate_emit", "_finish"): _B,
     ("symcheck.engine.certificate_complete", "symcheck.engine.group_maximality", "_root_order"): _B,
-    ("symcheck.engine.certificate_complete", "symcheck.kernel.check", "_Checker"): _KERNEL,
     ("symcheck.engine.certificate_family", "symcheck.engine.certificate_emit", "_emit"): _B,
     ("symcheck.engine.certificate_family", "symcheck.engine.certificate_emit", "_finish"): _B,
     ("symcheck.engine.certificate_family", "symcheck.engine.certificate_emit", "_witnessed"): _B,
@@ -141,8 +139,6 @@ PRIVATE_IMPORTS_PENDING: dict[tuple[str, str, str], str] = {
     ("symcheck.engine.certificate_region", "symcheck.engine.certificate_rewrite", "_constant_factor"): _B,
     ("symcheck.engine.certificate_region", "symcheck.engine.certificate_rewrite", "_polynomial_over_generators"): _B,
     ("symcheck.engine.certificate_region", "symcheck.engine.certificate_rewrite", "_term"): _B,
-    ("symcheck.engine.certificate_rewrite", "symcheck.kernel.check", "_Checker"): _KERNEL,
-    ("symcheck.engine.group_maximality", "symcheck.kernel.complete", "_half_line"): _C,
     ("symcheck.engine.group_members", "symcheck.engine.symmetries", "_case_steps"): _C,
     ("symcheck.engine.group_members", "symcheck.engine.symmetries", "_fallback"): _C,
     ("symcheck.engine.group_members", "symcheck.engine.symmetries", "_piece_steps"): _C,

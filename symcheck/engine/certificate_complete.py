@@ -154,10 +154,10 @@ def _below(x: sympy.Expr) -> Fraction:
 def _resolve(node: Node, box: dict) -> Node:
     """σ's own tree with every piecewise and |x| decided on the box (the kernel's truth and
     sign arguments): the branch-free expression σ is there, written as σ's tree writes it."""
-    from symcheck.kernel.check import _Checker
+    from symcheck.kernel.check import Checker
     head = node[0]
     if head == "piecewise":
-        checker = _Checker()
+        checker = Checker()
         for value, cond in node[1:]:
             cond = _resolve_condition(cond, box)
             guess = _truth_at_a_point(cond, box)  # which truth to prove: a failed proof is the slow part

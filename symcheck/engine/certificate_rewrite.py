@@ -29,7 +29,7 @@ from typing import Any
 
 from symcheck.engine.certificate_points import roots_inside
 from symcheck.engine.certificate_tree import MINUS_ONE, ONE, ZERO, neg, number
-from symcheck.kernel.check import _Checker, ends_at_zero_or_infinity
+from symcheck.kernel.check import Checker, ends_at_zero_or_infinity
 from symcheck.kernel.evaluate import exact
 from symcheck.kernel.normal import Form, canon, generators, inverted_bases
 from symcheck.kernel.points import INF, NEG_INF, compare, rational_point
@@ -723,7 +723,7 @@ class Leaf:
         one variable that is 0 at its algebraic point."""
         values = {v: r[1].rational for v, r in self.box.items() if r[0] == "point" and r[1].rational is not None}
         if not free_vars(self.expr) <= values.keys():
-            return _Checker.algebraic_zero(self.expr, self.box)
+            return Checker.algebraic_zero(self.expr, self.box)
         try:
             return exact(self.expr, values) == 0
         except (ZeroDivisionError, ValueError, OverflowError):

@@ -394,7 +394,7 @@ def log_derivative(sigma: Activation, pieces, steps: list[Step]) -> Bound | None
     z·F′ = H·F); SymPy only proposes H."""
     from symcheck.engine.certificate_emit import Certificate, certify_zero
     from symcheck.engine.certificate_tree import Unsupported, tree
-    from symcheck.kernel.complete import _half_line, analytic_on, nth_derivative
+    from symcheck.kernel.complete import analytic_on, half_line, nth_derivative
     from symcheck.kernel.evaluate import Unknown
     from symcheck.kernel.signs import prove_sign
     from symcheck.kernel.verdict import Reject
@@ -412,7 +412,7 @@ def log_derivative(sigma: Activation, pieces, steps: list[Step]) -> Bound | None
         f = _half_piece(sigma, pieces, side)
         if f is None or Z not in f.free_symbols:
             continue
-        raw, box = _half_line(side)
+        raw, box = half_line(side)
         try:
             ft = tree(f)
             analytic_on(ft, box)

@@ -46,7 +46,7 @@ _IMPLIED_BY = {"pos": {"pos"}, "neg": {"neg"}, "zero": {"zero"}, "nonneg": {"non
 
 def check(certificate: Any) -> KernelVerdict:
     """Accepted only when every obligation is re-proved; never raises on malformed input."""
-    checker = _Checker()
+    checker = Checker()
     try:
         checker.run(certificate)
     except Reject as why:
@@ -139,7 +139,10 @@ def _list(obj: Any, what: str) -> list:
     return obj
 
 
-class _Checker:
+class Checker:
+    """One certificate's walk: the path to the obligation being proved (for a rejection's
+    ``where``), the obligations counted, and the domains and facts in scope."""
+
     def __init__(self) -> None:
         self.path: list[str] = []
         self.count = 0

@@ -346,7 +346,7 @@ class Completeness:
         side = obj.get("side")
         if side not in (1, -1):
             raise Reject("side is 1 or -1")
-        raw, box = _half_line(side)
+        raw, box = half_line(side)
         with self.at(".piece"):
             f = self.piece_on(_obj(obj.get("piece"), "the piece"), raw)
             analytic_on(f, box)
@@ -385,7 +385,7 @@ class Completeness:
         side = obj.get("side")
         if side not in (1, -1):
             raise Reject("side is 1 or -1")
-        raw, box = _half_line(side)
+        raw, box = half_line(side)
         sign = obj.get("sign")
         if sign not in ("pos", "neg", "zero"):
             raise Reject("the sign on the half-line is 'pos', 'neg' or 'zero'")
@@ -455,7 +455,7 @@ class Completeness:
 # ------------------------------------------------------------ helpers
 
 
-def _half_line(side: int) -> tuple[list, dict]:
+def half_line(side: int) -> tuple[list, dict]:
     """The open half-line of ``side`` as region JSON and as a kernel box."""
     if side == -1:
         return ["open", "-inf", ["int", 0]], {"z": ("open", NEG_INF, ORIGIN)}
