@@ -459,7 +459,7 @@ EQUIVALENT: dict[tuple[str, str], str] = {
     ("parsing", "`_ARITHMETIC` gets the extra entry `ast.BitAnd`, in `_ARITHMETIC: dict[type, Callable[[Any, Any], sympy.Expr]] = {`"):
         "_binop refuses an operator of _CONNECTIVES before it reads _ARITHMETIC, and _forbidden tests membership of _ARITHMETIC | _CONNECTIVES, which already holds BitAnd: the extra entry is never read",
     ("parsing", "`_REFUSED` gets the extra entry `ast.Add`, in `_REFUSED = {`"):
-        "_REFUSED is looked up only by _forbidden, which _refuse_forbidden calls on ast.expr nodes only; ast.Add is an ast.operator (a BinOp's op), never such a node",
+        "_REFUSED is looked up only by _forbidden, which refuse_forbidden calls on ast.expr nodes only; ast.Add is an ast.operator (a BinOp's op), never such a node",
     ("parsing", "`_RELATION_SIGN` gets the extra entry `ast.Add`, in `_RELATION_SIGN: dict[type, Callable[[int], bool]] = {`"):
         "_RELATION_SIGN is keyed and looked up by SymPy relation classes (relation's cls, the rebuild's type(node) of a SymPy node); an ast class is never such a key",
     ("parsing", "`_NONSMOOTH_VALUE` gets the extra entry `asin`, in `_NONSMOOTH_VALUE: dict[str, Callable[[int, sympy.Expr], sympy.Expr]] = {`"):

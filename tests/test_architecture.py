@@ -126,7 +126,6 @@ def test_the_circle_check_can_fail(monkeypatch) -> None:
 
 _B = "the certificate modules are being split by issue 20 (helper B/I): made public there"
 _C = "engine/group_*.py is being regrouped (issue 24, item 3): made public when it moves"
-_PARSER = "the family/params parsers extend the activation parser: a public parser API is issue 20's"
 #: private names still imported from another module, each with why it is not public yet: the test
 #: fails on any other one and on an entry no longer imported, so this list can only shrink
 PRIVATE_IMPORTS_PENDING: dict[tuple[str, str, str], str] = {
@@ -142,13 +141,6 @@ PRIVATE_IMPORTS_PENDING: dict[tuple[str, str, str], str] = {
     ("symcheck.engine.group_members", "symcheck.engine.symmetries", "_case_steps"): _C,
     ("symcheck.engine.group_members", "symcheck.engine.symmetries", "_fallback"): _C,
     ("symcheck.engine.group_members", "symcheck.engine.symmetries", "_piece_steps"): _C,
-    ("symcheck.language.family", "symcheck.language.parsing", "_BUILTIN_FUNCTIONS"): _PARSER,
-    ("symcheck.language.family", "symcheck.language.parsing", "_CONSTANTS"): _PARSER,
-    ("symcheck.language.family", "symcheck.language.parsing", "_parse_tree"): _PARSER,
-    ("symcheck.language.params", "symcheck.language.parsing", "_Builder"): _PARSER,
-    ("symcheck.language.params", "symcheck.language.parsing", "_CONSTANTS"): _PARSER,
-    ("symcheck.language.params", "symcheck.language.parsing", "_parse_tree"): _PARSER,
-    ("symcheck.language.params", "symcheck.language.parsing", "_refuse_forbidden"): _PARSER,
     ("symcheck.paper.family_audit", "symcheck.engine.families", "_simplest"): _B,
 }
 

@@ -103,13 +103,13 @@ def _bare_names(text: str, params: Parameters) -> dict[str, sympy.Symbol]:
     An undeclared function name is left out: used as a number, the parser refuses it as before."""
     import ast
 
-    from symcheck.language.parsing import _BUILTIN_FUNCTIONS, _CONSTANTS, _parse_tree
-    _, tree = _parse_tree(text)
+    from symcheck.language.parsing import BUILTIN_FUNCTIONS, CONSTANTS, parse_tree
+    _, tree = parse_tree(text)
     called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
     declared = set(params.names)
-    functions = set(_BUILTIN_FUNCTIONS) | set(catalogue_functions())
+    functions = set(BUILTIN_FUNCTIONS) | set(catalogue_functions())
     return {n.id: sympy.Symbol(n.id, real=True) for n in ast.walk(tree)
-            if isinstance(n, ast.Name) and id(n) not in called and n.id not in _CONSTANTS
+            if isinstance(n, ast.Name) and id(n) not in called and n.id not in CONSTANTS
             and (n.id in declared or n.id not in functions)}
 
 

@@ -166,11 +166,11 @@ def rational(value: object, what: str) -> sympy.Rational:
 def parse_param(text: str, index: int = 0) -> ParamSpec:
     """One declaration: ``name``, ``name OP c``, ``c OP name``, ``c1 < name < c2`` (or ``<=``),
     OP one of ``< <= > >= !=``, c rational."""
-    from symcheck.language.parsing import _parse_tree, _refuse_forbidden
+    from symcheck.language.parsing import parse_tree, refuse_forbidden
     if not isinstance(text, str):
         raise ParseError(f"a parameter is declared by a string such as 'beta>0', got {type(text).__name__}")
-    source, tree = _parse_tree(text)
-    _refuse_forbidden(tree, source)
+    source, tree = parse_tree(text)
+    refuse_forbidden(tree, source)
     body = tree.body
     if isinstance(body, ast.Name):
         name = _name(body.id, text)
@@ -178,9 +178,9 @@ def parse_param(text: str, index: int = 0) -> ParamSpec:
     if not isinstance(body, ast.Compare):
         raise ParseError(f"cannot read the parameter declaration {text!r}: expected NAME, NAME > c, "
                          f"c < NAME < d or NAME != c (c, d rational)")
-    from symcheck.language.parsing import _CONSTANTS
+    from symcheck.language.parsing import CONSTANTS
     operands = [body.left, *body.comparators]
-    names = [i for i, node in enumerate(operands) if isinstance(node, ast.Name) and node.id not in _CONSTANTS]
+    names = [i for i, node in enumerate(operands) if isinstance(node, ast.Name) and node.id not in CONSTANTS]
     if not names:  # "pi>0": the one name is a constant, which cannot be a parameter
         for node in operands:
             if isinstance(node, ast.Name):
@@ -213,15 +213,15 @@ def parse_param(text: str, index: int = 0) -> ParamSpec:
 def _name(name: str, text: str) -> str:
     """A parameter may be named like a function (gamma: used as a number it is the parameter,
     called it is Γ), never like a constant (pi, E), which has no other reading."""
-    from symcheck.language.parsing import _CONSTANTS
-    if name in _CONSTANTS:
+    from symcheck.language.parsing import CONSTANTS
+    if name in CONSTANTS:
         raise ParseError(f"{name!r} cannot be a parameter: it is a constant of the expression language")
     return name
 
 
 def _bound(source: str, node: ast.expr, text: str) -> sympy.Rational:
-    from symcheck.language.parsing import _Builder
-    value = _Builder(source, {}, {}).build(node).expr
+    from symcheck.language.parsing import Builder
+    value = Builder(source, {}, {}).build(node).expr
     if not value.is_Rational:
         raise ParseError(f"a bound of a parameter must be a rational number, got {sympy.sstr(value)!r} in {text!r}")
     return value

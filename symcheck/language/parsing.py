@@ -70,13 +70,18 @@ from symcheck.language.definedness import (
 from symcheck.language.symbols import Z
 
 __all__ = [
+    "BUILTIN_FUNCTIONS",
+    "CONSTANTS",
     "LIMITS",
+    "Builder",
     "Limits",
     "Obligation",  # re-exported from .domain
     "Parsed",
     "check_defined_on_reals",  # re-exported from .domain
     "parse_activation",
     "parse_expression",
+    "parse_tree",
+    "refuse_forbidden",
 ]
 
 
@@ -122,8 +127,10 @@ _VARIADIC: dict[str, type[sympy.Expr]] = {"Max": sympy.Max, "Min": sympy.Min}
 # Eq and Ne too, because SymPy prints "z != 0" as Ne(z, 0): its output parses back.
 _BOOLEAN_FUNCTIONS = ("And", "Or", "Not", "Eq", "Ne")
 _ALIASES = {"abs": "Abs", "max": "Max", "min": "Min"}
-_CONSTANTS: dict[str, sympy.Expr] = {"pi": sympy.pi, "E": sympy.E}
-_BUILTIN_FUNCTIONS = (*_UNARY, *_BINARY, *_VARIADIC, "Piecewise", *_BOOLEAN_FUNCTIONS, *_ALIASES)
+#: the named constants users write (every other name is a variable, a parameter or a function)
+CONSTANTS: dict[str, sympy.Expr] = {"pi": sympy.pi, "E": sympy.E}
+#: every function name the parser knows without a catalogue (the family and parameter parsers ask too)
+BUILTIN_FUNCTIONS = (*_UNARY, *_BINARY, *_VARIADIC, "Piecewise", *_BOOLEAN_FUNCTIONS, *_ALIASES)
 
 _ARITHMETIC: dict[type, Callable[[Any, Any], sympy.Expr]] = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
@@ -182,9 +189,9 @@ def parse_expression(
     (1, 'nonzero')
     """
     try:
-        source, tree = _parse_tree(text)
-        _refuse_forbidden(tree, source, functions)
-        parsed = _Builder(source, functions, symbols).build(tree.body)
+        source, tree = parse_tree(text)
+        refuse_forbidden(tree, source, functions)
+        parsed = Builder(source, functions, symbols).build(tree.body)
         _check_against_as_written(parsed.expr, source, tree, functions, symbols)
         return parsed
     except ParseError as err:
@@ -214,7 +221,7 @@ def _check_against_as_written(expr: sympy.Expr, source: str, tree: ast.Expressio
     # under evaluate(False) the safe constructors decide nothing: each node is built as written
     try:
         with sympy.evaluate(False):
-            as_written = _Builder(source, functions, symbols).build(tree.body).expr
+            as_written = Builder(source, functions, symbols).build(tree.body).expr
     except SymcheckError:
         return
     if not _signed_by_evalf(as_written):
@@ -278,7 +285,7 @@ def undeclared_hint(names: list[str]) -> str:
 
 # --- text -> syntax tree ---------------------------------------------------------------------
 
-def _parse_tree(text: str) -> tuple[str, ast.Expression]:
+def parse_tree(text: str) -> tuple[str, ast.Expression]:
     """Validate the raw text and parse it; returns the text actually parsed and the tree."""
     if not isinstance(text, str):
         raise ParseError(f"expected a string, got {type(text).__name__}")
@@ -397,7 +404,7 @@ def _check_tree_size(tree: ast.Expression) -> None:
                      if isinstance(child, (ast.expr, ast.keyword)))
 
 
-def _refuse_forbidden(tree: ast.Expression, source: str, functions: Mapping[str, Any] = MappingProxyType({})) -> None:
+def refuse_forbidden(tree: ast.Expression, source: str, functions: Mapping[str, Any] = MappingProxyType({})) -> None:
     """Refuse constructs that are never allowed, reporting the leftmost one."""
     nodes = [node for node in ast.walk(tree.body) if isinstance(node, ast.expr)]
     outer = {id(node.value): node for node in nodes if isinstance(node, ast.Attribute)}
@@ -431,12 +438,12 @@ def _attribute(node: ast.Attribute, top: ast.Attribute, call: ast.Call | None, s
     (attributes are never read: only the message knows the libraries' spellings)."""
     ours = _LIBRARY_NAMES.get(top.attr, top.attr)
     dotted = f"attribute access is not allowed: {_segment(source, top)!r}"
-    if ours in _CONSTANTS and call is None:
+    if ours in CONSTANTS and call is None:
         return f"{dotted}; write {ours}"
-    if call is None or not (ours in _BUILTIN_FUNCTIONS or ours in functions):
+    if call is None or not (ours in BUILTIN_FUNCTIONS or ours in functions):
         return f"attribute access is not allowed: {node.attr!r}"
     written = f"{ours}({', '.join(_segment(source, arg) for arg in call.args)})"
-    if ours in functions and ours not in _BUILTIN_FUNCTIONS:
+    if ours in functions and ours not in BUILTIN_FUNCTIONS:
         return f"{dotted}; write {written} ({ours} is a built-in name: --act {ours})"
     return f"{dotted}; write {written}"
 
@@ -498,7 +505,7 @@ def _forbidden_constant(node: ast.Constant, source: str) -> str | None:
 
 # --- syntax tree -> SymPy ------------------------------------------------------------------
 
-class _Builder:
+class Builder:
     """Builds SymPy objects from a validated tree, collecting obligations as written."""
 
     def __init__(self, source: str, functions: Mapping[str, Callable[[sympy.Expr], sympy.Expr]],
@@ -546,7 +553,7 @@ class _Builder:
             raise ParseError(f"a condition cannot be used as a number: {self._text(node)!r}")
         elif isinstance(node, ast.Tuple):
             raise ParseError("a tuple is only allowed as a Piecewise (expression, condition) pair")
-        else:  # unreachable after _refuse_forbidden; kept so nothing slips through
+        else:  # unreachable after refuse_forbidden; kept so nothing slips through
             raise ParseError(f"{type(node).__name__} is not allowed")
         if node not in self.weights:
             self.weights[node] = self._weight_below(node)
@@ -592,11 +599,11 @@ class _Builder:
 
     def _name(self, node: ast.Name) -> sympy.Expr:
         name = node.id
-        if name in _CONSTANTS:
-            return _CONSTANTS[name]
+        if name in CONSTANTS:
+            return CONSTANTS[name]
         declared = self.symbols is not None and name in self.symbols
         # a declared name used as a number (a family's parameter gamma) is that symbol; called, a function
-        if not declared and (name in self.functions or name in _BUILTIN_FUNCTIONS):
+        if not declared and (name in self.functions or name in BUILTIN_FUNCTIONS):
             raise ParseError(f"{name!r} is a function; call it, as in {name}(z)")
         if self.symbols is None:
             symbol = sympy.Symbol(name, real=True)
@@ -665,7 +672,7 @@ class _Builder:
     def _call(self, node: ast.Call) -> sympy.Expr:
         name = self._function_name(node)
         # Built-ins win over caller-supplied names: the catalogue defines tanh as tanh(z).
-        if name in self.functions and _ALIASES.get(name, name) not in _BUILTIN_FUNCTIONS:
+        if name in self.functions and _ALIASES.get(name, name) not in BUILTIN_FUNCTIONS:
             # trusted definitions: only their argument is checked
             (arg,) = self._arguments(node, name, 1)
             return self._trusted(self.functions[name], self.number(arg), self._text(node))
@@ -683,7 +690,7 @@ class _Builder:
             return self._piecewise(node)
         if name in _BOOLEAN_FUNCTIONS:
             raise ParseError(f"a condition cannot be used as a number: {self._text(node)!r}")
-        raise ParseError(_unknown("function", name, (*_BUILTIN_FUNCTIONS, *self.functions)))
+        raise ParseError(_unknown("function", name, (*BUILTIN_FUNCTIONS, *self.functions)))
 
     def _function_name(self, node: ast.Call) -> str:
         if not isinstance(node.func, ast.Name):  # refused earlier; kept for safety
