@@ -28,8 +28,18 @@ from symcheck.language.layer_formulations import (
     unroll,
 )
 from symcheck.language.symbols import SIGMA
-from symcheck.paper import derivations as dv
-from symcheck.paper.derivations import DERIVATIONS, EXPLICIT_ONLY, CheckRecord, Claim, Derivation, derive
+from symcheck.paper.derivations import (
+    DERIVATIONS,
+    EXPLICIT_ONLY,
+    CheckRecord,
+    Claim,
+    Derivation,
+    catalogue,
+    checks,
+    derive,
+    steps,
+    sums,
+)
 
 i, t, j, s = sympy.symbols("i t j s", integer=True)
 
@@ -74,7 +84,7 @@ def _replaced(name: str, entry) -> Formulation:
 def _derive_with(monkeypatch: pytest.MonkeyPatch, derivation: str, formulation: str, entry) -> Derivation:
     """Check a derivation from scratch (no cache) with one formulation's builder replaced."""
     monkeypatch.setitem(FORMULATIONS, formulation, _replaced(formulation, entry))
-    title, statement, statement_latex, claims = dv._CATALOGUE[derivation]
+    title, statement, statement_latex, claims = catalogue._CATALOGUE[derivation]
     return Derivation.from_claims(derivation, title, statement, claims(), statement_latex)
 
 
@@ -164,12 +174,12 @@ def test_status_truth_table(every_size: str | None, explicit: str | None, expect
         records.append(CheckRecord("generic-entry", every_size, "…"))
     if explicit is not None:
         records.append(CheckRecord("explicit", explicit, "…"))
-    assert dv._status(records) == expected
+    assert steps._status(records) == expected
 
 
 def test_a_budget_record_is_not_a_check_for_every_size() -> None:
     records = [CheckRecord("budget", "verified", "…"), CheckRecord("explicit", "verified", "…")]
-    assert dv._status(records) == EXPLICIT_ONLY
+    assert steps._status(records) == EXPLICIT_ONLY
 
 
 def test_a_step_checked_only_at_explicit_sizes_is_explicit_only_and_blocks_the_derivation() -> None:
@@ -211,7 +221,7 @@ a, b, c = sympy.symbols("a b c", integer=True)
     (sympy.Sum(u[a], (a, 0, 0)), u[0]),
 ], ids=["product of sums", "linearity", "block index, delta", "block index", "delta", "one term"])
 def test_sums_that_are_equal_are_shown_equal(lhs, rhs) -> None:
-    assert dv._scalars_equal(lhs, rhs)
+    assert sums.scalars_equal(lhs, rhs)
 
 
 @pytest.mark.parametrize("lhs, rhs", [
@@ -227,7 +237,7 @@ def test_sums_that_are_equal_are_shown_equal(lhs, rhs) -> None:
 ], ids=["fewer terms", "diagonal vs all pairs", "block index swapped", "delta out of range", "floor beyond",
         "two terms vs one"])
 def test_sums_that_differ_are_never_shown_equal(lhs, rhs) -> None:
-    assert not dv._scalars_equal(lhs, rhs)
+    assert not sums.scalars_equal(lhs, rhs)
 
 
 ENTRIES = {name: FORMULATIONS[name] for name in ("mlp", "query-mlp", "bilinear", "rank-r", "rank1", "gated")}
@@ -240,10 +250,10 @@ ENTRIES = {name: FORMULATIONS[name] for name in ("mlp", "query-mlp", "bilinear",
 def test_the_normal_form_keeps_the_value_at_every_concrete_size(name: str, which: str, d: int, m: int, r: int) -> None:
     """Rewriting to the normal form, then fixing the sizes, gives the same explicit entry."""
     f = ENTRIES[name]
-    entry = f.entry(SIGMA) if which == "builder" else dv._expression_entry(f)
+    entry = f.entry(SIGMA) if which == "builder" else checks._expression_entry(f)
     sizes = {SYMBOLIC.d: d, SYMBOLIC.m: m, SYMBOLIC.r: r}
     original = _shapeless(unroll(entry.subs(sizes)))
-    normal = _shapeless(unroll(dv._sum_normal(entry).subs(sizes)))
+    normal = _shapeless(unroll(sums._sum_normal(entry).subs(sizes)))
     assert sympy.expand(original - normal) == 0
 
 

@@ -12,7 +12,7 @@ from symcheck.core.errors import UnknownNameError
 from symcheck.language.layer_formulations import FORMULATIONS, Q_G, D, K, Q, X, elementwise, input_row
 from symcheck.language.symbols import SIGMA, A, B
 from symcheck.paper import derivations as dv
-from symcheck.paper.derivations import DERIVATIONS, Claim, Derivation, derive
+from symcheck.paper.derivations import DERIVATIONS, Claim, Derivation, checks, derive, gated, sums
 
 from conftest import quick_few
 
@@ -91,7 +91,7 @@ def test_sigma_of_a_product_is_not_sigma_times_factor() -> None:
 
 
 def test_a_wrong_step_makes_the_derivation_not_verified() -> None:
-    claims = dv._gated()[:2] + [WRONG_GATED]
+    claims = gated.claims()[:2] + [WRONG_GATED]
     derivation = Derivation.from_claims("broken", "a wrong derivation", "σ(ab) = σ(a)b", claims)
     assert [s.status for s in derivation.steps] == ["verified", "verified", "failed"]
     assert not derivation.verified and derivation.to_dict()["verified"] is False
@@ -143,20 +143,20 @@ def test_renaming_summation_indices_never_identifies_different_sums() -> None:
     u = sympy.MatrixSymbol("u", 1, n)
     same = (sympy.Sum(u[0, i] * u[0, j], (i, 0, n - 1), (j, 0, n - 1)),
             sympy.Sum(sympy.Sum(u[0, j] * u[0, i], (j, 0, n - 1)), (i, 0, n - 1)))
-    assert dv._scalars_equal(*same)
+    assert sums.scalars_equal(*same)
     different = (sympy.Sum(u[0, i] * u[0, j], (i, 0, n - 1), (j, 0, n - 1)),   # (Σ u)²
                  sympy.Sum(u[0, j] * u[0, j], (i, 0, n - 1), (j, 0, n - 1)))   # n Σ u²
-    assert not dv._scalars_equal(*different)
-    assert not dv._scalars_equal(sympy.Sum(u[0, i], (i, 0, n - 1)), sympy.Sum(u[0, i], (i, 0, n - 2)))
-    assert not dv._scalars_equal(sympy.Sum(x[i] * y[i], (i, 0, n)), sympy.Sum(x[i] * x[i], (i, 0, n)))
+    assert not sums.scalars_equal(*different)
+    assert not sums.scalars_equal(sympy.Sum(u[0, i], (i, 0, n - 1)), sympy.Sum(u[0, i], (i, 0, n - 2)))
+    assert not sums.scalars_equal(sympy.Sum(x[i] * y[i], (i, 0, n)), sympy.Sum(x[i] * x[i], (i, 0, n)))
 
 
 def test_matrix_algebra_sees_through_transposes_and_identities() -> None:
-    assert dv._matrix_equal(sympy.Transpose(K * Q_G.T), Q_G * K.T)
-    assert dv._matrix_equal(elementwise(SIGMA, X * sympy.Transpose(K * Q_G.T)), elementwise(SIGMA, X * Q_G * K.T))
-    assert not dv._matrix_equal(sympy.Transpose(K * Q_G), Q_G * K.T)
-    assert not dv._matrix_equal(elementwise(SIGMA, X * Q.T), X * Q.T)
-    assert dv._matrix_equal(X * sympy.Identity(D), X)
+    assert checks._matrix_equal(sympy.Transpose(K * Q_G.T), Q_G * K.T)
+    assert checks._matrix_equal(elementwise(SIGMA, X * sympy.Transpose(K * Q_G.T)), elementwise(SIGMA, X * Q_G * K.T))
+    assert not checks._matrix_equal(sympy.Transpose(K * Q_G), Q_G * K.T)
+    assert not checks._matrix_equal(elementwise(SIGMA, X * Q.T), X * Q.T)
+    assert checks._matrix_equal(X * sympy.Identity(D), X)
 
 
 # ---- results ------------------------------------------------------------------------------------
@@ -216,5 +216,5 @@ def test_shadowed_indices_are_not_merged_or_reordered() -> None:
     # Σ_{i<2} Σ_{i<3} u_i = 2·(u_0+u_1+u_2) and Σ_{i<3} Σ_{i<2} u_i = 3·(u_0+u_1): different
     left = sympy.Sum(sympy.Sum(u[0, i], (i, 0, 2)), (i, 0, 1))
     right = sympy.Sum(sympy.Sum(u[0, i], (i, 0, 1)), (i, 0, 2))
-    assert not dv._scalars_equal(left, right)
+    assert not sums.scalars_equal(left, right)
     assert left.doit() != right.doit()

@@ -23,7 +23,12 @@ COMMAND = re.compile(r"\\(?:[A-Za-z]{2,}|[,;:!{}|])")
 #: computes; a formula tree for them would be a second typesetting of the same text
 EXCEPTIONS: dict[str, str] = {
     "language/layer_formulations.py": "each formulation's matrix formula, h = σ(xQᵀ) ⊙ (xKᵀ) …",
-    "paper/derivations/__init__.py": "the derivations' step formulas, written beside their text",
+    "paper/derivations/absorb.py": "the derivations' step formulas, written beside their text",
+    "paper/derivations/catalogue.py": "each derivation's statement, beside its text",
+    "paper/derivations/gated.py": "the derivations' step formulas, written beside their text",
+    "paper/derivations/mlp.py": "the derivations' step formulas, written beside their text",
+    "paper/derivations/rank1.py": "the derivations' step formulas, written beside their text",
+    "paper/derivations/rank_r.py": "the derivations' step formulas, written beside their text",
     "paper/targets.py": "the statements of the paper's results: prose with inline math",
 }
 

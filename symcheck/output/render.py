@@ -289,7 +289,7 @@ def rich_audit(audit: Audit) -> Fitted:
     return Fitted(table, narrow)
 
 
-@renderer("rich", "symcheck.paper.derivations.Derivation")
+@renderer("rich", "symcheck.paper.derivations.steps.Derivation")
 def rich_derivation(derivation: Derivation) -> TitledPanel:
     """A derivation as a numbered table: each step, its status, why it holds, the checks run."""
     from symcheck.paper.derivations import DerivationStatus, StepKind  # loaded with the derivation

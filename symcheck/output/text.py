@@ -330,7 +330,7 @@ def audit_text(audit: Any, **_options: Any) -> str:
     return "\n".join(out)
 
 
-@renderer("text", "symcheck.paper.derivations.Derivation")
+@renderer("text", "symcheck.paper.derivations.steps.Derivation")
 def derivation_text(derivation: Any, **_options: Any) -> str:
     """The claim, then each step with its status, why it holds and the checks run."""
     from symcheck.paper.derivations import StepKind
