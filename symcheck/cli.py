@@ -11,6 +11,7 @@ import json
 import os
 import sys
 from collections.abc import Callable
+from enum import StrEnum
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
@@ -18,14 +19,22 @@ import click
 
 from symcheck.core.budget import DEFAULT_TIMEOUT
 from symcheck.core.errors import SymcheckError
-from symcheck.core.verdict import Verdict
+from symcheck.core.verdict import Equivalence, Expectation, Outcome, Verdict
+from symcheck.numeric.vocabulary import NumericCheckKind
 
 if TYPE_CHECKING:  # rich is imported only when a progress bar is shown
     from rich.progress import Progress
 
 EXIT_EXPECT, EXIT_USAGE, EXIT_INTERNAL = 1, 2, 3
 _NO_ARGS = getattr(click.exceptions, "NoArgsIsHelpError", None)  # click ≥ 8.2
-VERDICTS = tuple(verdict.value for verdict in Verdict)
+
+
+def _values(vocabulary: type[StrEnum]) -> tuple[str, ...]:
+    """A vocabulary's strings, for click.Choice (which would offer an Enum's member names)."""
+    return tuple(member.value for member in vocabulary)
+
+
+VERDICTS = _values(Verdict)
 CATALOG_COLUMNS = {"exchange": ("exchange", None), "α>0": ("inverse-scaling", "positive"),
                    "α=−1": ("inverse-scaling", "-1"), "α≠0": ("inverse-scaling", "any")}
 _JSON_KEYS = {"α>0": "positive", "α=−1": "minus-one", "α≠0": "any", "exchange": "exchange"}
@@ -95,7 +104,7 @@ def _expect(choices: tuple[str, ...] = VERDICTS, what: str = "verdict", help: st
 
 
 #: --expect of the sweeps (audit, catalog): against the paper's stated verdicts, or none undecided
-_EXPECT_ROWS = _expect(("paper", "decided"), help=(
+_EXPECT_ROWS = _expect(_values(Expectation), help=(
     "paper: exit with status 1 when a row's verdict differs from the one the paper states (for "
     "every σ: rank1 exchange and inverse scaling, gated key-value rescaling hold; on the gated "
     "form: the verdicts of relu, leaky_relu, gelu, silu, sigmoid, tanh and identity); rows it "
@@ -106,9 +115,10 @@ def _finish_rows(result: Any, expect: str | None) -> None:
     if expect is None:
         return
     from symcheck.paper.claims import describe, mismatches
-    found = mismatches(result, expect)
+    wanted = Expectation(expect)
+    found = mismatches(result, wanted)
     if found:
-        click.echo(f"Error: {describe(found, expect)}", err=True)
+        click.echo(f"Error: {describe(found, wanted)}", err=True)
         sys.exit(EXIT_EXPECT)
 
 
@@ -243,7 +253,9 @@ def group(act: str, form: str | None, timeout: float, as_json: bool, certificate
     Example:  symcheck group --act relu
               symcheck group --act tanh --form gated --json
     """
-    from symcheck.engine.group import SymmetryGroup, symmetry_forms, symmetry_group
+    from symcheck.engine.group.assemble import symmetry_group
+    from symcheck.engine.group.formulations import symmetry_forms
+    from symcheck.engine.group.results import SymmetryGroup
     key = symmetry_forms(form) if form is not None else None  # a bad --form fails before the work
     if param:  # a family: the ordinary group at the values given with --at
         values = {name: value for name, _, value in (item.partition("=") for item in at)}
@@ -458,7 +470,7 @@ def _group_result(*, act: str, form: str | None, timeout: float, **_: Any) -> An
     if form is not None:
         from symcheck.core.errors import TargetError
         raise TargetError("the group target: --form has no meaning in a LaTeX document of the group")
-    from symcheck.engine.group import symmetry_group
+    from symcheck.engine.group.assemble import symmetry_group
     return symmetry_group(act, timeout=timeout)
 
 
@@ -529,7 +541,7 @@ def _write(text: str, output: str | None, encoding: str = "ascii") -> None:
 
 
 @cli.command()
-@click.argument("check", type=click.Choice(["rank1", "absorb", "exchange", "scaling"]), metavar="CHECK")
+@click.argument("check", type=click.Choice(_values(NumericCheckKind)), metavar="CHECK")
 @_act(required=False, default="silu", show_default=True)
 @click.option("--form", type=click.Choice(["gated", "rank1", "bilinear"]), default=None,
               help="exchange/scaling only: the layer form [default: gated; bilinear uses --r].")
@@ -554,9 +566,9 @@ def _write(text: str, output: str | None, encoding: str = "ascii") -> None:
               help="Input rows X (tokens, d) to use with --weights.")
 @click.option("--layer", default=None, metavar="PREFIX", help="Which layer of a checkpoint (name prefix).")
 @_JSON
-@_expect(("agree", "differ"), help="agree: exit with status 1 unless the two evaluations agree within "
-         "the tolerance; differ: unless they differ beyond it. An overflow or underflow (no evidence "
-         "either way) meets neither.")
+@_expect((Outcome.AGREE.value, Outcome.DIFFER.value), help=(
+    "agree: exit with status 1 unless the two evaluations agree within the tolerance; differ: unless "
+    "they differ beyond it. An overflow or underflow (no evidence either way) meets neither."))
 def numeric(check: str, act: str, form: str | None, d: int | None, m: int | None, r: int | None,
             tokens: int | None, seed: int, dtype: str, memory: str, alpha: str | None,
             weights: tuple[str, ...], inputs: str | None, layer: str | None, as_json: bool,
@@ -574,7 +586,7 @@ def numeric(check: str, act: str, form: str | None, d: int | None, m: int | None
               symcheck numeric exchange --weights examples/llama-mlp.safetensors --layer model.layers.0.
     """
     from symcheck.numeric.checks import prepare
-    job = prepare(check, act=act, form=form, d=d, m=m, r=r, tokens=tokens, seed=seed, dtype=dtype,
+    job = prepare(NumericCheckKind(check), act=act, form=form, d=d, m=m, r=r, tokens=tokens, seed=seed, dtype=dtype,
                   memory=memory, alpha=alpha, weights=weights, inputs=inputs, layer=layer)
     with _progress(job.steps, quiet=not job.slow) as advance:
         report = job.run(advance)
@@ -582,7 +594,7 @@ def numeric(check: str, act: str, form: str | None, d: int | None, m: int | None
         click.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False, allow_nan=False))
     else:
         _emit(report, as_json)
-    if expect is not None and report.outcome != expect:
+    if expect is not None and report.outcome is not Outcome(expect):
         click.echo(f"Error: expected {expect}, got {report.outcome}", err=True)
         sys.exit(EXIT_EXPECT)
 
@@ -636,9 +648,9 @@ def model(directory: str, layers: str | None, inputs: str | None, tokens: int | 
         figure_format(plot_file)
     budget = parse_memory(memory)
     loaded = open_model(directory, follow_links=not refuse_links)
-    count = len(parse_layers(layers, len(loaded.layers))) if layers is not None else len(loaded.layers)
-    with _progress(count, quiet=False) as advance:
-        report = model_report(loaded, layers=layers, inputs=inputs, tokens=tokens, seed=seed, memory=budget,
+    chosen = None if layers is None else parse_layers(layers, len(loaded.layers))  # the one parse of --layers
+    with _progress(len(loaded.layers) if chosen is None else len(chosen), quiet=False) as advance:
+        report = model_report(loaded, layers=chosen, inputs=inputs, tokens=tokens, seed=seed, memory=budget,
                               workers=workers, scheduler=scheduler, timeout=timeout, progress=advance)
     if plot_file is not None:
         from symcheck.output.model_plot import plot_model
@@ -673,7 +685,7 @@ def layer_group_command(act: str, form: str, timeout: float, as_json: bool, cert
     Example:  symcheck layer-group --act silu --form gated
               symcheck layer-group --act relu --form mlp --json
     """
-    from symcheck.engine.layer_group import layer_form, layer_group
+    from symcheck.engine.group.layer import layer_form, layer_group
     key = layer_form(form)  # a bad --form fails before the work
     result = layer_group(act, key, timeout=timeout)
     _write_certificate(result.certificate_bundle(), certificate_file)
@@ -747,7 +759,7 @@ def transform(directory: str, output: str, permute: str | None, scale_value: str
               help="Compare the layers on an existing dask cluster, e.g. tcp://10.0.0.5:8786.")
 @_timeout("Time budget in seconds for each activation's G_σ.")
 @_JSON
-@click.option("--expect", type=click.Choice(["equivalent", "not-equivalent", "undetermined"]), default=None,
+@click.option("--expect", type=click.Choice(tuple(e.option for e in Equivalence)), default=None,
               help="Exit with status 1 when the models' verdict differs.")
 def equiv(first: str, second: str, inputs: str | None, tokens: int | None, seed: int, memory: str,
           workers: int | None, scheduler: str | None, timeout: float, as_json: bool, expect: str | None) -> None:
@@ -777,8 +789,8 @@ def equiv(first: str, second: str, inputs: str | None, tokens: int | None, seed:
         click.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False, allow_nan=False))
     else:
         _emit(report, False)
-    if expect is not None and report.verdict != expect.replace("-", " "):
-        click.echo(f"Error: expected {expect.replace('-', ' ')}, got {report.verdict}", err=True)
+    if expect is not None and report.verdict.option != expect:
+        click.echo(f"Error: expected {Equivalence(expect.replace('-', ' '))}, got {report.verdict}", err=True)
         sys.exit(EXIT_EXPECT)
 
 

@@ -15,17 +15,21 @@ from typing import Any
 
 import numpy as np
 
-from symcheck.core.errors import NumericError, NumericOverflowError
+from symcheck.core.errors import NumericError, NumericOverflowError, UnknownNameError
+from symcheck.core.names import closest
+from symcheck.core.verdict import Outcome
 from symcheck.exact.vectorize import as_dtype
 from symcheck.language.activations import Activation
 from symcheck.numeric.arrays import all_finite, index_text, refuse_non_finite
 from symcheck.numeric.kernels import Progress, bilinear_attention, gated, mlp, query_mlp, rank1
 from symcheck.numeric.planner import DEFAULT_MEMORY, Plan, bilinear_plan, parse_memory, plan, require_memory
 from symcheck.numeric.report import CHECKS, NumericReport
+from symcheck.numeric.vocabulary import NumericCheckKind
 
 __all__ = ["FORMS", "NumericCheck", "prepare", "measure", "tolerance"]
 
 FORMS = ("gated", "rank1", "bilinear")
+_K = NumericCheckKind
 _DEFAULTS = {"d": 256, "m": 1024, "r": 4, "tokens": 256}
 
 
@@ -42,14 +46,14 @@ class _Side:
     text: str
     run: Callable[[Progress | None], np.ndarray]
     plan: Plan
-    #: ("overflow" | "underflow", reason) when the side's data already cannot give evidence
-    blocked: tuple[str, str] | None = None
+    #: (overflow or underflow, reason) when the side's data already cannot give evidence
+    blocked: tuple[Outcome, str] | None = None
 
 
 class _NoEvidence(Exception):
     """Inside :meth:`NumericCheck.run`: the comparison cannot give evidence (``kind`` says why)."""
 
-    def __init__(self, kind: str, reason: str) -> None:
+    def __init__(self, kind: Outcome, reason: str) -> None:
         super().__init__(reason)
         self.kind, self.reason = kind, reason
 
@@ -67,11 +71,11 @@ def _compare(left: np.ndarray, right: np.ndarray, kind: np.dtype,
     top = max(float(np.max(np.abs(a), initial=0.0)), float(np.max(np.abs(b), initial=0.0)))
     tiny = float(np.finfo(kind).tiny)
     if top == 0.0:
-        raise _NoEvidence("underflow", f"both sides are exactly 0 in {kind.name} (underflow gives that too)")
+        raise _NoEvidence(Outcome.UNDERFLOW, f"both sides are exactly 0 in {kind.name} (underflow gives that too)")
     if top < tiny / tol:
-        raise _NoEvidence("underflow", f"the outputs (largest |value| {top:.3g}) are within 1/tolerance of "
-                                       f"{kind.name}'s underflow threshold {tiny:.3g}, where rounding is "
-                                       "absolute")
+        raise _NoEvidence(Outcome.UNDERFLOW, f"the outputs (largest |value| {top:.3g}) are within 1/tolerance "
+                                             f"of {kind.name}'s underflow threshold {tiny:.3g}, where rounding "
+                                             "is absolute")
     shift = -math.frexp(top)[1]
     a, b = np.ldexp(a, shift), np.ldexp(b, shift)
     scale = float(np.linalg.norm(a))
@@ -85,7 +89,7 @@ def _compare(left: np.ndarray, right: np.ndarray, kind: np.dtype,
 class NumericCheck:
     """A prepared check: data in place, both sides planned. ``run(progress)`` does the work."""
 
-    kind: str
+    kind: NumericCheckKind
     form: str
     activation: Activation
     dtype: str
@@ -117,7 +121,8 @@ class NumericCheck:
         started = time.perf_counter()
         tol = tolerance(self.dtype, self.terms)
         relative: float | None = None
-        no_evidence = reason = None
+        no_evidence: Outcome | None = None
+        reason: str | None = None
         try:
             for side in (self.left, self.right):
                 if side.blocked is not None:
@@ -126,7 +131,7 @@ class NumericCheck:
             right = self.right.run(progress)
             relative, reason = _compare(left, right, as_dtype(self.dtype), tol)
         except NumericOverflowError as err:
-            no_evidence, reason = "overflow", str(err)
+            no_evidence, reason = Outcome.OVERFLOW, str(err)
         except _NoEvidence as err:
             no_evidence, reason = err.kind, err.reason
         return NumericReport(
@@ -173,7 +178,16 @@ def _whole(name: str, value: Any, least: int) -> int | None:
     return int(value)
 
 
-def prepare(check_name: str, *, act: Any = "silu", form: str | None = None, d: int | None = None,
+def check_kind(name: NumericCheckKind | str) -> NumericCheckKind:
+    """The numeric check called ``name``; an unknown name is an error that names the closest."""
+    try:
+        return NumericCheckKind(name)
+    except ValueError:
+        known = tuple(kind.value for kind in NumericCheckKind)
+        raise UnknownNameError("numeric check", str(name), closest(str(name), known), known) from None
+
+
+def prepare(check_name: NumericCheckKind, *, act: Any = "silu", form: str | None = None, d: int | None = None,
             m: int | None = None, r: int | None = None, tokens: int | None = None, seed: int | None = 0,
             dtype: object = "float64", memory: int | str = DEFAULT_MEMORY,
             alpha: str | float | None = None, weights: Sequence[str] = (), inputs: str | None = None,
@@ -185,24 +199,19 @@ def prepare(check_name: str, *, act: Any = "silu", form: str | None = None, d: i
     come from them and ``d``/``m``/``r`` must not be given.
     """
     from symcheck.language.activations import activation
-    if check_name not in CHECKS:
-        from symcheck.core.errors import UnknownNameError
-        from symcheck.core.names import closest
-        raise UnknownNameError("numeric check", check_name, closest(check_name, CHECKS), tuple(CHECKS))
+    check_name = check_kind(check_name)
     kind = as_dtype(dtype)
     budget = parse_memory(memory)
     d, m, r, tokens = (_whole(name, value, 1) for name, value in (("d", d), ("m", m), ("r", r),
                                                                    ("tokens", tokens)))
     seed = _whole("seed", seed, 0)
     sigma = activation(act)
-    if alpha is not None and check_name != "scaling":
+    if alpha is not None and check_name is not _K.SCALING:
         raise NumericError("alpha applies to the scaling check only", name="alpha")
-    if form is not None and check_name not in ("exchange", "scaling"):
+    if form is not None and check_name not in (_K.EXCHANGE, _K.SCALING):
         raise NumericError(f"the {check_name} check fixes its forms; form applies to exchange and "
                            "scaling", name="form")
     if form is not None and form not in FORMS:
-        from symcheck.core.errors import UnknownNameError
-        from symcheck.core.names import closest
         raise UnknownNameError("numeric form", form, closest(form, FORMS), FORMS)
     rng = np.random.default_rng(seed)
     if weights:
@@ -219,7 +228,7 @@ def prepare(check_name: str, *, act: Any = "silu", form: str | None = None, d: i
                         source, budget, None if weights and inputs is not None else seed, alpha_text)
 
 
-def measure(check_name: str, **options: Any) -> NumericReport:
+def measure(check_name: NumericCheckKind, **options: Any) -> NumericReport:
     """``prepare(check_name, **options).run()``.
 
     >>> measure("exchange", act="silu", d=8, m=16, tokens=32).outcome
@@ -231,24 +240,24 @@ def measure(check_name: str, **options: Any) -> NumericReport:
     return prepare(check_name, **options).run(progress)
 
 
-def _footprint(check_name: str, form: str, N: int, d: int, m: int, e: int, r: int, kind: np.dtype,
+def _footprint(check_name: NumericCheckKind, form: str, N: int, d: int, m: int, e: int, r: int, kind: np.dtype,
                drawn: bool, inputs_drawn: bool) -> list[tuple[str, int]]:
     """The arrays a check allocates besides its working memory, by name, in bytes: the random
     data (``drawn``: the factors; ``inputs_drawn``: X), the copies one side computes (α·Q and
     K/α, or the absorbed keys), and the two outputs with the comparison's float64 copies."""
     s = kind.itemsize
-    factor = m * d * (r if form == "bilinear" and check_name != "rank1" else 1) * s
+    factor = m * d * (r if form == "bilinear" and check_name is not _K.RANK1 else 1) * s
     parts: list[tuple[str, int]] = []
     if inputs_drawn:
         parts.append(("X", N * d * s))
     if drawn:
-        parts += [("Q_g", d * d * s)] if check_name == "absorb" else [("Q", factor)]
-        parts += [("K", m * d * s if check_name == "absorb" else factor), ("V", m * e * s)]
+        parts += [("Q_g", d * d * s)] if check_name is _K.ABSORB else [("Q", factor)]
+        parts += [("K", m * d * s if check_name is _K.ABSORB else factor), ("V", m * e * s)]
     if drawn:                                       # a draw is scaled in a temporary of its size
         parts.append(("a temporary while drawing", max(size for _, size in parts)))
-    if check_name == "scaling":
+    if check_name is _K.SCALING:
         parts += [("α·Q", factor), ("K/α", factor)]
-    elif check_name == "absorb":                    # the product in float64, then cast
+    elif check_name is _K.ABSORB:                    # the product in float64, then cast
         parts.append(("K·Q_gᵀ", m * d * (16 + s) + d * d * 8))
     parts.append(("the outputs and their comparison", N * e * (2 * s + 5 * 8)))
     return parts
@@ -258,21 +267,21 @@ def _advice(kind: np.dtype) -> str:
     return "choose smaller sizes d, m, tokens" + (" or float32" if kind.itemsize > 4 else "")
 
 
-def _random_data(check_name: str, form: str, d: int | None, m: int | None, r: int | None,
+def _random_data(check_name: NumericCheckKind, form: str, d: int | None, m: int | None, r: int | None,
                  tokens: int | None, rng: np.random.Generator, seed: int | None, kind: np.dtype,
                  budget: int):
     d = _DEFAULTS["d"] if d is None else d
     m = _DEFAULTS["m"] if m is None else m
     N = _DEFAULTS["tokens"] if tokens is None else tokens
-    if check_name == "rank1":
+    if check_name is _K.RANK1:
         if r not in (None, 1):
             raise NumericError("the rank1 check compares at r = 1; leave out r", name="r")
         r = 1
     elif form != "bilinear" and r not in (None, 1):
         raise NumericError(f"r applies to the bilinear form, not {form}; add form='bilinear'", name="r")
-    r = r or (_DEFAULTS["r"] if form == "bilinear" and check_name != "rank1" else 1)
+    r = r or (_DEFAULTS["r"] if form == "bilinear" and check_name is not _K.RANK1 else 1)
 
-    used = "query-mlp" if check_name == "absorb" else "rank1" if check_name == "rank1" else form
+    used = "query-mlp" if check_name is _K.ABSORB else "rank1" if check_name is _K.RANK1 else form
     require_memory(_footprint(check_name, used, N, d, m, d, r, kind, True, True), budget,
                    advice=_advice(kind))
 
@@ -281,21 +290,21 @@ def _random_data(check_name: str, form: str, d: int | None, m: int | None, r: in
 
     X = normal((N, d), 1.0)
     V = normal((m, d), 1 / math.sqrt(m))
-    if check_name == "absorb":
+    if check_name is _K.ABSORB:
         arrays = {"X": X, "Q_g": normal((d, d), 1 / math.sqrt(d)), "K": normal((m, d), 1 / math.sqrt(d)), "V": V}
         form = "query-mlp"
-    elif form == "bilinear" and check_name != "rank1":
+    elif form == "bilinear" and check_name is not _K.RANK1:
         std = 1 / math.sqrt(d * math.sqrt(r))      # x Q_j K_jᵀ xᵀ = O(1)
         arrays = {"X": X, "Q": normal((m, d, r), std), "K": normal((m, d, r), std), "V": V}
     else:
         std = 1 / math.sqrt(d)                     # a = x·q, b = x·k are O(1)
         arrays = {"X": X, "Q": normal((m, d), std), "K": normal((m, d), std), "V": V}
-        form = "rank1" if check_name == "rank1" else form
+        form = "rank1" if check_name is _K.RANK1 else form
     sizes = {"d": d, "m": m, "e": d, "r": r, "tokens": N}
     return sizes, arrays, form, f"random normal data, seed {seed}"
 
 
-def _weights_data(check_name: str, form: str | None, weights: Sequence[str], layer: str | None,
+def _weights_data(check_name: NumericCheckKind, form: str | None, weights: Sequence[str], layer: str | None,
                   d: int | None, m: int | None, r: int | None, tokens: int | None,
                   inputs: str | None, rng: np.random.Generator, seed: int | None, kind: np.dtype,
                   budget: int):
@@ -305,12 +314,12 @@ def _weights_data(check_name: str, form: str | None, weights: Sequence[str], lay
         raise NumericError(f"{', '.join(given)} come(s) from the weights; leave {', '.join(given)} out",
                            name=given[0])
     w = load_layer(weights, layer=layer, form=None if form == "bilinear" else form)
-    if check_name == "absorb" and w.form != "query-mlp":
+    if check_name is _K.ABSORB and w.form != "query-mlp":
         raise NumericError("the absorb check needs tensors Q_g (d, d), K (m, d) and V (m, e)", name="Q_g")
-    if check_name != "absorb" and w.form == "query-mlp":
+    if check_name is not _K.ABSORB and w.form == "query-mlp":
         raise NumericError(f"the {check_name} check needs Q, K and V; the weights hold Q_g, K, V "
                            "(use the absorb check)", name="Q")
-    if check_name == "rank1" and w.form == "bilinear":
+    if check_name is _K.RANK1 and w.form == "bilinear":
         if w.r != 1:
             raise NumericError(f"the rank1 check needs rank-1 factors; the weights have r = {w.r}", name="Q")
     if form == "bilinear" and w.form != "bilinear":
@@ -323,7 +332,7 @@ def _weights_data(check_name: str, form: str | None, weights: Sequence[str], lay
                 array, label = array.T, label[: -len(" transposed")]
             refuse_non_finite(label, array, kind)
     d = w.d
-    used = "rank1" if check_name == "rank1" else w.form
+    used = "rank1" if check_name is _K.RANK1 else w.form
     if inputs is not None:
         X, where = load_inputs(inputs, d)
         refuse_non_finite(where, X, kind)
@@ -341,7 +350,7 @@ def _weights_data(check_name: str, form: str | None, weights: Sequence[str], lay
         arrays["Q_g"] = w.Q_g
     else:
         arrays["Q"] = w.Q
-    if check_name == "rank1":
+    if check_name is _K.RANK1:
         assert w.Q is not None and w.K is not None  # not query-mlp (refused above): Q and K are set
         if w.Q.ndim == 3:
             arrays["Q"], arrays["K"] = w.Q[:, :, 0], w.K[:, :, 0]
@@ -349,7 +358,7 @@ def _weights_data(check_name: str, form: str | None, weights: Sequence[str], lay
     return sizes, arrays, used, source
 
 
-def _sides(check_name: str, form: str, sizes: Mapping[str, int], a: Mapping[str, np.ndarray],
+def _sides(check_name: NumericCheckKind, form: str, sizes: Mapping[str, int], a: Mapping[str, np.ndarray],
            sigma: Any, options: dict, alpha: Any):
     """The two evaluations to compare, planned, and the length of the longest sum involved."""
     N, d, m, e, r = sizes["tokens"], sizes["d"], sizes["m"], sizes["e"], sizes["r"]
@@ -357,7 +366,7 @@ def _sides(check_name: str, form: str, sizes: Mapping[str, int], a: Mapping[str,
     X = a["X"]
 
     def side(text: str, function: Callable, arrays: Sequence[Any], p: Plan,
-             blocked: tuple[str, str] | None = None, **extra: Any) -> _Side:
+             blocked: tuple[Outcome, str] | None = None, **extra: Any) -> _Side:
         return _Side(text, lambda progress: function(X, *arrays, sigma, progress=progress,
                                                      **options, **extra), p, blocked)
 
@@ -366,7 +375,7 @@ def _sides(check_name: str, form: str, sizes: Mapping[str, int], a: Mapping[str,
                     cast_factors=a["Q"].dtype != kind)
 
     alpha_text = None
-    if check_name == "rank1":
+    if check_name is _K.RANK1:
         Q3, K3 = a["Q"][:, :, None], a["K"][:, :, None]
         p = bilinear_plan(N, d, m, e, 1, options["memory"], kind, a["Q"].dtype != kind, 0, "kernel")
         left = side("Σ_j σ(x M_j xᵀ) v_j with M_j = q_jᵀ k_j materialised (bilinear, r = 1, kernel route)",
@@ -374,7 +383,7 @@ def _sides(check_name: str, form: str, sizes: Mapping[str, int], a: Mapping[str,
         right = side("σ((xQᵀ)⊙(xKᵀ))V (the rank-1 form)", rank1, (a["Q"], a["K"], a["V"]),
                      two_factor_plan("rank1"))
         return left, right, d * d + m, alpha_text
-    if check_name == "absorb":
+    if check_name is _K.ABSORB:
         with np.errstate(over="ignore", invalid="ignore"):
             K_absorbed = (np.asarray(a["K"], np.float64) @ np.asarray(a["Q_g"], np.float64).T).astype(kind)
         p = plan("mlp", N, d, m, e, memory=options["memory"], dtype=kind)
@@ -393,7 +402,7 @@ def _sides(check_name: str, form: str, sizes: Mapping[str, int], a: Mapping[str,
         terms = d + m
     Q, K, V = a["Q"], a["K"], a["V"]
     left = side(f"{formula} with (Q, K)", function, (Q, K, V), p)
-    if check_name == "exchange":
+    if check_name is _K.EXCHANGE:
         right = side(f"{formula} with (K, Q) swapped", function, (K, Q, V), p)
     else:
         value, alpha_text = _alpha(alpha, kind)
@@ -407,18 +416,18 @@ def _sides(check_name: str, form: str, sizes: Mapping[str, int], a: Mapping[str,
 
 
 def _blocked(computed: np.ndarray, source: np.ndarray | None, name: str,
-             kind: np.dtype) -> tuple[str, str] | None:
+             kind: np.dtype) -> tuple[Outcome, str] | None:
     """Why data computed for one side (scaled or absorbed factors) can give no evidence: an entry
     not finite in ``kind`` (overflow), or a non-zero entry of ``source`` that became 0 or
     subnormal (underflow: its relative precision is lost, so a 'change' there is rounding)."""
     if not all_finite(computed):
         first = tuple(int(i) for i in np.argwhere(~np.isfinite(computed))[0])
-        return "overflow", f"overflow in {kind.name}: {name} is not finite at index {index_text(first)}"
+        return Outcome.OVERFLOW, f"overflow in {kind.name}: {name} is not finite at index {index_text(first)}"
     if source is None:
         return None
     lost = (np.abs(computed) < np.finfo(kind).tiny) & (np.asarray(source) != 0)
     if lost.any():
         first = tuple(int(i) for i in np.argwhere(lost)[0])
-        return "underflow", (f"underflow in {kind.name}: {name} is {computed[first]:.3g} at index "
+        return Outcome.UNDERFLOW, (f"underflow in {kind.name}: {name} is {computed[first]:.3g} at index "
                              f"{index_text(first)}, below the normal range: its precision is lost")
     return None

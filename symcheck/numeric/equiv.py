@@ -32,7 +32,8 @@ import numpy as np
 from symcheck.core.budget import DEFAULT_TIMEOUT
 from symcheck.core.errors import NumericError
 from symcheck.core.results import Renderable
-from symcheck.engine.layer_group import LayerGroup
+from symcheck.core.verdict import Equivalence
+from symcheck.engine.group.layer import LayerGroup
 from symcheck.exact.balls import arb_sign
 from symcheck.numeric.architectures import Factor, MlpLayer, Model, open_model
 from symcheck.numeric.checkpoint_writer import UNIT_ROUNDOFF
@@ -71,7 +72,7 @@ PER_ENTRY = 64
 CANDIDATES = 3
 #: bits of the witness's ball arithmetic
 PRECISION = 128
-VERDICTS = ("equivalent", "not equivalent", "undetermined")
+VERDICTS = tuple(e.value for e in Equivalence)
 
 
 @dataclass(frozen=True)
@@ -79,7 +80,7 @@ class LayerVerdict:
     """One layer: the verdict, g (for an equivalent layer), the weight residual, or the witness."""
 
     index: int
-    verdict: str
+    verdict: Equivalence
     reason: str
     permutation: tuple[int, ...] | None = None
     value_scale: tuple[float, ...] | None = None
@@ -88,7 +89,7 @@ class LayerVerdict:
     witness: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"index": self.index, "verdict": self.verdict, "reason": self.reason,
+        return {"index": self.index, "verdict": self.verdict.value, "reason": self.reason,
                 "permutation": None if self.permutation is None else list(self.permutation),
                 "value_scale": None if self.value_scale is None else list(self.value_scale),
                 "gate_scale": None if self.gate_scale is None else list(self.gate_scale),
@@ -109,11 +110,11 @@ class EquivReport(Renderable):
     runner: str = "serial"
 
     @property
-    def verdict(self) -> str:
+    def verdict(self) -> Equivalence:
         found = {layer.verdict for layer in self.layers}
-        if "not equivalent" in found:
-            return "not equivalent"
-        return "equivalent" if found == {"equivalent"} else "undetermined"
+        if Equivalence.NOT_EQUIVALENT in found:
+            return Equivalence.NOT_EQUIVALENT
+        return Equivalence.EQUIVALENT if found == {Equivalence.EQUIVALENT} else Equivalence.UNDETERMINED
 
     def __str__(self) -> str:
         lines = [f"{self.first} vs {self.second} ({self.architecture}): {self.verdict}"]
@@ -123,12 +124,12 @@ class EquivReport(Renderable):
     def table(self) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
         """The layers as plain text cells (head, rows), for the LaTeX and HTML renderers."""
         return (("layer", "verdict", "residual", "why"),
-                tuple((str(v.index), v.verdict, "n/a" if v.residual is None else f"{v.residual:.2f}", v.reason)
+                tuple((str(v.index), v.verdict.value, "n/a" if v.residual is None else f"{v.residual:.2f}", v.reason)
                       for v in self.layers))
 
     def to_dict(self) -> dict[str, Any]:
         return {"first": str(self.first), "second": str(self.second), "architecture": self.architecture,
-                "verdict": self.verdict, "layers": [layer.to_dict() for layer in self.layers],
+                "verdict": self.verdict.value, "layers": [layer.to_dict() for layer in self.layers],
                 "inputs": self.inputs, "roundings": ROUNDINGS, "memory": self.memory, "runner": self.runner,
                 "elapsed_seconds": round(self.elapsed, 4)}
 
@@ -401,16 +402,17 @@ def _compare(group: LayerGroup, a_layer: MlpLayer, b_layer: MlpLayer, X: np.ndar
         else:
             P, gates, lam, residual = fitted
             if residual <= ROUNDINGS:
-                return LayerVerdict(index, "equivalent", f"B = g·A to {residual:.2f} units of {B.dtype} rounding "
-                                    f"(≤ {ROUNDINGS:g}); every gate scale a proved member of G_σ",
+                return LayerVerdict(index, Equivalence.EQUIVALENT,
+                                    f"B = g·A to {residual:.2f} units of {B.dtype} rounding (≤ {ROUNDINGS:g}); "
+                                    "every gate scale a proved member of G_σ",
                                     tuple(int(p) for p in P), _by_source(lam, P), _by_source(gates, P), residual)
             why = f"the best g found leaves B − g·A at {residual:.3g} units of {B.dtype} rounding (> {ROUNDINGS:g})"
     if a_layer.d != b_layer.d or a_layer.e != b_layer.e:
-        return LayerVerdict(index, "undetermined", f"{why}; the layers' input or output sizes differ")
+        return LayerVerdict(index, Equivalence.UNDETERMINED, f"{why}; the layers' input or output sizes differ")
     found = _witness(group, A, B, a_layer, b_layer, X, budget)
     if isinstance(found, str):
-        return LayerVerdict(index, "undetermined", f"{why}; {found}")
-    return LayerVerdict(index, "not equivalent",
+        return LayerVerdict(index, Equivalence.UNDETERMINED, f"{why}; {found}")
+    return LayerVerdict(index, Equivalence.NOT_EQUIVALENT,
                         f"{why}; at input row {found['row']}, output {found['output']}, the layers give "
                         f"{found['first']:.9g} and {found['second']:.9g}: they differ by {found['difference']:.3g}, "
                         f"beyond the enclosures' radii {found['bound']:.3g} (certified, ball arithmetic)",

@@ -50,7 +50,7 @@ from symcheck.engine.check_result import CheckResult
 from symcheck.engine.symmetries import check, check_exchange, check_inverse_scaling
 from symcheck.language.activations import Activation, activation
 from symcheck.language.layer_formulations import Formulation, Sizes, formulation
-from symcheck.language.transformations import Transformation, domain
+from symcheck.language.transformations import Transformation, TransformationKind, domain
 from symcheck.numeric import mlp_reference
 from symcheck.numeric.architectures import Architecture, MlpLayer, Model, open_model
 from symcheck.numeric.arrays import refuse_overflow
@@ -58,17 +58,19 @@ from symcheck.numeric.kernels import mlp
 from symcheck.numeric.layer_chunks import Buffers, Chunk, chunks, refuse_non_finite_units
 from symcheck.numeric.planner import DEFAULT_MEMORY, parse_memory, size_text
 from symcheck.numeric.safetensors_io import read_block
+from symcheck.numeric.vocabulary import LayerVerdictKey
 
 __all__ = ["DEFAULT_TOKENS", "VERDICTS", "LayerFigures", "LayerRecord", "ModelReport", "Cut", "cut",
            "model_report", "measure_layer", "layer_output", "layer_verdicts", "parse_layers", "inputs_for"]
 
 DEFAULT_TOKENS = 128
+_T = TransformationKind
 #: the verdicts of a layer, by key: (transformation, its scale's domain, forms it applies to)
-VERDICTS: Mapping[str, tuple[str, str | None, tuple[str, ...]]] = MappingProxyType({
-    "exchange": ("exchange", None, ("gated",)),
-    "inverse-scaling-positive": ("inverse-scaling", "positive", ("gated",)),
-    "inverse-scaling-minus-one": ("inverse-scaling", "-1", ("gated",)),
-    "key-value-rescaling": ("key-value-rescaling", "positive", ("gated", "mlp")),
+VERDICTS: Mapping[LayerVerdictKey, tuple[TransformationKind, str | None, tuple[str, ...]]] = MappingProxyType({
+    LayerVerdictKey.EXCHANGE: (_T.EXCHANGE, None, ("gated",)),
+    LayerVerdictKey.INVERSE_SCALING_POSITIVE: (_T.INVERSE_SCALING, "positive", ("gated",)),
+    LayerVerdictKey.INVERSE_SCALING_MINUS_ONE: (_T.INVERSE_SCALING, "-1", ("gated",)),
+    LayerVerdictKey.KEY_VALUE_RESCALING: (_T.KEY_VALUE_RESCALING, "positive", ("gated", "mlp")),
 })
 #: the unit statement each form's verdicts are decided on (an MLP unit is σ(x·k)·v)
 _UNIT = {"gated": "gated", "mlp": "sigma(b)"}
@@ -107,7 +109,7 @@ class LayerRecord:
     activation: Activation
     hf_activation: str
     sizes: Sizes
-    verdicts: Mapping[str, CheckResult | None]
+    verdicts: Mapping[LayerVerdictKey, CheckResult | None]
     exchange_defect: float | None
     rescaling_residual: float | None
     relative_error: float | None
@@ -116,7 +118,7 @@ class LayerRecord:
         return {"index": self.index, "tensors": self.prefix, "form": self.form.name,
                 "activation": self.activation.name, "hf_activation": self.hf_activation,
                 "sizes": {"d": self.sizes.d, "m": self.sizes.m, "e": self.sizes.e},
-                "verdicts": {k: None if r is None else r.verdict.value for k, r in self.verdicts.items()},
+                "verdicts": {k.value: None if r is None else r.verdict.value for k, r in self.verdicts.items()},
                 "exchange_defect": self.exchange_defect, "rescaling_residual": self.rescaling_residual,
                 "relative_error": self.relative_error}
 
@@ -172,17 +174,17 @@ def _figure(value: float | None) -> str:
 
 @functools.lru_cache(maxsize=64)
 def layer_verdicts(act: Activation, form: str, timeout: float = DEFAULT_TIMEOUT
-                   ) -> tuple[tuple[str, CheckResult | None], ...]:
+                   ) -> tuple[tuple[LayerVerdictKey, CheckResult | None], ...]:
     """The symbolic verdicts for σ on ``form`` (``gated`` or ``mlp``), as (key, result) pairs;
     a transformation that does not apply to the form has None. Cached: once per activation."""
     unit = _UNIT[form]
-    out: list[tuple[str, CheckResult | None]] = []
+    out: list[tuple[LayerVerdictKey, CheckResult | None]] = []
     for key, (kind, where, forms) in VERDICTS.items():
         if form not in forms:
             out.append((key, None))
-        elif kind == "exchange":
+        elif kind is _T.EXCHANGE:
             out.append((key, check_exchange(act, unit, timeout=timeout)))
-        elif kind == "inverse-scaling":
+        elif kind is _T.INVERSE_SCALING:
             out.append((key, check_inverse_scaling(act, where, unit, timeout=timeout)))
         else:
             out.append((key, check(act, Transformation(kind, domain(where)), unit, timeout=timeout)))
@@ -524,7 +526,7 @@ def model_report(path: str | Path | Model, *, layers: str | Iterable[int] | None
 
 
 def _record(layer: MlpLayer, fig: LayerFigures, act: Activation,
-            verdicts: tuple[tuple[str, CheckResult | None], ...]) -> LayerRecord:
+            verdicts: tuple[tuple[LayerVerdictKey, CheckResult | None], ...]) -> LayerRecord:
     return LayerRecord(layer.index, layer.prefix, formulation(layer.form), act, layer.hf_activation,
                        Sizes(d=layer.d, m=layer.m, e=layer.e), MappingProxyType(dict(verdicts)),
                        fig.exchange_defect, fig.rescaling_residual, fig.relative_error)

@@ -8,19 +8,23 @@ from types import MappingProxyType
 from typing import Any
 
 from symcheck.core.rendering import render
+from symcheck.core.verdict import Outcome
 from symcheck.language.activations import Activation
+from symcheck.language.transformations import TransformationKind
+from symcheck.numeric.vocabulary import NumericCheckKind
 
-__all__ = ["CHECKS", "IDENTITIES", "SYMMETRIES", "NumericReport"]
+__all__ = ["CHECKS", "IDENTITIES", "SYMMETRIES", "NumericCheckKind", "NumericReport", "Outcome"]
 
-CHECKS = {
-    "rank1": "bilinear attention at r = 1 equals the rank-1 form σ((xQᵀ)⊙(xKᵀ))V",
-    "absorb": "a global query is absorbed into the keys: σ((xQ_g)Kᵀ)V = σ(x(KQ_gᵀ)ᵀ)V",
-    "exchange": "swapping query and key, (Q, K) → (K, Q), leaves the layer unchanged",
-    "scaling": "inverse scaling, (Q, K) → (αQ, K/α), leaves the layer unchanged",
+_K = NumericCheckKind
+CHECKS: dict[NumericCheckKind, str] = {
+    _K.RANK1: "bilinear attention at r = 1 equals the rank-1 form σ((xQᵀ)⊙(xKᵀ))V",
+    _K.ABSORB: "a global query is absorbed into the keys: σ((xQ_g)Kᵀ)V = σ(x(KQ_gᵀ)ᵀ)V",
+    _K.EXCHANGE: "swapping query and key, (Q, K) → (K, Q), leaves the layer unchanged",
+    _K.SCALING: "inverse scaling, (Q, K) → (αQ, K/α), leaves the layer unchanged",
 }
-IDENTITIES = ("rank1", "absorb")
+IDENTITIES = tuple(kind for kind in NumericCheckKind if kind.identity)
 #: the numeric checks that test a symmetry, named as the symbolic checks' JSON names it
-SYMMETRIES = {"exchange": "exchange", "scaling": "inverse-scaling"}
+SYMMETRIES = {_K.EXCHANGE: TransformationKind.EXCHANGE, _K.SCALING: TransformationKind.INVERSE_SCALING}
 
 
 @dataclass(frozen=True)
@@ -35,7 +39,7 @@ class NumericReport:
     underflow range or all 0) the outcome is ``overflow``/``underflow``: no evidence either way.
     """
 
-    kind: str                # rank1 | absorb | exchange | scaling
+    kind: NumericCheckKind
     claim: str
     form: str
     activation: Activation
@@ -53,27 +57,30 @@ class NumericReport:
     alpha: str | None = None
     elapsed: float = 0.0
     evidence: str = "numeric"
-    #: "overflow" or "underflow" when float arithmetic could not resolve the comparison
-    no_evidence: str | None = None
+    #: overflow or underflow when float arithmetic could not resolve the comparison
+    no_evidence: Outcome | None = None
     #: why ``relative`` is None or why there is no evidence
     reason: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "sizes", MappingProxyType(dict(self.sizes)))
+        object.__setattr__(self, "kind", NumericCheckKind(self.kind))  # a JSON string reads back as the member
+        if self.no_evidence is not None:
+            object.__setattr__(self, "no_evidence", Outcome(self.no_evidence))
 
     @property
     def within(self) -> bool:
         return self.no_evidence is None and self.relative is not None and self.relative <= self.tolerance
 
     @property
-    def outcome(self) -> str:
+    def outcome(self) -> Outcome:
         """``agree`` (within the tolerance), ``differ``, or ``overflow``/``underflow``: no
         evidence either way."""
-        return self.no_evidence or ("agree" if self.within else "differ")
+        return self.no_evidence or (Outcome.AGREE if self.within else Outcome.DIFFER)
 
     @property
     def quantity(self) -> str:
-        return "relative error" if self.kind in IDENTITIES else "relative change"
+        return "relative error" if self.kind.identity else "relative change"
 
     @property
     def summary(self) -> str:
@@ -85,15 +92,15 @@ class NumericReport:
         else:
             compare = "≤" if self.within else ("≫" if self.relative > 100 * self.tolerance else ">")
             head = f"{self.quantity} {self.relative:.3g} {compare} tolerance {self.tolerance:.2g}"
-        if self.kind in IDENTITIES:
+        if self.kind.identity:
             tail = ("the two sides agree: numeric evidence for the identity, not a proof "
                     f"(the proof: symcheck derive {self.kind})" if self.within else
                     "the two sides differ by more than rounding explains: numeric evidence "
                     "against the identity at these weights")
         else:
-            name = "exchange" if self.kind == "exchange" else f"scaling with α = {self.alpha}"
+            name = "exchange" if self.kind is _K.EXCHANGE else f"scaling with α = {self.alpha}"
             command = f"symcheck {self.kind} --act {shlex.quote(self.activation.name)}" + (
-                f" --alpha {shlex.quote(self.alpha)}" if self.kind == "scaling" and self.alpha is not None else "") + (
+                f" --alpha {shlex.quote(self.alpha)}" if self.kind is _K.SCALING and self.alpha is not None else "") + (
                 f" --form {self.form}" if self.form != "gated" else "")
             hint = "" if self.form == "bilinear" else f" (a certified one: {command})"
             tail = (f"the layer changes under {name}: numeric evidence that it is not a symmetry "
@@ -107,12 +114,12 @@ class NumericReport:
         """JSON with the symbolic checks' names: ``symmetry`` (``exchange``, ``inverse-scaling``)
         and ``domain`` (α) for a symmetry, ``identity`` (``rank1``, ``absorb``) for an identity."""
         return {
-            "symmetry": SYMMETRIES.get(self.kind), "identity": self.kind if self.kind in IDENTITIES else None,
+            "symmetry": _value(SYMMETRIES.get(self.kind)), "identity": self.kind.value if self.kind.identity else None,
             "claim": self.claim, "form": self.form,
             "activation": self.activation.name, "compared": {"left": self.left, "right": self.right},
             "dtype": self.dtype, "sizes": dict(self.sizes), "domain": self.alpha,
             "quantity": self.quantity.replace(" ", "_"), "relative": self.relative,
-            "tolerance": self.tolerance, "outcome": self.outcome, "reason": self.reason,
+            "tolerance": self.tolerance, "outcome": self.outcome.value, "reason": self.reason,
             "evidence": self.evidence,
             "verdict": None, "summary": self.summary, "source": self.source, "seed": self.seed,
             "routes": list(self.routes), "memory_bytes": self.memory,
@@ -135,3 +142,7 @@ class NumericReport:
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
         printer.text(str(self))
+
+
+def _value(kind: TransformationKind | None) -> str | None:
+    return None if kind is None else kind.value

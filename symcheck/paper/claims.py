@@ -9,7 +9,7 @@ The paper states verdicts of two kinds (docs/theory.md §1):
   keeps them all, GELU, SiLU and sigmoid none).
 
 A row the paper says nothing about is not compared. ``expect="decided"`` asks instead that no
-row is inconclusive.
+row is inconclusive (:class:`Expectation`).
 
 >>> stated("tanh", "gated", "inverse-scaling", "-1")
 <Verdict.HOLDS: 'holds'>
@@ -22,34 +22,40 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from symcheck.core.errors import UnknownNameError
-from symcheck.core.verdict import Verdict
-from symcheck.language.transformations import Domain
+from symcheck.core.verdict import Expectation, Verdict
+from symcheck.language.transformations import Domain, StructuralKind, TransformationKind
 from symcheck.paper.auditing import Audit
 from symcheck.paper.targets import Catalogue
 
-__all__ = ["EXPECTATIONS", "EVERY_SIGMA", "GATED", "Mismatch", "stated", "mismatches", "rows", "describe"]
+__all__ = ["EXPECTATIONS", "EVERY_SIGMA", "GATED", "Expectation", "Mismatch", "describe", "expectation",
+           "mismatches", "rows", "stated"]
 
-Row = tuple[str, str, str, "str | None", Verdict]
+#: a row's map: a unit's transformation, or a whole layer's (those hold for every σ)
+Kind = TransformationKind | StructuralKind
+#: (activation, form, transformation, domain as the claims key it, verdict)
+Row = tuple[str, str, Kind, "str | None", Verdict]
 
-#: what ``--expect`` of a sweep (audit, catalog) may ask for
-EXPECTATIONS = ("paper", "decided")
+
+#: the command line's names of the expectations
+EXPECTATIONS = tuple(e.value for e in Expectation)
 
 _H, _B = Verdict.HOLDS, Verdict.BROKEN
+_EXCHANGE, _SCALING = TransformationKind.EXCHANGE, TransformationKind.INVERSE_SCALING
+_KEY_VALUE = TransformationKind.KEY_VALUE_RESCALING
 
 #: (form, transformation, domain) -> the verdict the paper states for every σ
-EVERY_SIGMA: dict[tuple[str, str, str | None], Verdict] = {
-    ("rank1", "exchange", None): _H,
-    ("rank1", "inverse-scaling", "positive"): _H,
-    ("rank1", "inverse-scaling", "-1"): _H,
-    ("rank1", "inverse-scaling", "any"): _H,
-    ("gated", "key-value-rescaling", "positive"): _H,
-    ("gated", "key-value-rescaling", "any"): _H,
+EVERY_SIGMA: dict[tuple[str, Kind, str | None], Verdict] = {
+    ("rank1", _EXCHANGE, None): _H,
+    ("rank1", _SCALING, "positive"): _H,
+    ("rank1", _SCALING, "-1"): _H,
+    ("rank1", _SCALING, "any"): _H,
+    ("gated", _KEY_VALUE, "positive"): _H,
+    ("gated", _KEY_VALUE, "any"): _H,
 }
 
-_COLUMNS = (("exchange", None), ("inverse-scaling", "positive"), ("inverse-scaling", "-1"),
-            ("inverse-scaling", "any"))
+_COLUMNS = ((_EXCHANGE, None), (_SCALING, "positive"), (_SCALING, "-1"), (_SCALING, "any"))
 #: activation -> the gated unit's verdicts for exchange, α > 0, α = −1, α ≠ 0
-GATED: dict[str, dict[tuple[str, str | None], Verdict]] = {
+GATED: dict[str, dict[tuple[Kind, str | None], Verdict]] = {
     name: dict(zip(_COLUMNS, verdicts, strict=True)) for name, verdicts in {
         "relu": (_B, _H, _B, _B),
         "leaky_relu": (_B, _H, _B, _B),
@@ -61,7 +67,7 @@ GATED: dict[str, dict[tuple[str, str | None], Verdict]] = {
     }.items()}
 
 
-def stated(activation: str, form: str, transformation: str, domain: str | None = None) -> Verdict | None:
+def stated(activation: str, form: str, transformation: Kind, domain: str | None = None) -> Verdict | None:
     """The verdict the paper states for this row, or None when it states none."""
     if (form, transformation, domain) in EVERY_SIGMA:
         return EVERY_SIGMA[form, transformation, domain]
@@ -76,14 +82,16 @@ class Mismatch:
 
     activation: str
     form: str
-    transformation: str
+    transformation: Kind
     domain: str | None
-    expected: str
+    #: the verdicts that would have met the expectation
+    expected: tuple[Verdict, ...]
     got: Verdict
 
     def __str__(self) -> str:
         where = self.transformation + ("" if self.domain is None else f" ({self.domain})")
-        return f"{self.activation}, {self.form} {where}: expected {self.expected}, got {self.got.value}"
+        expected = " or ".join(verdict.value for verdict in self.expected)
+        return f"{self.activation}, {self.form} {where}: expected {expected}, got {self.got.value}"
 
 
 def rows(result: Audit | Catalogue) -> tuple[Row, ...]:
@@ -100,28 +108,35 @@ def _text(found: Domain | None) -> str | None:
     return None if found is None else str(found)
 
 
-def mismatches(result: Audit | Catalogue | Iterable[Row], expect: str) -> tuple[Mismatch, ...]:
+def expectation(name: Expectation | str) -> Expectation:
+    """The expectation called ``name`` (``paper`` or ``decided``); an unknown name is an error."""
+    try:
+        return Expectation(name)
+    except ValueError:
+        raise UnknownNameError("expectation", str(name), (), EXPECTATIONS) from None
+
+
+def mismatches(result: Audit | Catalogue | Iterable[Row], expect: Expectation) -> tuple[Mismatch, ...]:
     """The rows (of an audit, a sweep, or given as tuples, see :func:`rows`) that break
     ``expect``: ``paper`` — a verdict other than the one the paper states; ``decided`` —
     inconclusive."""
-    if expect not in EXPECTATIONS:
-        raise UnknownNameError("expectation", expect, (), EXPECTATIONS)
+    expect = expectation(expect)
     found = []
     table = rows(result) if isinstance(result, (Audit, Catalogue)) else result
     for activation, form, transformation, domain, verdict in table:
-        if expect == "decided":
+        if expect is Expectation.DECIDED:
             if verdict is Verdict.INCONCLUSIVE:
-                found.append(Mismatch(activation, form, transformation, domain, "holds or broken", verdict))
+                found.append(Mismatch(activation, form, transformation, domain, (_H, _B), verdict))
             continue
         want = stated(activation, form, transformation, domain)
         if want is not None and verdict is not want:
-            found.append(Mismatch(activation, form, transformation, domain, want.value, verdict))
+            found.append(Mismatch(activation, form, transformation, domain, (want,), verdict))
     return tuple(found)
 
 
-def describe(found: tuple[Mismatch, ...], expect: str, shown: int = 3) -> str:
+def describe(found: tuple[Mismatch, ...], expect: Expectation, shown: int = 3) -> str:
     """One line for the command line: how many rows break ``expect`` and the first few."""
-    what = "the paper's verdicts" if expect == "paper" else "every row decided (holds or broken)"
+    what = "the paper's verdicts" if expectation(expect) is Expectation.PAPER else "every row decided (holds or broken)"
     rows_text = "row differs" if len(found) == 1 else "rows differ"
     more = f"; and {len(found) - shown} more" if len(found) > shown else ""
     return f"expected {what}; {len(found)} {rows_text}: {'; '.join(map(str, found[:shown]))}{more}"
