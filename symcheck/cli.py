@@ -422,8 +422,13 @@ def plot(kind: str, act: str, alpha: str, output: str, timeout: float) -> None:
     identically 0 instead of drawing float round-off.
     Example:  symcheck plot exchange --act silu -o exchange-silu.png
     """
+    from symcheck.language.transformations import DomainName
+    from symcheck.output.plots import PlotKind, figure_format, scaling_domain
     from symcheck.output.plots import plot as draw
-    click.echo(f"wrote {draw(kind, act, output, alpha=alpha, timeout=timeout)}", err=True)
+    figure = PlotKind(kind)
+    figure_format(output)  # a file type that cannot be drawn fails first, as before
+    domain = scaling_domain(alpha) if figure is PlotKind.SCALING else DomainName.POSITIVE  # exchange has no α
+    click.echo(f"wrote {draw(figure, act, output, alpha=domain, timeout=timeout)}", err=True)
 
 
 @cli.command()

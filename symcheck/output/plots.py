@@ -21,6 +21,7 @@ point raises :class:`PlotError`, one line that says how to install it.
 """
 from __future__ import annotations
 
+from enum import StrEnum
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,14 +31,24 @@ import numpy as np
 from symcheck.core.budget import DEFAULT_TIMEOUT
 from symcheck.core.errors import PlotError, SymcheckError
 from symcheck.core.verdict import Verdict
+from symcheck.language.transformations import DomainName
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from symcheck.language.activations import Activation
 
-__all__ = ["PlotError", "FORMATS", "exchange_figure", "scaling_figure", "plot", "sigma_values",
-           "exchange_defect", "scaling_defect", "touching_zeros", "require_matplotlib"]
+__all__ = ["PlotError", "PlotKind", "FORMATS", "exchange_figure", "scaling_figure", "plot", "sigma_values",
+           "exchange_defect", "scaling_defect", "scaling_domain", "touching_zeros", "require_matplotlib"]
+
+
+
+class PlotKind(StrEnum):
+    """The figures ``symcheck plot KIND`` draws, named as the symmetry checks' commands."""
+
+    EXCHANGE = "exchange"
+    SCALING = "scaling"
+
 
 #: file suffix -> matplotlib format
 FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
@@ -48,7 +59,7 @@ _METADATA = {"png": {"Software": None}, "svg": {"Date": None, "Creator": None},
 FINE, COARSE = 241, 81
 LIMIT = 4              # a, b ∈ [−LIMIT, LIMIT]
 ALPHA_RANGE = (Fraction(1, 5), Fraction(4))  # |α| drawn; small |α| makes σ(αa)/α explode
-SCALING_DOMAINS = ("positive", "negative", "any")
+SCALING_DOMAINS = (DomainName.POSITIVE, DomainName.NEGATIVE, DomainName.ANY)
 #: a defect no larger than this many float64 roundings of its terms counts as 0 on the grid
 ROUNDING = 8
 
@@ -119,22 +130,29 @@ def exchange_defect(act: Activation) -> tuple[np.ndarray, np.ndarray, np.ndarray
     return a, b, left - right
 
 
-def scaling_defect(act: Activation, alpha: str = "positive") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def scaling_defect(act: Activation, alpha: DomainName = DomainName.POSITIVE
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(α, a, E) with ``E = σ(αa)/α − σ(a)`` for α in the domain (|α| in ALPHA_RANGE), a ∈ [−LIMIT, LIMIT]."""
     al, a, left, right = _scaling_terms(act, alpha)
     with np.errstate(all="ignore"):
         return al, a, left - right
 
 
-def _scaling_terms(act: Activation, alpha: str) -> tuple[np.ndarray, ...]:
-    """(α, a, σ(αa)/α, σ(a)) on the grid of :func:`scaling_defect`."""
+def scaling_domain(alpha: DomainName | str) -> DomainName:
+    """``alpha`` as a member of SCALING_DOMAINS (a command line's string reads as one), or a PlotError."""
     if alpha not in SCALING_DOMAINS:
-        raise PlotError(f"the scaling figure draws a range of α: {', '.join(SCALING_DOMAINS)}, not {alpha!r}")
+        raise PlotError(f"the scaling figure draws a range of α: {', '.join(SCALING_DOMAINS)}, not {str(alpha)!r}")
+    return DomainName(alpha)
+
+
+def _scaling_terms(act: Activation, alpha: DomainName) -> tuple[np.ndarray, ...]:
+    """(α, a, σ(αa)/α, σ(a)) on the grid of :func:`scaling_defect`."""
+    alpha = scaling_domain(alpha)
     count = _count(act)
     lo, hi = ALPHA_RANGE
-    if alpha == "positive":
+    if alpha is DomainName.POSITIVE:
         alphas = _axis(lo, hi, count)
-    elif alpha == "negative":
+    elif alpha is DomainName.NEGATIVE:
         alphas = _axis(-hi, -lo, count)
     else:
         half = _axis(lo, hi, count // 2)
@@ -219,7 +237,7 @@ def _draw(fig: Figure, x: np.ndarray, y: np.ndarray, left: np.ndarray, right: np
     ax.set_title(title)
 
 
-def _command(act: Activation, kind: str, alpha: str | None = None) -> str:
+def _command(act: Activation, kind: PlotKind, alpha: DomainName | None = None) -> str:
     import shlex
     shown = act.name if act.builtin else act.formula
     return f"symcheck {kind} --act {shlex.quote(shown)}" + (f" --alpha {alpha}" if alpha else "")
@@ -239,16 +257,16 @@ def exchange_figure(act: str | Activation, *, timeout: float = DEFAULT_TIMEOUT) 
     title = f"exchange on the gated unit, {_label(sigma)}"
     if check_exchange(sigma, "gated", timeout=timeout).verdict is Verdict.HOLDS:
         _proved(fig, a, b, "a = x·q", "b = x·k", title, "σ(a)·b − σ(b)·a ≡ 0",
-                _command(sigma, "exchange"))
+                _command(sigma, PlotKind.EXCHANGE))
     else:
         _draw(fig, a, b, left, right, "a = x·q", "b = x·k", title, "σ(a)·b − σ(b)·a")
     return fig
 
 
-_DOMAIN_TEXT = {"positive": "α > 0", "negative": "α < 0", "any": "α ≠ 0"}
+_DOMAIN_TEXT = {DomainName.POSITIVE: "α > 0", DomainName.NEGATIVE: "α < 0", DomainName.ANY: "α ≠ 0"}
 
 
-def scaling_figure(act: str | Activation, alpha: str = "positive", *,
+def scaling_figure(act: str | Activation, alpha: DomainName = DomainName.POSITIVE, *,
                    timeout: float = DEFAULT_TIMEOUT) -> Figure:
     """The inverse-scaling defect σ(αa)/α − σ(a) of the gated unit over (α, a), with its zero set;
     where the symbolic check proves the scaling for every α of the domain, that statement instead."""
@@ -257,30 +275,31 @@ def scaling_figure(act: str | Activation, alpha: str = "positive", *,
 
     from symcheck.engine.symmetries import check_inverse_scaling
     from symcheck.language.activations import activation
+    alpha = scaling_domain(alpha)
     sigma = activation(act)
     al, a, left, right = _scaling_terms(sigma, alpha)
     fig = Figure(figsize=(6.4, 5.2), layout="constrained")
     title = f"inverse scaling on the gated unit, {_label(sigma)}"
     if check_inverse_scaling(sigma, alpha, "gated", timeout=timeout).verdict is Verdict.HOLDS:
         _proved(fig, al, a, "α", "a = x·q", title, f"σ(αa)/α − σ(a) ≡ 0 for every {_DOMAIN_TEXT[alpha]}",
-                _command(sigma, "scaling", alpha))
+                _command(sigma, PlotKind.SCALING, alpha))
     else:
         _draw(fig, al, a, left, right, "α", "a = x·q", title, "σ(αa)/α − σ(a)")
     return fig
 
 
-def plot(kind: str, act: str | Activation, path: str | Path, *, alpha: str = "positive",
+def plot(kind: PlotKind, act: str | Activation, path: str | Path, *, alpha: DomainName = DomainName.POSITIVE,
          timeout: float = DEFAULT_TIMEOUT) -> Path:
     """Draw ``kind`` (exchange or scaling) for ``act`` into ``path``; PNG, SVG or PDF by its suffix.
     ``timeout`` bounds the symbolic check that decides whether there is a defect to draw."""
     path = Path(path)
     figure_format(path)  # a file type that cannot be drawn fails before the work
-    if kind == "exchange":
+    if kind == PlotKind.EXCHANGE:
         fig = exchange_figure(act, timeout=timeout)
-    elif kind == "scaling":
+    elif kind == PlotKind.SCALING:
         fig = scaling_figure(act, alpha, timeout=timeout)
     else:
-        raise PlotError(f"no figure {kind!r}: exchange or scaling")
+        raise PlotError(f"no figure {str(kind)!r}: exchange or scaling")
     return save_figure(fig, path)
 
 

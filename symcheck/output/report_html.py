@@ -63,11 +63,12 @@ def _verdict(value: str) -> str:
 def _figures(report: ActivationReport, timeout: float) -> str:
     """The exchange and scaling defects as inline SVG, or why there are none."""
     try:
+        from symcheck.language.transformations import DomainName
         from symcheck.output.plots import exchange_figure, scaling_figure
         drawn = [("The exchange defect σ(a)·b − σ(b)·a over (a, b)",
                   exchange_figure(report.activation, timeout=timeout)),
                  ("The inverse-scaling defect σ(αa)/α − σ(a) over (α, a), α > 0",
-                  scaling_figure(report.activation, "positive", timeout=timeout))]
+                  scaling_figure(report.activation, DomainName.POSITIVE, timeout=timeout))]
     except PlotError as err:
         return f"<p>No plots: {_html.escape(str(err))}</p>"
     return "\n".join(f"<figure>{svg(fig)}<figcaption>{_html.escape(caption)}</figcaption></figure>"

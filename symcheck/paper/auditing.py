@@ -156,7 +156,8 @@ class Audit(Renderable):
                 "parsed": self.activation.parsed,
                 "rows": [r.to_dict() for r in self.rows], "elapsed_seconds": round(self.elapsed, 3)}
 
-    def row(self, form: str, transformation: str, domain: str | None = None) -> AuditRow:
+    def row(self, form: str, transformation: TransformationKind | StructuralKind,
+            domain: str | None = None) -> AuditRow:
         for r in self.rows:
             if (r.form, r.transformation, None if r.domain is None else str(r.domain)) == \
                     (form, transformation, domain):

@@ -24,7 +24,7 @@ from symcheck.engine.families import _simplest, check_family
 from symcheck.engine.family_result import FamilyResult, RegionVerdict
 from symcheck.engine.symmetries import check
 from symcheck.language.family import FamilyActivation, parse_family
-from symcheck.language.transformations import Domain, Transformation, TransformationKind, domain
+from symcheck.language.transformations import Domain, StructuralKind, Transformation, TransformationKind, domain
 from symcheck.language.unit_forms import form as form_of
 
 __all__ = ["FamilyAudit", "FamilyAuditRow", "Layout", "audit_family"]
@@ -36,10 +36,10 @@ class Layout:
     dispatches here: no import circle): formulation → (unit, transformations), the scale domains,
     the query-value kind, the rows that hold for every σ, and σ's degree decision."""
 
-    unit_rows: Mapping[str, tuple[str, tuple[str, ...]]]
+    unit_rows: Mapping[str, tuple[str, tuple[TransformationKind, ...]]]
     scaling_domains: tuple[str, ...]
     key_value_domains: tuple[str, ...]
-    query_value: str
+    query_value: TransformationKind
     structural_rows: Callable[[str], Iterator[Any]]
     degree: Callable[..., Any]
 
@@ -54,7 +54,7 @@ class FamilyAuditRow:
     (``result``), or a row that holds for every σ (``structural``), or an open query-value row."""
 
     form: str
-    transformation: str
+    transformation: TransformationKind | StructuralKind  # a unit's map, or a whole layer's
     domain: Domain | None
     verdict: Verdict
     result: FamilyResult | None = None
@@ -109,14 +109,15 @@ class FamilyAudit(Renderable):
     def quantifier(self) -> str:
         return self.family.params.quantifier()
 
-    def row(self, form: str, transformation: str, domain: str | None = None) -> FamilyAuditRow:
+    def row(self, form: str, transformation: TransformationKind | StructuralKind,
+            domain: str | None = None) -> FamilyAuditRow:
         for r in self.rows:
             if (r.form, r.transformation, None if r.domain is None else str(r.domain)) == \
                     (form, transformation, domain):
                 return r
         raise KeyError((form, transformation, domain))
 
-    def verdict_rows(self) -> list[tuple[str, str, str, str | None, Verdict]]:
+    def verdict_rows(self) -> list[tuple[str, str, TransformationKind | StructuralKind, str | None, Verdict]]:
         """(activation, form, transformation, domain, verdict) per row, as --expect reads them."""
         return [(self.family.name, r.form, r.transformation, None if r.domain is None else str(r.domain),
                  r.verdict) for r in self.rows]
@@ -174,12 +175,12 @@ def _generic(regions) -> Any:
     return regions[0].lower
 
 
-def _transformations(kind: str, layout: Layout) -> Iterator[Transformation]:
-    if kind == TransformationKind.EXCHANGE:
-        yield Transformation("exchange")
-    elif kind == TransformationKind.INVERSE_SCALING:
+def _transformations(kind: TransformationKind, layout: Layout) -> Iterator[Transformation]:
+    if kind is TransformationKind.EXCHANGE:
+        yield Transformation(kind)
+    elif kind is TransformationKind.INVERSE_SCALING:
         yield from (Transformation(kind, domain(d)) for d in layout.scaling_domains)
-    elif kind == TransformationKind.KEY_VALUE_RESCALING:
+    elif kind is TransformationKind.KEY_VALUE_RESCALING:
         yield from (Transformation(kind, domain(d)) for d in layout.key_value_domains)
 
 
@@ -193,7 +194,7 @@ def audit_family(act: str, params: Mapping[str, str | None] | list[str], layout:
     rows: list[FamilyAuditRow] = []
     for form, (unit, kinds) in layout.unit_rows.items():
         for kind in kinds:
-            if kind == layout.query_value:
+            if kind is layout.query_value:
                 rows.append(_query_value_row(family, form, unit, timeout, done, layout))
                 continue
             for t in _transformations(kind, layout):

@@ -23,25 +23,25 @@ from symcheck.language.activations import Activation
 from symcheck.language.activations import activation as _lookup
 from symcheck.language.layer_formulations import Sizes, formulation, input_row
 from symcheck.language.symbols import ALPHA, BETA, SIGMA, A, B, substitute_sigma
-from symcheck.language.transformations import Transformation
+from symcheck.language.transformations import Transformation, TransformationKind
 from symcheck.language.unit_forms import form as _form
 
 Params = dict[str, sympy.Matrix]
 
 #: how each transformation acts on the layer's matrices (rows of Q, K, V are units)
-LAYER_MAPS: dict[str, Callable[[Params, Transformation], Params]] = {
-    "exchange": lambda p, t: {"Q": p["K"], "K": p["Q"]},
-    "inverse-scaling": lambda p, t: {"Q": ALPHA * p["Q"], "K": p["K"] / ALPHA},
-    "key-value-rescaling": lambda p, t: {"K": BETA * p["K"], "V": p["V"] / BETA},
-    "query-value-rescaling": lambda p, t: {"Q": ALPHA * p["Q"], "V": p["V"] * ALPHA ** -t.degree},
+LAYER_MAPS: dict[TransformationKind, Callable[[Params, Transformation], Params]] = {
+    TransformationKind.EXCHANGE: lambda p, t: {"Q": p["K"], "K": p["Q"]},
+    TransformationKind.INVERSE_SCALING: lambda p, t: {"Q": ALPHA * p["Q"], "K": p["K"] / ALPHA},
+    TransformationKind.KEY_VALUE_RESCALING: lambda p, t: {"K": BETA * p["K"], "V": p["V"] / BETA},
+    TransformationKind.QUERY_VALUE_RESCALING: lambda p, t: {"Q": ALPHA * p["Q"], "V": p["V"] * ALPHA ** -t.degree},
 }
 
 
 @dataclass(frozen=True)
 class LayerCheck:
     formulation: str
-    transformation: str
-    domain: str | None
+    transformation: TransformationKind
+    domain: str | None  # as the unit check writes it: positive, -1, any, …
     sizes: Sizes
     unit_verdict: Verdict
     layer_verdict: Verdict
@@ -53,7 +53,7 @@ class LayerCheck:
         return self.unit_verdict is self.layer_verdict
 
     def to_dict(self) -> dict[str, Any]:
-        return {"formulation": self.formulation, "transformation": self.transformation,
+        return {"formulation": self.formulation, "transformation": self.transformation.value,
                 "domain": self.domain, "sizes": [self.sizes.d, self.sizes.m, self.sizes.e],
                 "unit_verdict": self.unit_verdict.value, "layer_verdict": self.layer_verdict.value,
                 "decomposition": self.decomposition, "agrees": self.agrees,
