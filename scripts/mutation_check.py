@@ -125,7 +125,11 @@ PATHS: dict[str, str] = {
     "zero": "engine/zero.py", "plane": "engine/plane.py", "symmetries": "engine/symmetries.py",
     "theorems": "engine/theorems.py", "guard": "engine/guard.py", "fallback": "engine/fallback.py",
     "smt": "engine/smt.py", "homogeneity": "engine/homogeneity.py", "domain": "language/definedness.py",
-    **{name: f"engine/{name}.py" for name in DECIDING if name.startswith(("group", "certificate_"))},
+    # the group's modules keep their short names from before engine/group/ became a package (the
+    # EQUIVALENT and SOUND_EITHER_WAY entries are keyed by them); "group" is its assembly
+    **{name: f"engine/group/{name.removeprefix('group_') if name != 'group' else 'assemble'}.py"
+       for name in DECIDING if name.startswith("group")},
+    **{name: f"engine/{name}.py" for name in DECIDING if name.startswith("certificate_")},
     "kernel_gate": "engine/kernel_gate.py",
     **{name: f"kernel/{name.removeprefix('kernel_')}.py" for name in DECIDING if name.startswith("kernel_")
        and name != "kernel_gate"},

@@ -28,8 +28,8 @@ _LAZY = {
     "FORMULATIONS": "symcheck.language.layer_formulations", "Formulation": "symcheck.language.layer_formulations",
     "Sizes": "symcheck.language.layer_formulations", "formulation": "symcheck.language.layer_formulations",
     "model_report": "symcheck.numeric.model_report", "ModelReport": "symcheck.numeric.model_report",
-    "symmetry_group": "symcheck.engine.group", "SymmetryGroup": "symcheck.engine.group",
-    "layer_group": "symcheck.engine.layer_group", "LayerGroup": "symcheck.engine.layer_group",
+    "symmetry_group": "symcheck.engine.group.assemble", "SymmetryGroup": "symcheck.engine.group.results",
+    "layer_group": "symcheck.engine.group.layer", "LayerGroup": "symcheck.engine.group.layer",
     "transform": "symcheck.numeric.transform", "equiv": "symcheck.numeric.equiv",
     "canonical": "symcheck.numeric.canonical",
     # what the notebooks in proofs/ use: the paper's results, the tool's LaTeX, a certified

@@ -253,7 +253,9 @@ def group(act: str, form: str | None, timeout: float, as_json: bool, certificate
     Example:  symcheck group --act relu
               symcheck group --act tanh --form gated --json
     """
-    from symcheck.engine.group import SymmetryGroup, symmetry_forms, symmetry_group
+    from symcheck.engine.group.assemble import symmetry_group
+    from symcheck.engine.group.formulations import symmetry_forms
+    from symcheck.engine.group.results import SymmetryGroup
     key = symmetry_forms(form) if form is not None else None  # a bad --form fails before the work
     if param:  # a family: the ordinary group at the values given with --at
         values = {name: value for name, _, value in (item.partition("=") for item in at)}
@@ -473,7 +475,7 @@ def _group_result(*, act: str, form: str | None, timeout: float, **_: Any) -> An
     if form is not None:
         from symcheck.core.errors import TargetError
         raise TargetError("the group target: --form has no meaning in a LaTeX document of the group")
-    from symcheck.engine.group import symmetry_group
+    from symcheck.engine.group.assemble import symmetry_group
     return symmetry_group(act, timeout=timeout)
 
 
@@ -688,7 +690,7 @@ def layer_group_command(act: str, form: str, timeout: float, as_json: bool, cert
     Example:  symcheck layer-group --act silu --form gated
               symcheck layer-group --act relu --form mlp --json
     """
-    from symcheck.engine.layer_group import layer_form, layer_group
+    from symcheck.engine.group.layer import layer_form, layer_group
     key = layer_form(form)  # a bad --form fails before the work
     result = layer_group(act, key, timeout=timeout)
     _write_certificate(result.certificate_bundle(), certificate_file)

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from traced import large_model, traced_peak
 
-from symcheck.engine.layer_group import layer_group
+from symcheck.engine.group.layer import layer_group
 from symcheck.numeric.canonical import canonical, canonical_element
 from symcheck.numeric.checkpoint_writer import UNIT_ROUNDOFF
 from symcheck.numeric.layer_elements import prove_element

@@ -19,7 +19,7 @@ from symcheck.engine.certificate_emit import (
     certify_statement,
     certify_zero,
 )
-from symcheck.engine.group import symmetry_group
+from symcheck.engine.group.assemble import symmetry_group
 from symcheck.kernel.check import check
 from symcheck.language.activations import CATALOGUE
 from symcheck.language.symbols import A

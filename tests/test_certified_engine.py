@@ -35,8 +35,8 @@ from sympy import S
 import symcheck as sc
 from symcheck.core.budget import Budget
 from symcheck.core.verdict import Verdict
-from symcheck.engine.group import symmetry_group
-from symcheck.engine.group_facts import exact_form
+from symcheck.engine.group.assemble import symmetry_group
+from symcheck.engine.group.facts import exact_form
 from symcheck.engine.homogeneity import Pinned, homogeneity_degree
 from symcheck.engine.zero import constant_sign, decide_zero, opaque_constants, prove_identically_zero
 from symcheck.exact.regions import Region

@@ -13,7 +13,8 @@ from sympy import Rational as R
 
 import symcheck as sc
 from symcheck.core.errors import UnknownNameError
-from symcheck.engine.group import SymmetryGroup, set_text, symmetry_group
+from symcheck.engine.group.assemble import symmetry_group
+from symcheck.engine.group.results import SymmetryGroup, set_text
 from symcheck.exact.evaluate import certify_nonzero
 from symcheck.exact.signs import at_point
 from symcheck.language.symbols import Z
@@ -417,7 +418,7 @@ def test_a_tiny_term_never_gives_the_unperturbed_group(digits: int, power: int, 
     (2, 8, R(-1, 16), "α ∈ {-4, 1}"),                             # c = 4^j·a: only j = 0, and −4 = −2^2
 ])
 def test_alphas_of_a_discrete_component(base, base_c, unit_c, alphas: str) -> None:
-    from symcheck.engine.group import ASet, Component
+    from symcheck.engine.group.results import ASet, Component
     component = Component(ASet("discrete", base=sympy.sympify(base), negatives=True), sympy.Symbol("c"), (),
                           base_c=sympy.sympify(base_c), unit_c=sympy.sympify(unit_c))
     g = SymmetryGroup(sc.activation("identity"), (component,), True, ())

@@ -13,7 +13,8 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symcheck.engine.group import SymmetryGroup, symmetry_group
+from symcheck.engine.group.assemble import symmetry_group
+from symcheck.engine.group.results import SymmetryGroup
 
 rationals = st.builds(sympy.Rational, st.integers(-9, 9).filter(bool), st.integers(1, 5))
 

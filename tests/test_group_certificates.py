@@ -10,9 +10,9 @@ from functools import cache
 
 import pytest
 
-from symcheck.engine import group as group_module
 from symcheck.engine.certificate_emit import Rejection
-from symcheck.engine.group import symmetry_group
+from symcheck.engine.group import assemble as group_module
+from symcheck.engine.group.assemble import symmetry_group
 from symcheck.kernel.check import check, check_document
 from symcheck.language.activations import CATALOGUE
 

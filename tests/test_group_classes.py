@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 from sympy import Rational as R
 from sympy import sqrt
 
-from symcheck.engine.group import SymmetryGroup, symmetry_group
+from symcheck.engine.group.assemble import symmetry_group
+from symcheck.engine.group.results import SymmetryGroup
 from symcheck.kernel.check import check
 
 TINY = ["rat", 1, 10**100]
@@ -339,7 +340,7 @@ def test_a_non_member_is_refuted_at_zero_when_sigma_of_zero_is_not_zero():
 
 
 def test_the_witness_search_tries_the_break_points():
-    from symcheck.engine.group_members import pair_witness
+    from symcheck.engine.group.members import pair_witness
     from symcheck.language.activations import activation
     # σ = z on z > 6 and 0 elsewhere: (2, 2) is refuted only beyond 3, at a break point with the grid removed
     found = pair_witness(activation("Piecewise((z, z > 6), (0, True))"), 2, 2, grid=())

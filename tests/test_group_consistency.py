@@ -8,7 +8,8 @@ from functools import cache
 import pytest
 
 import symcheck as sc
-from symcheck.engine.group import SymmetryGroup, symmetry_group
+from symcheck.engine.group.assemble import symmetry_group
+from symcheck.engine.group.results import SymmetryGroup
 
 from conftest import QUICK_ACTIVATIONS, quick_few
 

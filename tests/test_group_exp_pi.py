@@ -11,7 +11,7 @@ import mpmath
 import pytest
 import sympy
 
-from symcheck.engine.group import symmetry_group
+from symcheck.engine.group.assemble import symmetry_group
 from symcheck.engine.zero import plain
 
 E = sympy.exp(sympy.pi)

@@ -13,7 +13,7 @@ import mpmath
 import pytest
 import sympy
 
-from symcheck.engine.group import symmetry_group
+from symcheck.engine.group.assemble import symmetry_group
 
 FLAT = {"Piecewise((exp(-1/z**2), Ne(z, 0)), (0, True))": lambda a, c: abs(a) == 1 and c == 1,
         "Piecewise((z*exp(-1/z**2), Ne(z, 0)), (0, True))": lambda a, c: abs(a) == 1 and c == a}

@@ -10,7 +10,7 @@ from sympy import Rational as R
 
 import symcheck as sc
 from symcheck.core.errors import SymcheckError
-from symcheck.engine.group import symmetry_group
+from symcheck.engine.group.assemble import symmetry_group
 from symcheck.exact.evaluate import certify_nonzero
 from symcheck.exact.signs import at_point
 from symcheck.language.symbols import Z

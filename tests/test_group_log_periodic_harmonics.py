@@ -17,7 +17,8 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symcheck.engine.group import SymmetryGroup, symmetry_group
+from symcheck.engine.group.assemble import symmetry_group
+from symcheck.engine.group.results import SymmetryGroup
 
 small = st.builds(sympy.Rational, st.integers(-3, 3), st.integers(1, 2))
 

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from symcheck.core.errors import ParseError, UnknownNameError
-from symcheck.engine.layer_group import exact_real, layer_group
+from symcheck.engine.group.layer import exact_real, layer_group
 from symcheck.kernel.check import check_document
 
 # (σ, the a of G_σ's members with their c, hand-derived; a few non-members)

@@ -88,8 +88,8 @@ def test_the_odd_group_still_has_its_reflection() -> None:
 def test_a_member_proved_without_a_kernel_certificate_is_not_a_member(monkeypatch, spec: str, a, c) -> None:
     """A slip in the members' deciders that reports holds without the kernel's certificate
     (a skipped gate, a dropped admission) makes no member, no component and no 'complete'."""
-    from symcheck.engine import group as group_module
-    from symcheck.engine.group_members import Proof
+    from symcheck.engine.group import assemble as group_module
+    from symcheck.engine.group.members import Proof
 
     def uncertified(decide):
         def wrapper(*args, **kwargs):

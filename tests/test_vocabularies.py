@@ -9,7 +9,7 @@ import pytest
 
 from symcheck.core.results import Status, Step
 from symcheck.core.verdict import CrossVerdict, Verdict
-from symcheck.engine.group_facts import ASetKind, BoundKind
+from symcheck.engine.group.facts import ASetKind, BoundKind
 from symcheck.engine.zero import PieceStatus
 from symcheck.language.transformations import (
     Domain,
@@ -90,7 +90,7 @@ def test_a_piece_is_reported_by_a_step_of_matching_status(piece: PieceStatus, st
 
 
 def test_an_a_set_reads_its_kind_from_the_json_string() -> None:
-    from symcheck.engine.group_results import ASet
+    from symcheck.engine.group.results import ASet
 
     aset = ASet("positive")  # type: ignore[arg-type]
     assert aset.kind is ASetKind.POSITIVE and aset.to_dict()["kind"] == "positive"

@@ -1,6 +1,6 @@
 """The completeness certificate of a symmetry group: no pair (a, c) outside the proved members.
 
-:func:`certify_complete` states the maximality arguments of :mod:`symcheck.engine.group_maximality`
+:func:`certify_complete` states the maximality arguments of :mod:`symcheck.engine.group.maximality`
 as a ``complete`` claim the kernel re-proves (:mod:`symcheck.kernel.complete`, docs/certificates.md,
 "Completeness"): the members' certificates, σ(z₀) ≠ 0, and for each sign of a one argument —
 a family covering the half-line, the Taylor coefficients of σ's germs at 0, or the break points
@@ -118,7 +118,7 @@ def _sign_of(g: Node, box: dict | None = None) -> str:
 
 def _refuted(s: Node, exclusion: Any, z0: Any) -> dict | None:
     """σ(a₀z₁)·σ(z₀) − σ(a₀z₀)·σ(z₁) ≠ 0 at the engine's witness z₁ (or a grid point)."""
-    from symcheck.engine.group_members import WITNESS_GRID
+    from symcheck.engine.group.members import WITNESS_GRID
     a0 = exclusion.a
     if a0 is None or not sympy.sympify(a0).is_number or not exclusion.witness:
         return None
@@ -218,7 +218,7 @@ def _zero_proof(expr: Node, var: str, region: list | None, budget: Any) -> dict:
 
 
 def _germ(s: Node, sigma: Any, pieces: Any, needed: list[int], budget: Any, proposed: tuple = ()) -> dict:
-    from symcheck.engine.group_maximality import _root_order
+    from symcheck.engine.group.maximality import _root_order
     q, two_sided = 1, False
     if pieces is None:
         two_sided, r = True, Fraction(1)
@@ -275,7 +275,7 @@ def _orders(plus: Node, minus: Node | None, needed: list[int], polynomial: bool,
         if chosen is not None:
             return chosen
     rows = []
-    from symcheck.engine.group_facts import TAYLOR_CAP
+    from symcheck.engine.group.facts import TAYLOR_CAP
     for j in range(_POLYNOMIAL_ORDERS + 1 if polynomial else TAYLOR_CAP + 1):
         rows.append(coefficient_row(plus, minus, j))
         chosen = _chosen(rows, needed)
@@ -357,7 +357,7 @@ def _frequencies(s: Node, bound: Any, budget: Any) -> dict:
 
 def _determinant(s: Node, a: Node) -> dict:
     """Two rationals where σ(a·z₁)·σ(z₂) − σ(a·z₂)·σ(z₁) has a certified sign (a in no pair of G)."""
-    from symcheck.engine.group_members import WITNESS_GRID
+    from symcheck.engine.group.members import WITNESS_GRID
 
     def at(x: Node) -> Node:
         return substitute(s, "z", x)

@@ -10,7 +10,7 @@ saying why there is none — the caller turns a Rejection into ``inconclusive``)
 * :func:`certify_member` — ∀z: σ(a·z) = c·σ(z) for one pair (a, c), or for a family with a
   ranging over a half-line or a ≠ 0 (c a formula in a): the kernel's ``member`` claim, so the
   kernel builds the expression from σ, a and c itself.
-* :func:`certify_group` — every proved member of a :class:`~symcheck.engine.group_results.SymmetryGroup`.
+* :func:`certify_group` — every proved member of a :class:`~symcheck.engine.group.results.SymmetryGroup`.
 * :func:`certify_zero` — any expression and space, the general case under the others.
 
 The proof is the emitter's own (:mod:`symcheck.engine.certificate_rewrite`): a case split
@@ -31,7 +31,7 @@ import sympy
 from symcheck.engine.certificate_points import point_json, region_json
 from symcheck.engine.certificate_rewrite import Leaf, NeedAlternatives, NeedChange, NeedSplit, Stuck
 from symcheck.engine.certificate_tree import MINUS_ONE, Unsupported, difference, sigma_tree, to_json, tree
-from symcheck.engine.group_facts import ASetKind
+from symcheck.engine.group.facts import ASetKind
 from symcheck.kernel.check import SCHEMA, check, disjoint, region_from
 from symcheck.kernel.points import compare
 from symcheck.kernel.tree import Node, free_vars, substitute

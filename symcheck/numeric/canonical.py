@@ -33,7 +33,7 @@ import numpy as np
 
 from symcheck.core.budget import DEFAULT_TIMEOUT
 from symcheck.core.errors import NumericError
-from symcheck.engine.layer_group import LayerGroup
+from symcheck.engine.group.layer import LayerGroup
 from symcheck.numeric.architectures import Factor, Model, open_model
 from symcheck.numeric.layer_elements import Element, prove_element
 from symcheck.numeric.model_report import inputs_for

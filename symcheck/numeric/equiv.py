@@ -33,7 +33,7 @@ from symcheck.core.budget import DEFAULT_TIMEOUT
 from symcheck.core.errors import NumericError
 from symcheck.core.results import Renderable
 from symcheck.core.verdict import Equivalence
-from symcheck.engine.layer_group import LayerGroup
+from symcheck.engine.group.layer import LayerGroup
 from symcheck.exact.balls import arb_sign
 from symcheck.numeric.architectures import Factor, MlpLayer, Model, open_model
 from symcheck.numeric.checkpoint_writer import UNIT_ROUNDOFF

@@ -3,7 +3,7 @@
 An element g = (P, a, λ) acts on a layer's units: unit j of the source has its gate scaled by a_j,
 its value path by λ_j (gated layers), and v_j divided by λ_j·c_j, where (a_j, c_j) ∈ G_σ; then unit
 i of the result is unit P[i] of the scaled layer. :func:`prove_element` asks the layer group
-(:class:`~symcheck.engine.layer_group.LayerGroup`) about every distinct a_j — the exact rational the
+(:class:`~symcheck.engine.group.layer.LayerGroup`) about every distinct a_j — the exact rational the
 float is — and refuses the element (:class:`IllegalElement`, with G_σ's certified reason) unless
 every one is a proved member. Which tensor each scale multiplies is :meth:`Element.multipliers`.
 """
@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from symcheck.core.errors import NumericError, SymcheckError
-from symcheck.engine.layer_group import LayerGroup, exact_real, shown
+from symcheck.engine.group.layer import LayerGroup, exact_real, shown
 
 __all__ = ["Element", "IllegalElement", "identity", "prove_element", "read_elements"]
 

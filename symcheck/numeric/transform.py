@@ -21,7 +21,7 @@ import numpy as np
 from symcheck.core.budget import DEFAULT_TIMEOUT
 from symcheck.core.errors import NumericError
 from symcheck.core.results import Renderable
-from symcheck.engine.layer_group import LayerGroup, layer_group
+from symcheck.engine.group.layer import LayerGroup, layer_group
 from symcheck.numeric.architectures import Factor, MlpLayer, Model, open_model
 from symcheck.numeric.checkpoint_writer import copy_directory, narrow, rows_view, widen
 from symcheck.numeric.layer_elements import Element, prove_element, read_elements

@@ -14,7 +14,8 @@ from symcheck.core import formula as f
 from symcheck.core.rendering import render, renderer
 from symcheck.core.results import Step
 from symcheck.engine.check_result import CheckResult
-from symcheck.engine.group import FormulationSymmetries, SymmetryGroup
+from symcheck.engine.group.formulations import FormulationSymmetries
+from symcheck.engine.group.results import SymmetryGroup
 from symcheck.language.activations import Activation
 from symcheck.language.symbols import SIGMA_NAME, A, B
 from symcheck.language.transformations import Domain, names, scale_symbol
@@ -208,7 +209,7 @@ def model_report_html(report: ModelReport) -> str:
 
 # ---- layer groups (symcheck layer-group) --------------------------------------------------------
 
-from symcheck.engine.layer_group import LayerGroup  # noqa: E402  (kept with its renderer)
+from symcheck.engine.group.layer import LayerGroup  # noqa: E402  (kept with its renderer)
 
 
 @renderer("html", LayerGroup)

@@ -717,7 +717,8 @@ _PLAIN = {"σ": "sigma", "α": "alpha", "β": "beta", "·": "*", "≠": "!=", "�
 
 # ---- symmetry groups (symcheck.engine.group) ------------------------------------------------------
 
-from symcheck.engine.group import FormulationSymmetries, SymmetryGroup  # noqa: E402  (kept with its renderers)
+from symcheck.engine.group.formulations import FormulationSymmetries  # noqa: E402  (kept with its renderers)
+from symcheck.engine.group.results import SymmetryGroup  # noqa: E402  (kept with its renderers)
 
 
 def _group_heading(group: SymmetryGroup) -> str:
@@ -819,7 +820,7 @@ def model_report_fragment(report: ModelReport, notebook: bool = False, level: in
 
 # ---- layer groups (symcheck layer-group) --------------------------------------------------------
 
-from symcheck.engine.layer_group import LayerGroup  # noqa: E402  (kept with its renderer)
+from symcheck.engine.group.layer import LayerGroup  # noqa: E402  (kept with its renderer)
 
 
 @renderer("latex", LayerGroup)

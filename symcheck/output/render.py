@@ -23,7 +23,8 @@ from symcheck.output.text import statement
 
 if TYPE_CHECKING:  # registered by qualified name: rich text need not import every result's module
     from symcheck.engine.check_result import CheckResult
-    from symcheck.engine.group import FormulationSymmetries, SymmetryGroup
+    from symcheck.engine.group.formulations import FormulationSymmetries
+    from symcheck.engine.group.results import SymmetryGroup
     from symcheck.language.activations import Listing
     from symcheck.numeric.model_report import LayerRecord, ModelReport
     from symcheck.numeric.report import NumericReport
@@ -338,7 +339,7 @@ def _aset_text(aset) -> str:
     """The a-set in the table's notation (its own description writes a power as (sqrt(2))^j)."""
     import sympy
 
-    from symcheck.engine.group_facts import ASetKind
+    from symcheck.engine.group.facts import ASetKind
     if aset.kind is ASetKind.FINITE:
         return "a ∈ {" + ", ".join(text(p) for p in aset.points) + "}"
     if aset.kind is ASetKind.DISCRETE:
@@ -365,7 +366,7 @@ def _members(group: SymmetryGroup) -> Fitted:
     return Fitted(table, narrow)
 
 
-@renderer("rich", "symcheck.engine.group_results.SymmetryGroup")
+@renderer("rich", "symcheck.engine.group.results.SymmetryGroup")
 def rich_group(group: SymmetryGroup) -> TitledPanel:
     """The components (a-set, c, proof), then the maximality argument step by step."""
     parts: list = [Text("Members", style="bold underline"), _members(group),
@@ -387,7 +388,7 @@ def rich_group(group: SymmetryGroup) -> TitledPanel:
                        subtitle=f"σ(z) = {sigma_text(group.activation)}")
 
 
-@renderer("rich", "symcheck.engine.group_formulations.FormulationSymmetries")
+@renderer("rich", "symcheck.engine.group.formulations.FormulationSymmetries")
 def rich_formulation(symmetries: FormulationSymmetries) -> TitledPanel:
     """(q, k, v) → (λq, μk, νv) on one unit: the condition and the families it allows."""
     parts: list = [Text(f"a symmetry iff {symmetries.condition}")]
@@ -475,7 +476,7 @@ def rich_model_report(report: ModelReport) -> Group:
 
 # ---- layer groups (symcheck layer-group) --------------------------------------------------------
 
-@renderer("rich", "symcheck.engine.layer_group.LayerGroup")
+@renderer("rich", "symcheck.engine.group.layer.LayerGroup")
 def rich_layer_group(group) -> TitledPanel:
     """The unit, the group's generators, the proof step by step, then what it does not cover."""
     parts: list = [Text(f"unit j: {group.unit}"), Text("Members", style="bold underline")]

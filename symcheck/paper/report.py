@@ -14,7 +14,8 @@ from typing import Any
 from symcheck.core.budget import DEFAULT_TIMEOUT
 from symcheck.core.rendering import render
 from symcheck.engine.check_result import CheckResult
-from symcheck.engine.group import SymmetryGroup, symmetry_group
+from symcheck.engine.group.assemble import symmetry_group
+from symcheck.engine.group.results import SymmetryGroup
 from symcheck.engine.symmetries import check_exchange, check_inverse_scaling
 from symcheck.language.activations import Activation, activation
 from symcheck.paper.auditing import UNIT_ROWS, Audit, audit

@@ -28,8 +28,8 @@ from symcheck.core.errors import UnknownNameError
 from symcheck.core.names import closest
 from symcheck.core.results import Renderable
 from symcheck.engine.check_result import CheckResult
-from symcheck.engine.group import symmetry_group
-from symcheck.engine.layer_group import layer_group
+from symcheck.engine.group.assemble import symmetry_group
+from symcheck.engine.group.layer import layer_group
 from symcheck.engine.symmetries import check, check_exchange, check_inverse_scaling
 from symcheck.language.activations import CATALOGUE, catalogue
 from symcheck.language.transformations import Transformation, domain

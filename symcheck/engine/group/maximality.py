@@ -9,7 +9,7 @@ or exactly zero) and a stated theorem, and bounds the a of one sign:
   σ(a·z) = c·σ(z) near 0 compares coefficients; for a > 0, p_k a^k = c·p_k; for a < 0,
   n_k a^k = c·p_k and p_k a^k = c·n_k. A non-zero coefficient gives a law c = K·|a|^k;
   two laws with different powers leave one |a|; a law with K = 0 is impossible;
-* **break points** and **the log-periodic form** (:mod:`symcheck.engine.group_breaks`).
+* **break points** and **the log-periodic form** (:mod:`symcheck.engine.group.breaks`).
 
 :func:`bounds` returns, for a > 0 and a < 0, what the arguments leave: nothing, finitely many
 candidates, a law c = K·|a|^k on the whole half-line, a discrete set, or no bound at all.
@@ -40,8 +40,8 @@ from symcheck.core.formula import (
 )
 from symcheck.core.printing import text
 from symcheck.core.results import Status, Step
-from symcheck.engine.group_breaks import break_points, log_periodic, other_side
-from symcheck.engine.group_facts import (
+from symcheck.engine.group.breaks import break_points, log_periodic, other_side
+from symcheck.engine.group.facts import (
     ORDER,
     TAYLOR_CAP,
     Bound,

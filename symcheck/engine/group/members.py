@@ -23,7 +23,7 @@ from symcheck.core.printing import text
 from symcheck.core.results import Status, Step
 from symcheck.core.verdict import Verdict
 from symcheck.engine.certificate_emit import certify_member, certify_nonmember
-from symcheck.engine.group_facts import C, member_condition
+from symcheck.engine.group.facts import C, member_condition
 from symcheck.engine.guard import counterexample
 from symcheck.engine.kernel_gate import Admission, admit
 from symcheck.engine.plane import decide_plane, scale_regions, whole_line

@@ -2,7 +2,7 @@
 
 G_σ depends on θ (z + β·z² has the group {(a, a) : a ≠ 0} only at β = 0), so membership is
 answered for one declared value: the family at that value is an ordinary σ, and its group is
-built (once per value) by :func:`~symcheck.engine.group.symmetry_group`, with every member
+built (once per value) by :func:`~symcheck.engine.group.assemble.symmetry_group`, with every member
 proved and every refusal certified as there.
 """
 from __future__ import annotations
@@ -23,7 +23,7 @@ class FamilyGroup:
 
     family: FamilyActivation
     timeout: float = DEFAULT_TIMEOUT
-    #: builds an ordinary group: :func:`symcheck.engine.group.symmetry_group`, passed in by it
+    #: builds an ordinary group: :func:`symcheck.engine.group.assemble.symmetry_group`, passed in by it
     build: Callable[..., Any] | None = field(default=None, compare=False, repr=False)
     _groups: dict = field(default_factory=dict, compare=False, repr=False)
 

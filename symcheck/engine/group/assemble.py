@@ -3,15 +3,15 @@
 G_σ = {(a, c) : a ≠ 0, σ(a·z) = c·σ(z) for every real z}. It is a group under (a, c)·(a′, c′) =
 (a·a′, c·c′) as soon as σ ≢ 0 (then c ≠ 0). :func:`symmetry_group` finds it in three moves:
 
-1. the maximality arguments (:mod:`symcheck.engine.group_maximality`) bound the a of each sign:
+1. the maximality arguments (:mod:`symcheck.engine.group.maximality`) bound the a of each sign:
    none, finitely many candidates, a law c = K·|a|^k on the half-line, or a discrete set;
-2. every candidate is decided by the engine's own deciders (:mod:`symcheck.engine.group_members`):
+2. every candidate is decided by the engine's own deciders (:mod:`symcheck.engine.group.members`):
    a member needs a proof that σ(a·z) − c·σ(z) ≡ 0, a non-member a certified witness z;
 3. what is proved becomes the components; the group is ``complete`` when every a was settled.
 
-The result types live in :mod:`symcheck.engine.group_results` (and what the group means for each
-unit in :mod:`symcheck.engine.group_formulations`); the certified facts the arguments use in
-:mod:`symcheck.engine.group_facts`, the arguments away from 0 in :mod:`symcheck.engine.group_breaks`.
+The result types live in :mod:`symcheck.engine.group.results` (and what the group means for each
+unit in :mod:`symcheck.engine.group.formulations`); the certified facts the arguments use in
+:mod:`symcheck.engine.group.facts`, the arguments away from 0 in :mod:`symcheck.engine.group.breaks`.
 
 Where no argument applies the group is partial: the proved members, ``None`` for the rest, and a
 note that names the missing argument. Knows no activation names.
@@ -56,7 +56,7 @@ from symcheck.core.results import Status, Step
 from symcheck.core.verdict import Verdict
 from symcheck.engine.certificate_complete import certify_complete
 from symcheck.engine.certificate_emit import Certificate, certify_zero
-from symcheck.engine.group_facts import (
+from symcheck.engine.group.facts import (
     Bound,
     BoundKind,
     C,
@@ -66,24 +66,16 @@ from symcheck.engine.group_facts import (
     member_condition,
     nonzero_point,
 )
-from symcheck.engine.group_facts import certified_sign as _sign_of
-from symcheck.engine.group_formulations import (
-    FORMS,
-    FormulationSymmetries,
-    symmetry_forms,
-)
-from symcheck.engine.group_maximality import bounds
-from symcheck.engine.group_members import WITNESS_GRID, Proof, prove_family, prove_pair
-from symcheck.engine.group_results import (
+from symcheck.engine.group.facts import certified_sign as _sign_of
+from symcheck.engine.group.maximality import bounds
+from symcheck.engine.group.members import WITNESS_GRID, Proof, prove_family, prove_pair
+from symcheck.engine.group.results import (
     ASet,
     ASetKind,
     Component,
     Exclusion,
     J,
-    Membership,
     SymmetryGroup,
-    exact_number,
-    set_text,
 )
 from symcheck.engine.kernel_gate import admit
 from symcheck.engine.symmetries import failed_outside
@@ -94,22 +86,9 @@ from symcheck.language.activations import activation as _lookup
 from symcheck.language.symbols import SIGMA_NAME, A, Z, sigma_at
 
 if TYPE_CHECKING:  # imported where used: a family group is built only with params
-    from symcheck.engine.family_group import FamilyGroup
+    from symcheck.engine.group.family import FamilyGroup
 
-__all__ = [
-    "FORMS",
-    "ASet",
-    "Component",
-    "Exclusion",
-    "FormulationSymmetries",
-    "J",
-    "Membership",
-    "SymmetryGroup",
-    "exact_number",
-    "set_text",
-    "symmetry_forms",
-    "symmetry_group",
-]
+__all__ = ["symmetry_group"]
 
 #: a second pair (a′, c′), for the closure under products
 A_, C_ = sympy.symbols("a' c'")
@@ -129,10 +108,10 @@ def symmetry_group(act: Any, *, timeout: float = DEFAULT_TIMEOUT,
 def symmetry_group(act: Any, *, timeout: float = DEFAULT_TIMEOUT,
                    params: Any = None) -> SymmetryGroup | FamilyGroup:
     """G_σ for ``act`` (anything :func:`symcheck.language.activations.activation` accepts). With
-    declared ``params`` (``{"beta": "beta>0"}``) a :class:`~symcheck.engine.family_group.FamilyGroup`,
+    declared ``params`` (``{"beta": "beta>0"}``) a :class:`~symcheck.engine.group.family.FamilyGroup`,
     whose ``contains(a, c, params={"beta": v})`` answers for one value."""
     if params:
-        from symcheck.engine.family_group import FamilyGroup
+        from symcheck.engine.group.family import FamilyGroup
         from symcheck.language.family import parse_family
         return FamilyGroup(parse_family(act, params), timeout, symmetry_group)
     started = time.perf_counter()
@@ -307,7 +286,7 @@ def _generator(sigma: Activation, bound: Bound, point: tuple, budget: Budget,
     """The a > 0 in G are the powers of one B^n (a subgroup of {B^j : j ∈ Z}, G being a group with
     c unique): the least n ≤ POWER_CAP whose B^n is a proved member, every lower power refuted;
     otherwise why not (a note)."""
-    # group_breaks.log_periodic builds the bound with both
+    # breaks.log_periodic builds the bound with both
     assert bound.form is not None and bound.base is not None, "a log-periodic bound without its form"
     m = bound.form[1][0]  # the growth e^(mt)
     for n in range(1, POWER_CAP + 1):
@@ -356,7 +335,7 @@ def _kept(certificates: list[tuple[str, dict]], what: str, proof: Proof) -> bool
 
 
 def _witness(proof: Proof) -> Mapping[str, sympy.Expr]:
-    """A refutation's certified witness (group_members builds every broken Proof with one)."""
+    """A refutation's certified witness (members.py builds every broken Proof with one)."""
     assert proof.witness is not None, "a broken proof without its witness"
     return proof.witness
 

@@ -3,7 +3,7 @@
 A sign is 0 only when proved, ±1 only when certified (:func:`symcheck.exact.signs.exact_sign`);
 analyticity is read off the expression tree; Taylor coefficients are exact closed forms. A
 :class:`Law` (c = K·|a|^k on a half-line) and a :class:`Bound` (what is left for the a of one
-sign) are what the arguments of :mod:`symcheck.engine.group_maximality` produce.
+sign) are what the arguments of :mod:`symcheck.engine.group.maximality` produce.
 """
 from __future__ import annotations
 
@@ -106,7 +106,7 @@ class Bound:
     reason: str = ""
     #: a discrete bound's (side, (m, harmonics), chosen): σ(side·e^t) = e^(mt)·Σ (α cos(ωt + φ) +
     #: β sin(ωt + φ)) over the harmonics (ω, φ, α, β), the rotation argument on the chosen one;
-    #: the signs argument's data (:func:`symcheck.engine.group_maximality.opposite_signs`)
+    #: the signs argument's data (:func:`symcheck.engine.group.maximality.opposite_signs`)
     form: tuple | None = None
     #: a discrete bound's base is B^power, B = e^(π/ω): the lower powers of B are refuted
     power: int = 1

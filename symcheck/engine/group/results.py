@@ -1,7 +1,7 @@
 """What the symmetry group of an activation is, as a result: a-sets, components with their proofs,
 the group with its maximality argument, and exact three-valued membership.
 
-Built by :func:`symcheck.engine.group.symmetry_group`; nothing here decides anything new: membership
+Built by :func:`symcheck.engine.group.assemble.symmetry_group`; nothing here decides anything new: membership
 is read off the proved components (True), a certified witness z or the proved maximality (False),
 or left open (None).
 """
@@ -17,10 +17,10 @@ from sympy import S
 from symcheck.core.formula import And, FiniteSet, Formula, PlusMinus, Power, Rel, Relation, to_latex
 from symcheck.core.printing import text
 from symcheck.core.results import Renderable, Status, Step
-from symcheck.engine.group_facts import ASetKind, C, Law, exact_form, exact_number
-from symcheck.engine.group_facts import certified_sign as _sign_of
-from symcheck.engine.group_formulations import FORMS, FormulationSymmetries, formulation_symmetries
-from symcheck.engine.group_members import WITNESS_GRID, pair_witness
+from symcheck.engine.group.facts import ASetKind, C, Law, exact_form, exact_number
+from symcheck.engine.group.facts import certified_sign as _sign_of
+from symcheck.engine.group.formulations import FORMS, FormulationSymmetries, formulation_symmetries
+from symcheck.engine.group.members import WITNESS_GRID, pair_witness
 from symcheck.language.activations import Activation
 from symcheck.language.symbols import A
 

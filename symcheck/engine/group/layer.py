@@ -51,10 +51,10 @@ from symcheck.core.printing import text
 from symcheck.core.results import Renderable, Status, Step
 from symcheck.engine.certificate_emit import certify_zero
 from symcheck.engine.certificate_tree import Unsupported, sigma_tree
-from symcheck.engine.group import SymmetryGroup, symmetry_group
-from symcheck.engine.group_facts import C, G, certified_sign, exact_number
-from symcheck.engine.group_members import pair_witness
-from symcheck.engine.group_results import ASetKind
+from symcheck.engine.group.assemble import symmetry_group
+from symcheck.engine.group.facts import C, G, certified_sign, exact_number
+from symcheck.engine.group.members import pair_witness
+from symcheck.engine.group.results import ASetKind, SymmetryGroup
 from symcheck.engine.kernel_gate import admit
 from symcheck.language.activations import Activation
 from symcheck.language.activations import activation as _lookup

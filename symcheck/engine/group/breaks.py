@@ -27,7 +27,7 @@ from symcheck.core.formula import (
 )
 from symcheck.core.printing import text
 from symcheck.core.results import Status, Step
-from symcheck.engine.group_facts import Bound, BoundKind, analytic, certified_sign, exact_form
+from symcheck.engine.group.facts import Bound, BoundKind, analytic, certified_sign, exact_form
 from symcheck.engine.zero import prove_identically_zero
 from symcheck.exact.regions import Region
 from symcheck.exact.zero_proof import generator_identity_safe
@@ -190,7 +190,7 @@ def log_periodic(pieces, budget: Budget, steps: list[Step]) -> dict[int, Bound]:
     """a > 0: the discrete set a = B^j, B = e^(π/ω), left by one half-line where
     σ(±e^t) = e^{mt}·Σ (α cos(ωt + φ) + β sin(ωt + φ)) with a harmonic of frequency ω apart from
     the others. a > 0 maps each half-line onto itself, so one side is enough; which powers of B
-    are members is decided by :mod:`symcheck.engine.group` (the a > 0 in G are the powers of one
+    are members is decided by :mod:`symcheck.engine.group.assemble` (the a > 0 in G are the powers of one
     B^n). The a < 0 are left to a member (−1, u) (reflection) or to the signs argument."""
     sides = {1: next((p.expr for p in pieces if p.region.lower == 0 and p.region.upper == S.Infinity), None),
              -1: next((p.expr for p in pieces if p.region.upper == 0 and p.region.lower == -S.Infinity), None)}

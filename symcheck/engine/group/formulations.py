@@ -13,8 +13,8 @@ from symcheck.core.formula import Formula, Paren, Product, Ratio, Rel, Relation,
 from symcheck.core.names import closest
 from symcheck.core.printing import text
 from symcheck.core.results import Renderable
-from symcheck.engine.group_facts import G, exact_number
-from symcheck.engine.group_facts import certified_sign as _sign_of
+from symcheck.engine.group.facts import G, exact_number
+from symcheck.engine.group.facts import certified_sign as _sign_of
 from symcheck.language.layer_formulations import Formulation
 from symcheck.language.layer_formulations import formulation as _formulation
 
@@ -53,7 +53,7 @@ def symmetry_forms(form: str) -> str:
 
 
 class Group(Protocol):
-    """What this module reads of a :class:`~symcheck.engine.group_results.SymmetryGroup` (which
+    """What this module reads of a :class:`~symcheck.engine.group.results.SymmetryGroup` (which
     sits above it and builds these views); read-only, as on the frozen result."""
 
     @property
