@@ -79,6 +79,9 @@ CORE: dict[str, tuple[str, ...]] = {
     "intervals": ("test_interval_helpers.py", "test_interval_domains.py", "test_second_opinion_gamma.py", "test_mutants_balls.py", "test_mutants_refusals.py", "test_mutants_hulls.py", "test_mutants_intervals.py", "test_intervals.py", "test_arb_enclose_range.py"),
     "symmetries": ("test_mutants_symmetries.py", "test_mutants_steps.py", "test_fallback_wiring.py", "test_mutants_degree_domain.py", "test_symmetries.py", "test_guard.py", "test_custom_forms.py"),
     "theorems": ("test_mutants_symmetries.py", "test_symmetries.py"),
+    # split from symmetries (issue 24): the steps a decision is written as, and its numeric evidence
+    "proof_steps": ("test_mutants_symmetries.py", "test_mutants_steps.py", "test_fallback_wiring.py", "test_mutants_degree_domain.py", "test_symmetries.py", "test_guard.py", "test_custom_forms.py", "test_group.py"),
+    "evidence": ("test_mutants_symmetries.py", "test_expect_and_json_names.py", "test_fallback_wiring.py", "test_symmetries.py"),
     "domain": ("test_mutants_domain.py", "test_domain.py"),
     "guard": ("test_mutants_guard.py", "test_guard.py"),
     "fallback": ("test_mutants_fallback.py", "test_fallback.py", "test_fallback_wiring.py"),
@@ -123,7 +126,7 @@ PATHS: dict[str, str] = {
     "roots": "exact/roots.py", "signs": "exact/signs.py", "regions": "exact/regions.py",
     "evaluate": "exact/evaluate.py", "balls": "exact/balls.py", "intervals": "exact/intervals.py",
     "zero": "engine/zero.py", "plane": "engine/plane.py", "symmetries": "engine/symmetries.py",
-    "theorems": "engine/theorems.py", "guard": "engine/guard.py", "fallback": "engine/fallback.py",
+    "theorems": "engine/theorems.py", "proof_steps": "engine/proof_steps.py", "evidence": "engine/evidence.py", "guard": "engine/guard.py", "fallback": "engine/fallback.py",
     "smt": "engine/smt.py", "homogeneity": "engine/homogeneity.py", "domain": "language/definedness.py",
     # the group's modules keep their short names from before engine/group/ became a package (the
     # EQUIVALENT and SOUND_EITHER_WAY entries are keyed by them); "group" is its assembly
@@ -152,6 +155,7 @@ FAMILY_MODULES: dict[str, tuple[str, ...]] = {
 # certificate's ball are computed elsewhere; these only turn them into characters.
 SKIP_FUNCTIONS = re.compile(r"^(describe|latex|_render|_interval_text|to_dict|to_latex|"
                             r"formula|definition|enclosure|point_formula|_approximately|_and_zero|_range|"
+                            r"approximately|and_zero|describe_certificate|statement_step|"
                             r"__repr__|__str__|_repr_\w+|decimal|explain\w*|_text\w*|"
                             r"_describe|_decimal|summary|truncate|"
                             r"_failure_message|substitution_text|_statement|_short|"
@@ -437,7 +441,7 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         "_settle_point is called only for a point region (_settle tests is_point first), whose lower and upper are equal",
     ("homogeneity", "`z == z1 or (samples[z].sign == 0 and samples[SCALE * z].sig…`: or → and, in `if z == z1 or (samples[z].sign == 0 and samples[SCALE * z].sign == 0):`"):
         "the skip then never fires (σ(z₁) ≠ 0), so the cross σ(2z)·σ(z₁) − σ(2z₁)·σ(z) is also tried at z = z₁ and where σ(z) = σ(2z) = 0 exactly: there it is exactly 0, which certify_nonzero never certifies, so _conflict returns None as the skip did",
-    ("symmetries", '`found.witness is not None and found.certificate is not None`: and → or, in `certified = found.witness is not None and found.certificate is not None`'):
+    ("evidence", '`found.witness is not None and found.certificate is not None`: and → or, in `certified = found.witness is not None and found.certificate is not None`'):
         "numeric_witness sets witness and certificate together (the witness is the candidate whose certificate was found; both stay None otherwise), so both are None or neither is",
     # the realistic family (issue 23)
     ("kernel_check", "`_RELATION_SIGNS` gets the extra entry `pos`, in `_RELATION_SIGNS = {\"gt\": (\"pos\", \"nonpos\"), \"ge\": (\"nonneg\", \"neg\"), \"lt\": (\"neg\", \"nonne…`"):

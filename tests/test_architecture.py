@@ -125,7 +125,6 @@ def test_the_circle_check_can_fail(monkeypatch) -> None:
 # ---- private names stay in their module ------------------------------------------------------------
 
 _B = "the certificate modules are being split by issue 20 (helper B/I): made public there"
-_C = "engine/group_*.py is being regrouped (issue 24, item 3): made public when it moves"
 #: private names still imported from another module, each with why it is not public yet: the test
 #: fails on any other one and on an entry no longer imported, so this list can only shrink
 PRIVATE_IMPORTS_PENDING: dict[tuple[str, str, str], str] = {
@@ -138,9 +137,6 @@ PRIVATE_IMPORTS_PENDING: dict[tuple[str, str, str], str] = {
     ("symcheck.engine.certificate_region", "symcheck.engine.certificate_rewrite", "_constant_factor"): _B,
     ("symcheck.engine.certificate_region", "symcheck.engine.certificate_rewrite", "_polynomial_over_generators"): _B,
     ("symcheck.engine.certificate_region", "symcheck.engine.certificate_rewrite", "_term"): _B,
-    ("symcheck.engine.group.members", "symcheck.engine.symmetries", "_case_steps"): _C,
-    ("symcheck.engine.group.members", "symcheck.engine.symmetries", "_fallback"): _C,
-    ("symcheck.engine.group.members", "symcheck.engine.symmetries", "_piece_steps"): _C,
     ("symcheck.paper.family_audit", "symcheck.engine.families", "_simplest"): _B,
 }
 

@@ -14,6 +14,7 @@ from sympy import S
 from symcheck.core.verdict import Verdict
 from symcheck.engine import symmetries
 from symcheck.engine.check_result import CrossCheck
+from symcheck.engine.evidence import magnitude, numeric_evidence
 from symcheck.engine.guard import Counterexample
 from symcheck.exact.evaluate import Certificate
 from symcheck.language.activations import activation
@@ -167,9 +168,9 @@ def test_a_disagreement_quotes_z3s_own_answer(monkeypatch, z3_says, model, shown
 ])
 def test_the_largest_value_seen_is_a_json_number_only_where_float64_holds_it(largest, number) -> None:
     """Evidence is what was seen: never rounded to 0 or to inf, and always strict JSON."""
-    assert symmetries._magnitude(largest) == number
-    evidence = symmetries._evidence(type("Seen", (), {"points": 3, "largest": largest})())
-    assert json.loads(json.dumps(evidence, allow_nan=False)) == {"points": 3, "largest": number}
+    assert magnitude(largest) == number
+    seen = numeric_evidence(type("Seen", (), {"points": 3, "largest": largest})())
+    assert json.loads(json.dumps(seen, allow_nan=False)) == {"points": 3, "largest": number}
 
 
 @pytest.mark.parametrize(("c", "condition"), [

@@ -7,11 +7,11 @@ one-variable residual and decide that; every other pair (custom forms, the resca
 decided on the statement itself by :mod:`symcheck.engine.plane`: a case split covering the whole
 space, or a certified point. A witness is always certified on the original statement, then
 re-checked with SymPy's own evaluator: two code paths that share nothing with the search.
-Knows no activation names.
+The decision is written as steps by :mod:`symcheck.engine.proof_steps`; its numeric evidence and
+the fallback's certified find come from :mod:`symcheck.engine.evidence`. Knows no activation names.
 """
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -21,28 +21,12 @@ import sympy
 from sympy import S
 
 from symcheck.core.budget import DEFAULT_TIMEOUT, Budget, BudgetExceeded
-from symcheck.core.errors import EvaluationError, UnknownNameError
+from symcheck.core.errors import UnknownNameError
 from symcheck.core.formula import (
-    And,
     Apply,
-    Aside,
-    BigUnion,
-    Both,
-    Cartesian,
-    Difference,
-    FiniteSet,
-    ForAll,
-    Formula,
-    Given,
-    Interval,
     Numeral,
-    Product,
-    Qualified,
     Rel,
     Relation,
-    SetUnion,
-    Term,
-    Terms,
     Text,
 )
 from symcheck.core.printing import text
@@ -51,11 +35,25 @@ from symcheck.core.verdict import CrossVerdict, Verdict
 from symcheck.engine import smt
 from symcheck.engine.certificate_emit import certify_statement, certify_witness
 from symcheck.engine.check_result import CheckResult, CrossCheck
+from symcheck.engine.evidence import fallback_witness, numeric_evidence
 from symcheck.engine.guard import counterexample
 from symcheck.engine.kernel_gate import Admission, admit
-from symcheck.engine.plane import PlaneDecision, decide_plane, scale_regions, whole_line
+from symcheck.engine.plane import decide_plane, scale_regions, whole_line
+from symcheck.engine.proof_steps import (
+    LEFT_MINUS_RIGHT,
+    R_OF_Z,
+    D,
+    approximately,
+    case_steps,
+    decimal,
+    describe_certificate,
+    enclosure,
+    piece_steps,
+    point_formula,
+    statement_step,
+)
 from symcheck.engine.theorems import ANY, EXCHANGE, NEGATIVE, POSITIVE, Reduction, fixed_scale
-from symcheck.engine.zero import PieceStatus, ZeroDecision, constant_sign, decide_zero, opaque_constants
+from symcheck.engine.zero import ZeroDecision, constant_sign, decide_zero, opaque_constants
 from symcheck.exact.evaluate import Certificate, certify_nonzero, recheck_sign
 from symcheck.exact.regions import Region
 from symcheck.exact.signs import EXACT_SIGN_BITS, Undecided, at_values
@@ -268,18 +266,11 @@ def _cross_check(statement: _Statement, decision: Decision,
                           note=f"{note}; {disagreement}" if note else disagreement)
 
 
-#: the residual r, the difference D and the reduced difference G, as functions in formulas
-_R, _D, _G = sympy.symbols("r D G")
-_R_OF_Z = Apply(_R, (Z,))
-#: the certified quantity, left side minus right side
-LEFT_MINUS_RIGHT = Difference(Text("left"), Text("right"))
-
-
 def _decide(statement: _Statement, budget: Budget) -> Decision:
     sigma, t, unit = statement.sigma, statement.t, statement.unit
     lhs, rhs = statement.sides
     opaque = lhs - rhs
-    steps = [_statement(lhs, rhs, t)]
+    steps = [statement_step(lhs, rhs, t)]
     if generator_identity_safe(opaque):  # exact: σ's applications are independent atoms
         steps.append(Step("Proof", "both sides are the same expression for every σ",
                           Relation(Rel.EQ, lhs, rhs),
@@ -293,16 +284,16 @@ def _decide(statement: _Statement, budget: Budget) -> Decision:
     steps.append(_reduction_step(reduction, opaque, t))
     residual = reduction.residual(sigma)
     steps.append(Step("Residual", f"r(z) = {text(residual)}",
-                      Relation(Rel.EQ, _R_OF_Z, residual),
+                      Relation(Rel.EQ, R_OF_Z, residual),
                       "the condition above with σ substituted; the symmetry holds iff r ≡ 0 on R",
                       Status.GIVEN))
     try:
         decision = decide_zero(residual, Z, budget)
     except BudgetExceeded:
         decision = ZeroDecision(Verdict.INCONCLUSIVE, residual, note="the time budget ran out")
-    evidence = _evidence(decision.evidence)
+    evidence = numeric_evidence(decision.evidence)
     if decision.verdict is Verdict.INCONCLUSIVE:
-        found, evidence = _fallback(residual, {Z: None}, budget, evidence)
+        found, evidence = fallback_witness(residual, {Z: None}, budget, evidence)
         if found is not None:
             decision = ZeroDecision(Verdict.BROKEN, residual, decision.pieces, found.witness[Z],
                                     found.certificate, decision.evidence)
@@ -313,7 +304,7 @@ def _decide(statement: _Statement, budget: Budget) -> Decision:
         except BudgetExceeded:
             return Decision(Verdict.INCONCLUSIVE, tuple(steps), residual, None, evidence,
                             "the time budget ran out while certifying the witness on the original statement")
-    steps.extend(_piece_steps(decision))
+    steps.extend(piece_steps(decision))
     return Decision(decision.verdict, tuple(steps), residual, None, evidence, decision.note)
 
 
@@ -332,14 +323,6 @@ def _reduction(unit: Form, t: Transformation) -> Reduction:
     if domain.value is not None:
         return fixed_scale(domain.value)
     return {DomainName.POSITIVE: POSITIVE, DomainName.NEGATIVE: NEGATIVE, DomainName.ANY: ANY}[domain.name]
-
-
-def _statement(lhs: sympy.Expr, rhs: sympy.Expr, t: Transformation) -> Step:
-    scope = "a, b ∈ R" + (f", {t.domain.describe(t.scale_text)}" if t.domain else "")
-    where = (Relation(Rel.IN, Terms((A, B)), S.Reals),) + ((t.domain.formula(t.scale),) if t.domain else ())
-    return Step("Statement", f"for all {scope}: {text(lhs)} = {text(rhs)}",
-                ForAll(where, Relation(Rel.EQ, lhs, rhs)),
-                f"{t.describe()} applied to a = x·q, b = x·k", Status.GIVEN)
 
 
 def _reduction_step(reduction: Reduction, opaque: sympy.Expr, t: Transformation) -> Step:
@@ -377,7 +360,7 @@ def _broken(statement: _Statement, reduction: Reduction, decision: ZeroDecision,
             evidence: Mapping[str, Any]) -> Decision:
     values = reduction.witness(decision.point)
     origin = (f"from z = {text(decision.point)}, where r(z) is certified non-zero "
-              f"({_describe(decision.certificate)})")
+              f"({describe_certificate(decision.certificate)})")
     return _certified(statement, values, origin, decision.residual, steps, evidence)
 
 
@@ -397,9 +380,9 @@ def _certified(statement: _Statement, values: Mapping[sympy.Symbol, sympy.Ration
                       origin, Status.GIVEN))
     for title, side in (("Left side", lhs), ("Right side", rhs)):
         exact = at_values(substitute_sigma(side, sigma), values)
-        approx = "" if exact.is_Rational else f" ≈ {_decimal(exact)}"
+        approx = "" if exact.is_Rational else f" ≈ {decimal(exact)}"
         steps.append(Step(title, f"{text(side)} = {text(exact)}{approx}",
-                          _approximately(Relation(Rel.EQ, side, exact), _decimal(exact) if approx else None),
+                          approximately(Relation(Rel.EQ, side, exact), decimal(exact) if approx else None),
                           "exact value at the witness", Status.GIVEN))
     if certificate is None or recheck is None:
         why = (f"the witness is outside the {t.scale_text} domain" if not in_domain else
@@ -407,7 +390,7 @@ def _certified(statement: _Statement, values: Mapping[sympy.Symbol, sympy.Ration
                else "the independent re-check does not confirm the certificate's sign")
         steps.append(Step("Certificate", why, Text("not certified"), "", Status.FAILED))
         return Decision(Verdict.INCONCLUSIVE, tuple(steps), residual, None, evidence, why)
-    steps.append(Step("Certificate", f"left − right ≠ 0: {_describe(certificate)}",
+    steps.append(Step("Certificate", f"left − right ≠ 0: {describe_certificate(certificate)}",
                       Relation(Rel.IN, LEFT_MINUS_RIGHT, enclosure(certificate)),
                       basis, Status.CERTIFIED))
     steps.append(Step("Re-check", f"mpmath interval arithmetic agrees on the sign: ≈ {recheck}",
@@ -434,61 +417,6 @@ def _recheck(concrete: sympy.Expr, values: Mapping[sympy.Symbol, sympy.Rational]
     return certificate.decimal(20)
 
 
-def _describe(certificate: Certificate | None) -> str:
-    if certificate is None:
-        return "not certified"
-    if certificate.exact:
-        return f"exactly {certificate.lower}"
-    return f"in [{certificate.lower}, {certificate.upper}] by ball arithmetic (Arb) at {certificate.prec} bits"
-
-
-def enclosure(certificate: Certificate) -> Formula:
-    """Where the certified value lies: the exact value, or its ball as a closed interval."""
-    if certificate.exact:
-        return FiniteSet((Numeral(str(certificate.lower)),))
-    return Interval(Numeral(str(certificate.lower)), Numeral(str(certificate.upper)), closed=True)
-
-
-def point_formula(values: Mapping[sympy.Symbol, sympy.Expr]) -> Terms:
-    """A point as its coordinates: a = 1, b = 2."""
-    return Terms(tuple(Relation(Rel.EQ, s, v) for s, v in values.items()))
-
-
-def _approximately(statement: Formula, decimal: str | None) -> Formula:
-    return statement if decimal is None else Relation(Rel.APPROX, statement, Numeral(decimal))
-
-
-def _and_zero(statement: Formula, shown: bool) -> Formula:
-    """``statement = 0`` when the proof reduced the expression to 0 (shown), else ``statement``."""
-    return Relation(Rel.EQ, statement, S.Zero) if shown else statement
-
-
-def _decimal(value: sympy.Expr) -> str:
-    return text(value.evalf(20)) if value.is_number else text(value)
-
-
-def _piece_steps(decision: ZeroDecision) -> list[Step]:
-    steps = []
-    for piece in decision.pieces:
-        region = piece.region.describe()
-        proved = piece.status is PieceStatus.PROVED
-        claim = "r = 0" if proved else "r = ?"
-        shown = f"r(z) = {text(piece.expr)}" + ("" if piece.expr == 0 else f"; {claim}")
-        steps.append(Step(f"Case {region}", shown,
-                          Given(piece.region.formula(Z), _and_zero(Relation(Rel.EQ, _R_OF_Z, piece.expr),
-                                                                    proved and piece.expr != 0)),
-                          piece.method or {PieceStatus.TIMEOUT: "the time budget ran out",
-                                           PieceStatus.UNKNOWN: "neither proved zero nor certified non-zero"}
-                          .get(piece.status, ""), piece.status.step, case=True))
-    if decision.verdict is Verdict.HOLDS and len(decision.pieces) > 1:
-        complete = ("; every root of a branch condition is a cut point (" + "; ".join(decision.cut_proofs) + ")"
-                    if decision.cut_proofs else "")
-        steps.append(Step("Cover", "the cases cover all of R", Relation(Rel.EQ, BigUnion(), S.Reals),
-                          "open intervals between the cut points, and the cut points themselves" + complete,
-                          Status.VERIFIED))
-    return steps
-
-
 def _decide_plane(statement: _Statement, budget: Budget, steps: list[Step]) -> Decision:
     """No reduction: decide D = lhs − rhs = 0 on the whole space of (a, b, scale) directly."""
     sigma, t = statement.sigma, statement.t
@@ -496,7 +424,7 @@ def _decide_plane(statement: _Statement, budget: Budget, steps: list[Step]) -> D
     difference, space = statement.difference, statement.space
     names = ", ".join(text(v) for v in space)
     steps.append(Step("Difference", f"D({names}) = {text(difference)}",
-                      Relation(Rel.EQ, Apply(_D, tuple(space)), difference),
+                      Relation(Rel.EQ, Apply(D, tuple(space)), difference),
                       "left − right with σ substituted; the symmetry holds iff D = 0 at every point",
                       Status.GIVEN))
     if (t.name is TransformationKind.QUERY_VALUE_RESCALING and not t.degree.is_integer and t.domain is not None
@@ -504,16 +432,17 @@ def _decide_plane(statement: _Statement, budget: Budget, steps: list[Step]) -> D
         note = f"α^{text(t.degree)} is not real for negative α"
         return Decision(Verdict.INCONCLUSIVE, tuple(steps), difference, None, {}, note)
     decision = decide_plane(substitute_sigma(lhs, sigma), substitute_sigma(rhs, sigma), space, budget)
-    evidence = _evidence(decision.evidence)
+    evidence = numeric_evidence(decision.evidence)
     if decision.verdict is Verdict.INCONCLUSIVE:
-        found, evidence = _fallback(difference, space, budget, evidence)
+        found, evidence = fallback_witness(difference, space, budget, evidence)
         if found is not None:
-            origin = f"found by the numeric fallback, certified ({_describe(found.certificate)})"
+            origin = f"found by the numeric fallback, certified ({describe_certificate(found.certificate)})"
             with budget.step():
                 return _certified(statement, dict(found.witness), origin, difference, steps,
                                   evidence, "certified on the statement itself, by exact or interval arithmetic")
     if decision.verdict is Verdict.BROKEN:
-        origin = f"found on {decision.found}, where D is certified non-zero ({_describe(decision.certificate)})"
+        origin = (f"found on {decision.found}, where D is certified non-zero "
+                  f"({describe_certificate(decision.certificate)})")
         assert decision.witness is not None  # a broken plane decision always carries its point
         try:
             with budget.step():
@@ -522,110 +451,5 @@ def _decide_plane(statement: _Statement, budget: Budget, steps: list[Step]) -> D
         except BudgetExceeded:
             return Decision(Verdict.INCONCLUSIVE, tuple(steps), difference, None, evidence,
                             "the time budget ran out while certifying the witness on the original statement")
-    steps.extend(_case_steps(decision, space))
+    steps.extend(case_steps(decision, space))
     return Decision(decision.verdict, tuple(steps), difference, None, evidence, decision.note)
-
-
-def _magnitude(value: str) -> float | None:
-    """A largest |r| (a decimal string) as a JSON number; None where float64 cannot hold it
-    (it would read as 0 or inf) — the evidence is what was seen, never rounded into a claim."""
-    number = float(value)
-    if not math.isfinite(number) or (number == 0.0 and not sympy.Float(value).is_zero):
-        return None
-    return number
-
-
-def _evidence(found: Any) -> dict:
-    """The numeric evidence of a decision: points sampled, and the largest |r| (None: no points)."""
-    return {"points": found.points, "largest": _magnitude(found.largest) if found.points else None}
-
-
-def _fallback(expr: sympy.Expr, domains: dict, budget: Budget, evidence: dict):
-    """After an inconclusive proof: wide numeric sampling, then certification.
-
-    Returns the certified find (or None) and the evidence merged in; a candidate that is not
-    certified stays evidence, never a verdict.
-    """
-    from symcheck.engine.fallback import numeric_witness  # NumPy costs import time most checks never need
-    try:
-        found = numeric_witness(expr, list(domains), domains, budget=budget)
-    except (BudgetExceeded, EvaluationError):
-        return None, evidence
-    sampled = found.evidence.to_dict()
-    merged = {**evidence, "fallback": {**sampled, "largest": _magnitude(sampled["largest"])}}
-    certified = found.witness is not None and found.certificate is not None
-    return (found if certified else None), merged
-
-
-def _case_steps(decision: PlaneDecision, space) -> list[Step]:
-    if decision.difference == 0:
-        return [Step("Proof", "D = 0 as written", Relation(Rel.EQ, _D, S.Zero),
-                     "the two sides cancel exactly once σ is substituted", Status.VERIFIED)]
-    steps = []
-    product = decision.product
-    if product is not None:
-        x, y, u = (text(v) for v in (product.x, product.y, product.u))
-        rest = [text(v) for v in space if v not in (product.x, product.y) and v in decision.difference.free_symbols]
-        args = ", ".join([u, *rest])
-        steps.append(Step(
-            "Change of variables", f"D depends on {x} and {y} only through {u} = {x}·{y}: "
-                                   f"D = G({args}) with G({args}) = {text(product.reduced)}",
-            Given(Relation(Rel.EQ, product.u, Product((product.x, product.y))),
-                  Relation(Rel.EQ, Apply(_G, (product.u, *[w for w in space if text(w) in rest])), product.reduced)),
-            f"with {y} = {u}/{x} SymPy's own evaluation, valid wherever {x} ≠ 0, removes {x} from D; "
-            f"for each {x} ≠ 0, {u} = {x}·{y} takes every real value once as {y} does, so D = 0 for all "
-            f"{x} ≠ 0 iff G = 0 for all {u}; the line {x} = 0 is a case of its own", Status.VERIFIED))
-    for outcome in decision.cases:
-        case = outcome.case
-        proved = outcome.status is PieceStatus.PROVED
-        head = _G if product is not None and product.u in dict(case.regions) else _D
-        name = str(head)
-        if outcome.expr is None:
-            statement = f"the branches of {name} could not be chosen"
-            shown_formula: Formula = Relation(Rel.EQ, head, Text("undecided"))
-        else:
-            assert outcome.sides is not None  # only the identically-0 D has none, returned above
-            left, right = outcome.sides
-            shown = "0" if outcome.expr == 0 else (f"{text(outcome.expr)} = 0" if proved
-                                                    else f"{text(outcome.expr)}, not shown to be 0")
-            statement = f"left = {text(left)}, right = {text(right)}; {name} = {shown}"
-            shown_formula = Aside(_and_zero(Relation(Rel.EQ, head, outcome.expr), proved and outcome.expr != 0),
-                                  And((Relation(Rel.EQ, Text("left"), left), Relation(Rel.EQ, Text("right"), right))))
-        steps.append(Step(f"Case {case.describe()}", statement, Given(case.formula(), shown_formula),
-                          outcome.method, outcome.status.step, case=True))
-    if decision.verdict is Verdict.HOLDS and product is not None:
-        x, u = text(product.x), text(product.u)
-        rest = [text(v) for v in space if v not in (product.x, product.y) and v in decision.difference.free_symbols]
-        steps.append(Step(
-            "Cover", f"the cases partition the range of {', '.join([u, *rest])} (for {x} ≠ 0) and the line {x} = 0",
-            Given(BigUnion(Text("cases")),
-                  Both(Qualified(Relation(Rel.IN, product.u, S.Reals), Relation(Rel.NE, product.x, S.Zero)),
-                       Relation(Rel.EQ, product.x, S.Zero))), "each variable's range is cut into open intervals and "
-            "their end points at the roots of a branch condition in that variable alone, or at 0 where its "
-            "sign is needed; each open piece is the image of p > 0 under the substitution shown", Status.VERIFIED))
-    elif decision.verdict is Verdict.HOLDS:
-        split = [v for v in space if v in decision.difference.free_symbols]
-        absent = [text(v) for v in space if v not in split]
-        steps.append(Step(
-            "Cover", (f"the {len(decision.cases)} cases partition" if len(decision.cases) > 1
-                      else "the one case is") + f" the range of {', '.join(text(v) for v in split)}",
-            Relation(Rel.EQ, BigUnion(Text("cases")), Cartesian(tuple(_range(space[v]) for v in split))),
-            "each variable's range is cut into open intervals and their end points — at the "
-            "roots of a branch condition in that variable alone, or at 0 where its sign is "
-            "needed; a case is only ever replaced by the pieces of one of its intervals, and "
-            "each open piece is the image of p > 0 under the substitution shown"
-            + (f"; {', '.join(absent)} does not occur in D" if absent else ""), Status.VERIFIED))
-    return steps
-
-
-def _range(regions) -> SetUnion:
-    """A variable's range as the union of its cases' points and open intervals."""
-    parts: list[Term] = []
-    for r in regions:
-        if r.is_point:
-            parts.append(FiniteSet((r.lower,)))
-        elif r.lower == -S.Infinity and r.upper == S.Infinity:
-            parts.append(S.Reals)
-        else:
-            parts.append(Interval(r.lower, r.upper, closed=False))
-    return SetUnion(tuple(parts))

@@ -49,7 +49,8 @@ from symcheck.engine.homogeneity import (
     certified_sign,
     homogeneity_degree,
 )
-from symcheck.engine.symmetries import LEFT_MINUS_RIGHT, check, enclosure
+from symcheck.engine.proof_steps import LEFT_MINUS_RIGHT, enclosure
+from symcheck.engine.symmetries import check
 from symcheck.exact.evaluate import certify_nonzero
 from symcheck.exact.zero_proof import generator_identity_safe
 from symcheck.language.activations import Activation

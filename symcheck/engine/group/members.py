@@ -23,17 +23,13 @@ from symcheck.core.printing import text
 from symcheck.core.results import Status, Step
 from symcheck.core.verdict import Verdict
 from symcheck.engine.certificate_emit import certify_member, certify_nonmember
+from symcheck.engine.evidence import fallback_witness
 from symcheck.engine.group.facts import C, member_condition
 from symcheck.engine.guard import counterexample
 from symcheck.engine.kernel_gate import Admission, admit
 from symcheck.engine.plane import decide_plane, scale_regions, whole_line
-from symcheck.engine.symmetries import (
-    _case_steps,
-    _fallback,
-    _piece_steps,
-    failed_outside,
-    point_formula,
-)
+from symcheck.engine.proof_steps import case_steps, piece_steps, point_formula
+from symcheck.engine.symmetries import failed_outside
 from symcheck.engine.zero import decide_zero
 from symcheck.exact.evaluate import certify_nonzero, recheck_sign
 from symcheck.exact.signs import EXACT_SIGN_BITS, at_point
@@ -121,15 +117,15 @@ def prove_pair(sigma: Activation, a: sympy.Expr, c: sympy.Expr, budget: Budget) 
     if decision.verdict is Verdict.HOLDS:
         found = _guarded(r, {Z: whole_line()}, budget)
         if found is None:
-            return _admitted(Proof(Verdict.HOLDS, (statement, *_piece_steps(decision))),
+            return _admitted(Proof(Verdict.HOLDS, (statement, *piece_steps(decision))),
                              certify_member(sigma, a, c, seconds=max(1.0, budget.remaining())))
         return _refuted((sigma, a, c), statement, {Z: found}, r, "found by the guard; the proof above is withdrawn")
     if decision.verdict is Verdict.BROKEN:
         return _refuted((sigma, a, c), statement, {Z: decision.point}, r, "found by the one-variable decider")
-    found, _ = _fallback(r, {Z: None}, budget, {})
+    found, _ = fallback_witness(r, {Z: None}, budget, {})
     if found is not None:
         return _refuted((sigma, a, c), statement, {Z: found.witness[Z]}, r, "found by the numeric fallback")
-    return Proof(Verdict.INCONCLUSIVE, (statement, *_piece_steps(decision)),
+    return Proof(Verdict.INCONCLUSIVE, (statement, *piece_steps(decision)),
                  note=decision.note or "neither proved nor refuted")
 
 
@@ -151,16 +147,16 @@ def prove_family(sigma: Activation, sign: int, c: sympy.Expr, budget: Budget) ->
         present = {v: r for v, r in space.items() if v in difference.free_symbols}
         found = _guarded_point(difference, present, budget) if present else None
         if found is None:
-            return _admitted(Proof(Verdict.HOLDS, (statement, *_case_steps(decision, space))),
+            return _admitted(Proof(Verdict.HOLDS, (statement, *case_steps(decision, space))),
                              certify_member(sigma, A, c, domain, seconds=max(1.0, budget.remaining())))
         return _refuted((sigma, A, c), statement, {A: found.get(A, S.One), Z: found.get(Z, S.One)}, difference,
                         "found by the guard; the proof above is withdrawn")
     if decision.verdict is Verdict.BROKEN:
         return _refuted((sigma, A, c), statement, dict(decision.witness), difference, f"found on {decision.found}")
-    found, _ = _fallback(difference, space, budget, {})
+    found, _ = fallback_witness(difference, space, budget, {})
     if found is not None:
         return _refuted((sigma, A, c), statement, dict(found.witness), difference, "found by the numeric fallback")
-    return Proof(Verdict.INCONCLUSIVE, (statement, *_case_steps(decision, space)),
+    return Proof(Verdict.INCONCLUSIVE, (statement, *case_steps(decision, space)),
                  note=decision.note or "neither proved nor refuted")
 
 
