@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable
 from enum import StrEnum
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -66,21 +66,11 @@ def _emit(payload: Any, as_json: bool) -> None:
     Console(soft_wrap=False).print(payload)
 
 
-def _expect_failed(message: str) -> NoReturn:
-    """``--expect`` not met: one line on standard error, exit status 1 (every command the same)."""
-    click.echo(f"Error: {message}", err=True)
-    sys.exit(EXIT_EXPECT)
-
-
-def _check_expect(expect: Any, got: Any) -> None:
-    """``--expect``: exit with status 1 when the result ``got`` is not ``expect`` (each printed as given)."""
-    if expect is not None and got != expect:
-        _expect_failed(f"expected {expect}, got {got}")
-
-
 def _finish(result, as_json: bool, expect: str | None) -> None:
     _emit(result.to_dict() if as_json else result, as_json)
-    _check_expect(expect, result.verdict.value)
+    if expect is not None and result.verdict.value != expect:
+        click.echo(f"Error: expected {expect}, got {result.verdict.value}", err=True)
+        sys.exit(EXIT_EXPECT)
 
 
 # The options commands share, each defined once (the help says what it means for the command).
@@ -128,7 +118,8 @@ def _finish_rows(result: Any, expect: str | None) -> None:
     wanted = Expectation(expect)
     found = mismatches(result, wanted)
     if found:
-        _expect_failed(describe(found, wanted))
+        click.echo(f"Error: {describe(found, wanted)}", err=True)
+        sys.exit(EXIT_EXPECT)
 
 
 _CERTIFICATE = click.option(
@@ -358,7 +349,10 @@ def derive(name: str, as_json: bool, expect: str | None) -> None:
     from symcheck.paper.derivations import derive as run_derive
     result = run_derive(name)
     _emit(result.to_dict() if as_json else result, as_json)
-    _check_expect(expect, "verified" if result.verified else "unverified")
+    status = "verified" if result.verified else "unverified"
+    if expect is not None and status != expect:
+        click.echo(f"Error: expected {expect}, got {status}", err=True)
+        sys.exit(EXIT_EXPECT)
 
 
 @cli.command("check-certificate")
@@ -605,7 +599,9 @@ def numeric(check: str, act: str, form: str | None, d: int | None, m: int | None
         click.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False, allow_nan=False))
     else:
         _emit(report, as_json)
-    _check_expect(None if expect is None else Outcome(expect), report.outcome)
+    if expect is not None and report.outcome is not Outcome(expect):
+        click.echo(f"Error: expected {expect}, got {report.outcome}", err=True)
+        sys.exit(EXIT_EXPECT)
 
 
 @cli.command()
@@ -651,16 +647,17 @@ def model(directory: str, layers: str | None, inputs: str | None, tokens: int | 
         raise click.UsageError("--workers and --scheduler exclude each other: give one")
     from symcheck.numeric.architectures import open_model
     from symcheck.numeric.model_report import model_report, parse_layers
+    from symcheck.numeric.options import InputRows, Resources
     from symcheck.numeric.planner import parse_memory
     if plot_file is not None:  # a file type that cannot be drawn fails before the work
         from symcheck.output.model_plot import figure_format
         figure_format(plot_file)
-    budget = parse_memory(memory)
+    run = Resources(parse_memory(memory), workers, scheduler, timeout)
     loaded = open_model(directory, follow_links=not refuse_links)
     chosen = None if layers is None else parse_layers(layers, len(loaded.layers))  # the one parse of --layers
     with _progress(len(loaded.layers) if chosen is None else len(chosen), quiet=False) as advance:
-        report = model_report(loaded, layers=chosen, inputs=inputs, tokens=tokens, seed=seed, memory=budget,
-                              workers=workers, scheduler=scheduler, timeout=timeout, progress=advance)
+        report = model_report(loaded, layers=chosen, rows=InputRows(inputs, tokens, seed), run=run,
+                              progress=advance)
     if plot_file is not None:
         from symcheck.output.model_plot import plot_model
         click.echo(f"wrote {plot_model(report, plot_file)}", err=True)
@@ -746,11 +743,12 @@ def transform(directory: str, output: str, permute: str | None, scale_value: str
     if inputs is not None and tokens is not None:
         raise click.UsageError("--inputs and --tokens exclude each other: give one")
     from symcheck.numeric.architectures import open_model
+    from symcheck.numeric.options import InputRows, Resources
     from symcheck.numeric.transform import transform as run
     loaded = open_model(directory)
     with _progress(len(loaded.layers), quiet=False) as advance:
         report = run(loaded, output, permute=permute, scale_value=scale_value, scale_gate=scale_gate,
-                     inputs=inputs, tokens=tokens, seed=seed, memory=memory, timeout=timeout, progress=advance)
+                     rows=InputRows(inputs, tokens, seed), run=Resources(memory, timeout=timeout), progress=advance)
     if as_json:
         click.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False, allow_nan=False))
         return
@@ -790,15 +788,18 @@ def equiv(first: str, second: str, inputs: str | None, tokens: int | None, seed:
         raise click.UsageError("--workers and --scheduler exclude each other: give one")
     from symcheck.numeric.architectures import open_model
     from symcheck.numeric.equiv import equiv as run
+    from symcheck.numeric.options import InputRows, Resources
     a = open_model(first)
     with _progress(len(a.layers), quiet=False) as advance:
-        report = run(a, second, inputs=inputs, tokens=tokens, seed=seed, memory=memory, workers=workers,
-                     scheduler=scheduler, timeout=timeout, progress=advance)
+        report = run(a, second, rows=InputRows(inputs, tokens, seed),
+                     run=Resources(memory, workers, scheduler, timeout), progress=advance)
     if as_json:
         click.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False, allow_nan=False))
     else:
         _emit(report, False)
-    _check_expect(None if expect is None else Equivalence(expect.replace("-", " ")), report.verdict)
+    if expect is not None and report.verdict.option != expect:
+        click.echo(f"Error: expected {Equivalence(expect.replace('-', ' '))}, got {report.verdict}", err=True)
+        sys.exit(EXIT_EXPECT)
 
 
 @cli.command()
@@ -828,9 +829,10 @@ def canonical(directory: str, output: str, like: str | None, inputs: str | None,
         raise click.UsageError("--inputs and --tokens exclude each other: give one")
     from symcheck.numeric.architectures import open_model
     from symcheck.numeric.canonical import canonical as run
+    from symcheck.numeric.options import InputRows, Resources
     loaded = open_model(directory)
     with _progress(len(loaded.layers), quiet=False) as advance:
-        report = run(loaded, output, inputs=inputs, tokens=tokens, seed=seed, memory=memory, timeout=timeout,
+        report = run(loaded, output, rows=InputRows(inputs, tokens, seed), run=Resources(memory, timeout=timeout),
                      like=like, progress=advance)
     if as_json:
         click.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False, allow_nan=False))

@@ -8,7 +8,7 @@ from enum import StrEnum
 import pytest
 
 from symcheck.core.results import Status, Step
-from symcheck.core.verdict import CrossVerdict, Verdict
+from symcheck.core.verdict import CrossVerdict, Equivalence, Expectation, Outcome, Verdict
 from symcheck.engine.group.facts import ASetKind, BoundKind
 from symcheck.engine.zero import PieceStatus
 from symcheck.language.transformations import (
@@ -19,6 +19,8 @@ from symcheck.language.transformations import (
     TransformationKind,
     domain,
 )
+from symcheck.numeric.vocabulary import LayerVerdictKey, NumericCheckKind
+from symcheck.output.plots import PlotKind
 from symcheck.paper.derivations import CheckRecord, DerivationStatus, DerivationStep, StepKind
 
 #: every closed vocabulary with the strings its JSON has always carried (the interface)
@@ -34,6 +36,12 @@ VOCABULARIES: dict[type[StrEnum], set[str]] = {
     StructuralKind: {"permutation", "gauge"},
     DomainName: {"positive", "negative", "any", "number"},
     Status: {"verified", "theorem", "given", "certified", "unknown", "timeout", "failed"},
+    Expectation: {"paper", "decided"},
+    Outcome: {"agree", "differ", "overflow", "underflow"},
+    Equivalence: {"equivalent", "not equivalent", "undetermined"},
+    NumericCheckKind: {"rank1", "absorb", "exchange", "scaling"},
+    LayerVerdictKey: {"exchange", "inverse-scaling-positive", "inverse-scaling-minus-one", "key-value-rescaling"},
+    PlotKind: {"exchange", "scaling"},
 }
 MEMBERS = [member for vocabulary in VOCABULARIES for member in vocabulary]
 
@@ -127,3 +135,64 @@ def test_a_domain_reads_its_name_from_the_command_line() -> None:
     assert Domain("positive") == domain("positive") and str(domain("positive")) == "positive"  # type: ignore[arg-type]
     with pytest.raises(ValueError):
         Domain("nonzero")  # type: ignore[arg-type]  # an alias of the parser, not a name
+
+
+def _choices(command: str, name: str) -> tuple[str, ...]:
+    from symcheck.cli import cli
+    param = next(p for p in cli.commands[command].params if p.name == name)
+    return tuple(param.type.choices)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("command", "name", "expected"), [
+    ("audit", "expect", ("paper", "decided")), ("catalog", "expect", ("paper", "decided")),
+    ("numeric", "check", ("rank1", "absorb", "exchange", "scaling")), ("numeric", "expect", ("agree", "differ")),
+    ("equiv", "expect", ("equivalent", "not-equivalent", "undetermined")), ("plot", "kind", ("exchange", "scaling"))])
+def test_the_command_line_offers_the_same_strings(command: str, name: str, expected: tuple[str, ...]) -> None:
+    """The choices are the vocabularies' values (click would offer an Enum's member names)."""
+    assert _choices(command, name) == expected
+    assert all(type(choice) is str for choice in _choices(command, name))
+
+
+def test_the_plot_command_offers_every_plot_kind() -> None:
+    assert set(_choices("plot", "kind")) == {kind.value for kind in PlotKind}
+
+
+def test_an_expectation_is_read_from_its_name() -> None:
+    from symcheck.core.errors import UnknownNameError
+    from symcheck.paper.claims import expectation
+    assert expectation("decided") is Expectation.DECIDED
+    with pytest.raises(UnknownNameError, match="expectation"):
+        expectation("papers")
+
+
+def test_a_mismatch_says_which_verdicts_would_have_met_it() -> None:
+    from symcheck.paper.claims import mismatches
+    rows = [("tanh", "gated", TransformationKind.INVERSE_SCALING, "-1", Verdict.BROKEN),
+            ("silu", "gated", TransformationKind.EXCHANGE, None, Verdict.INCONCLUSIVE)]
+    paper, decided = mismatches(rows, Expectation.PAPER), mismatches(rows, Expectation.DECIDED)
+    assert [m.expected for m in paper] == [(Verdict.HOLDS,), (Verdict.BROKEN,)]  # tanh keeps α = −1; silu breaks it
+    assert [m.expected for m in decided] == [(Verdict.HOLDS, Verdict.BROKEN)]
+    assert str(decided[0]) == "silu, gated exchange: expected holds or broken, got inconclusive"
+
+
+def test_a_numeric_check_reads_its_kind_and_outcome_from_the_json_strings() -> None:
+    from symcheck.numeric.checks import check_kind
+    assert check_kind("absorb") is NumericCheckKind.ABSORB and NumericCheckKind.ABSORB.identity
+    assert not NumericCheckKind.SCALING.identity
+    from symcheck.core.errors import UnknownNameError
+    with pytest.raises(UnknownNameError, match="did you mean 'exchange'"):
+        check_kind("exchang")
+
+
+def test_a_numeric_report_writes_plain_json_strings() -> None:
+    from symcheck.numeric.checks import measure
+    report = measure("scaling", act="relu", d=4, m=8, tokens=8)  # type: ignore[arg-type]
+    assert report.kind is NumericCheckKind.SCALING and report.outcome is Outcome.AGREE
+    data = report.to_dict()
+    assert (data["symmetry"], data["identity"], data["outcome"]) == ("inverse-scaling", None, "agree")
+    assert {type(data[k]) for k in ("symmetry", "outcome")} == {str}
+
+
+def test_an_equivalence_has_the_command_lines_spelling() -> None:
+    assert [e.option for e in Equivalence] == ["equivalent", "not-equivalent", "undetermined"]
+    assert Equivalence("not equivalent") is Equivalence.NOT_EQUIVALENT

@@ -27,16 +27,15 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 import numpy as np
 
-from symcheck.core.budget import DEFAULT_TIMEOUT
 from symcheck.core.errors import NumericError
 from symcheck.engine.group.layer import LayerGroup
 from symcheck.numeric.architectures import Factor, Model, open_model
 from symcheck.numeric.layer_elements import Element, prove_element
-from symcheck.numeric.model_report import inputs_for
+from symcheck.numeric.options import InputRows, Resources, Settings, grouped
 from symcheck.numeric.planner import DEFAULT_MEMORY, parse_memory
 from symcheck.numeric.transform import (
     DEFAULT_TOKENS,
@@ -296,16 +295,20 @@ class CanonicalReport(WrittenCheckpoint):
                 "like": None if self.like is None else str(self.like), "elapsed_seconds": round(self.elapsed, 4)}
 
 
-def canonical(directory: str | Path | Model, output: str | Path, *, inputs: Any = None, tokens: int | None = None,
-              seed: int | None = 0, memory: int | str = DEFAULT_MEMORY, timeout: float = DEFAULT_TIMEOUT,
-              groups: dict[tuple[str, str], LayerGroup] | None = None, like: str | Path | Model | None = None,
-              progress: Progress | None = None) -> CanonicalReport:
+def canonical(directory: str | Path | Model, output: str | Path, *, rows: InputRows | None = None,
+              run: Resources | None = None, groups: dict[tuple[str, str], LayerGroup] | None = None,
+              like: str | Path | Model | None = None, progress: Progress | None = None,
+              **settings: Unpack[Settings]) -> CanonicalReport:
     """Write ``output``: the model of ``directory`` in canonical form (module docstring).
-    ``groups``: the layer groups by (σ, form), when already computed. ``like``: a model of the
-    same shape (another fine-tune, in canonical form) whose units each layer's are matched to:
-    the units ordered as their matches, the free signs agreeing with them; the scales as always."""
+    ``rows``: the input rows the rounding is measured on (32 random ones by default); ``run``: the
+    memory and the time budget of each G_σ; the fields of both may be given as keywords instead
+    (:mod:`symcheck.numeric.options`). ``groups``: the layer groups by (σ, form), when already
+    computed. ``like``: a model of the same shape (another fine-tune, in canonical form) whose
+    units each layer's are matched to: the units ordered as their matches, the free signs
+    agreeing with them; the scales as always."""
+    rows, run = grouped(rows, run, settings, cluster=False)
     started = time.perf_counter()
-    budget = parse_memory(memory)
+    budget = parse_memory(run.memory)
     model = directory if isinstance(directory, Model) else open_model(directory)
     check_budget(model, budget)
     reference = None if like is None else like if isinstance(like, Model) else open_model(like)
@@ -313,7 +316,7 @@ def canonical(directory: str | Path | Model, output: str | Path, *, inputs: Any 
             [(r.form, r.activation, r.d, r.m, r.e) for r in model.layers]:
         raise NumericError(f"{reference.directory} does not have {model.directory}'s MLP layers (form, σ and sizes, "
                            "layer by layer): its units cannot be matched", name="like")
-    groups = layer_groups(model, timeout) if groups is None else groups
+    groups = layer_groups(model, run.timeout) if groups is None else groups
     elements, canons = [], []
     for i, layer in enumerate(model.layers):  # every element proved before anything is written
         element, canon = canonical_element(groups[layer.activation, layer.form], layer.index,
@@ -321,8 +324,7 @@ def canonical(directory: str | Path | Model, output: str | Path, *, inputs: Any 
                                            None if reference is None else layer_factors(reference.layers[i]))
         elements.append(element)
         canons.append(canon)
-    X, source = inputs_for(model.layers[0].d, inputs, DEFAULT_TOKENS if inputs is None and tokens is None else tokens,
-                           seed)
+    X, source = rows.rows(model.layers[0].d, DEFAULT_TOKENS)
     written, skipped, result = write_elements(model, output, elements, budget, progress)
     layers = tuple(replace(canon, rounding=output_change(before, after, X, budget))
                    for canon, before, after in zip(canons, model.layers, result.layers, strict=True))

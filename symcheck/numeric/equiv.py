@@ -25,11 +25,10 @@ import time
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 import numpy as np
 
-from symcheck.core.budget import DEFAULT_TIMEOUT
 from symcheck.core.errors import NumericError
 from symcheck.core.results import Renderable
 from symcheck.core.verdict import Equivalence
@@ -38,7 +37,7 @@ from symcheck.exact.balls import arb_sign
 from symcheck.numeric.architectures import Factor, MlpLayer, Model, open_model
 from symcheck.numeric.checkpoint_writer import UNIT_ROUNDOFF
 from symcheck.numeric.mlp_reference import ACTIVATIONS
-from symcheck.numeric.model_report import inputs_for
+from symcheck.numeric.options import ClusterSettings, InputRows, Resources, grouped
 from symcheck.numeric.planner import DEFAULT_MEMORY, parse_memory, size_text
 from symcheck.numeric.safetensors_io import TensorInfo, read_block
 from symcheck.numeric.transform import Progress, layer_groups
@@ -451,30 +450,32 @@ def _find(group: LayerGroup, A: _Side, B: _Side, seed: int, budget: int
     return P, gates, lam, residual
 
 
-def equiv(first: str | Path | Model, second: str | Path | Model, *, inputs: Any = None, tokens: int | None = None,
-          seed: int | None = 0, memory: int | str = DEFAULT_MEMORY, workers: int | None = None,
-          scheduler: str | None = None, timeout: float = DEFAULT_TIMEOUT,
-          groups: dict[tuple[str, str], LayerGroup] | None = None, progress: Progress | None = None) -> EquivReport:
+def equiv(first: str | Path | Model, second: str | Path | Model, *, rows: InputRows | None = None,
+          run: Resources | None = None, groups: dict[tuple[str, str], LayerGroup] | None = None,
+          progress: Progress | None = None, **settings: Unpack[ClusterSettings]) -> EquivReport:
     """Every MLP layer of two checkpoints compared (module docstring): one layer of each held at a
-    time, a block of units at a time within ``memory`` (per layer task); ``workers`` local dask
-    processes or an existing cluster at ``scheduler`` run the layers. ``groups``: the layer groups
-    by (σ, form), when already computed."""
+    time, a block of units at a time within ``run.memory`` (per layer task); ``run.workers`` local
+    dask processes or an existing cluster at ``run.scheduler`` run the layers. ``rows``: the input
+    rows (64 random ones by default). The fields of ``rows`` and ``run`` may be given as keywords
+    instead (:mod:`symcheck.numeric.options`). ``groups``: the layer groups by (σ, form), when
+    already computed."""
+    rows, run = grouped(rows, run, settings)
     started = time.perf_counter()
-    budget = parse_memory(memory)
+    budget = parse_memory(run.memory)
     a = first if isinstance(first, Model) else open_model(first)
     b = second if isinstance(second, Model) else open_model(second)
     if len(a.layers) != len(b.layers):
         raise NumericError(f"{a.directory} is {a.architecture.name} with {len(a.layers)} MLP layers, {b.directory} "
                            f"{b.architecture.name} with {len(b.layers)}: the layers are compared one to one",
                            name="models")
-    X, source = inputs_for(a.layers[0].d, inputs, DEFAULT_TOKENS if inputs is None and tokens is None else tokens,
-                           seed)
+    X, source = rows.rows(a.layers[0].d, DEFAULT_TOKENS)
     for la, lb in zip(a.layers, b.layers, strict=True):  # a budget too small is an error before any work
         _working(budget, la, lb, len(X))
-    groups = layer_groups(a, timeout) if groups is None else groups
-    arguments = [(groups[la.activation, la.form], la, lb, X, 0 if seed is None else seed, budget)
+    groups = layer_groups(a, run.timeout) if groups is None else groups
+    seed = 0 if rows.seed is None else rows.seed
+    arguments = [(groups[la.activation, la.form], la, lb, X, seed, budget)
                  for la, lb in zip(a.layers, b.layers, strict=True)]
-    if workers is None and scheduler is None:
+    if run.serial:
         verdicts, runner = [], "serial"
         for args in arguments:
             verdicts.append(compare_layer(*args))
@@ -482,7 +483,7 @@ def equiv(first: str | Path | Model, second: str | Path | Model, *, inputs: Any 
                 progress(f"layer {args[1].index}")
     else:
         from symcheck.numeric.distributed import dask_client, run_tasks
-        with dask_client(workers, scheduler) as (client, runner):
+        with dask_client(run.workers, run.scheduler) as (client, runner):
             verdicts = run_tasks(client, compare_layer, arguments, progress=progress,
                                  labels=[f"layer {args[1].index}" for args in arguments])
     return EquivReport(a.directory, b.directory, a.architecture.name, tuple(verdicts), source,

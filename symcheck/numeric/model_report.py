@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Unpack
 
 import numpy as np
 
@@ -56,6 +56,7 @@ from symcheck.numeric.architectures import Architecture, MlpLayer, Model, open_m
 from symcheck.numeric.arrays import refuse_overflow
 from symcheck.numeric.kernels import mlp
 from symcheck.numeric.layer_chunks import Buffers, Chunk, chunks, refuse_non_finite_units
+from symcheck.numeric.options import DEFAULT_TOKENS, ClusterSettings, InputRows, Resources, grouped, inputs_for
 from symcheck.numeric.planner import DEFAULT_MEMORY, parse_memory, size_text
 from symcheck.numeric.safetensors_io import read_block
 from symcheck.numeric.vocabulary import LayerVerdictKey
@@ -63,7 +64,6 @@ from symcheck.numeric.vocabulary import LayerVerdictKey
 __all__ = ["DEFAULT_TOKENS", "VERDICTS", "LayerFigures", "LayerRecord", "ModelReport", "Cut", "cut",
            "model_report", "measure_layer", "layer_output", "layer_verdicts", "parse_layers", "inputs_for"]
 
-DEFAULT_TOKENS = 128
 _T = TransformationKind
 #: the verdicts of a layer, by key: (transformation, its scale's domain, forms it applies to)
 VERDICTS: Mapping[LayerVerdictKey, tuple[TransformationKind, str | None, tuple[str, ...]]] = MappingProxyType({
@@ -235,34 +235,6 @@ def _chosen(model: Model, layers: str | Iterable[int] | None) -> tuple[MlpLayer,
     if not indices:
         raise NumericError("no layers chosen", name="layers")
     return tuple(model.layers[i] for i in indices)
-
-
-def inputs_for(d: int, inputs: str | Path | np.ndarray | None, tokens: int | None,
-               seed: int | None) -> tuple[np.ndarray, str]:
-    """X (rows, d) as float64 and what it is: a file's tensor, an array, or random normal rows."""
-    if inputs is not None and tokens is not None:
-        raise NumericError("give inputs or tokens, not both", name="inputs")
-    if inputs is None:
-        n = DEFAULT_TOKENS if tokens is None else tokens
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise NumericError(f"tokens must be a whole number ≥ 1, not {n!r}", name="tokens")
-        rng = np.random.default_rng(0 if seed is None else seed)
-        return rng.standard_normal((n, d)), f"{n} random normal rows, seed {0 if seed is None else seed}"
-    if isinstance(inputs, np.ndarray):
-        array, where = inputs, "the given array"
-        if array.ndim == 1:
-            array = array[None, :]
-        if array.ndim != 2 or array.shape[1] != d or array.shape[0] == 0:
-            raise NumericError(f"inputs have shape {array.shape}; expected (tokens, {d})", name="inputs")
-    else:
-        from symcheck.numeric.weights import load_inputs
-        array, where = load_inputs(inputs, d)
-    if array.dtype.kind not in "fiu":
-        raise NumericError(f"inputs have dtype {array.dtype}; expected real numbers", name="inputs")
-    X = np.ascontiguousarray(array, dtype=np.float64)
-    if not (np.isfinite(X.min()) and np.isfinite(X.max())):
-        raise NumericError(f"inputs ({where}) hold a value that is not finite", name="inputs")
-    return X, where
 
 
 # --------------------------------------------------------------------------- memory
@@ -479,30 +451,32 @@ Progress = Callable[[str], None]
 
 
 def model_report(path: str | Path | Model, *, layers: str | Iterable[int] | None = None,
-                 inputs: str | Path | np.ndarray | None = None, tokens: int | None = None,
-                 seed: int | None = 0, memory: int | str = DEFAULT_MEMORY, workers: int | None = None,
-                 scheduler: str | None = None, timeout: float = DEFAULT_TIMEOUT,
-                 progress: Progress | None = None, follow_links: bool = True) -> ModelReport:
+                 rows: InputRows | None = None, run: Resources | None = None, progress: Progress | None = None,
+                 follow_links: bool = True, **settings: Unpack[ClusterSettings]) -> ModelReport:
     """Read a Hugging Face model directory and report every chosen MLP layer (module docstring).
 
-    ``layers``: ``"0,3-5"`` or indices (default: all). ``inputs``: a file (``.npy``, ``.npz``,
-    ``.safetensors``) or an array of rows; else ``tokens`` random normal rows (default
-    128) drawn with ``seed``. ``memory``: bytes (or ``"256MiB"``) per layer task. ``workers``:
-    run on a local dask cluster of that many processes; ``scheduler``: on an existing one.
-    ``progress`` is called with a label as each layer ends. ``follow_links``: follow links to
-    regular files (listed in the report's ``links``), or refuse them.
+    ``layers``: indices, or text such as ``"0,3-5"`` (:func:`parse_layers`; default: all).
+    ``rows``: the input rows X (:class:`~symcheck.numeric.options.InputRows`: a file or an array
+    of rows, else random normal rows, 128 by default); ``run``: the memory per layer task, a
+    local dask cluster of ``workers`` processes or an existing one at ``scheduler``, and the time
+    budget of each symbolic check (:class:`~symcheck.numeric.options.Resources`). Their fields
+    may be given as keywords instead (``tokens=64, memory="64MiB"``). ``progress`` is called
+    with a label as each layer ends. ``follow_links``: follow links to regular files (listed in
+    the report's ``links``), or refuse them.
     """
+    rows, run = grouped(rows, run, settings)
     started = time.perf_counter()
     model = path if isinstance(path, Model) else open_model(path, follow_links=follow_links)
     chosen = _chosen(model, layers)
     d = model.layers[0].d
-    X, source = inputs_for(d, inputs, tokens, seed)
-    budget = parse_memory(memory)
+    X, source = rows.rows(d)
+    budget = parse_memory(run.memory)
+    timeout = run.timeout
     for layer in chosen:  # a budget too small is an error before any work
         cut(X.shape[0], layer.d, layer.m, layer.e, budget, biased=layer.biased)
     acts = {name: activation(name) for name in dict.fromkeys(layer.activation for layer in chosen)}
     kinds = list(dict.fromkeys((layer.activation, layer.form) for layer in chosen))
-    if workers is None and scheduler is None:
+    if run.serial:
         verdicts = {kind: layer_verdicts(acts[kind[0]], kind[1], timeout) for kind in kinds}
         figures = []
         for layer in chosen:
@@ -512,7 +486,7 @@ def model_report(path: str | Path | Model, *, layers: str | Iterable[int] | None
         runner = "serial"
     else:
         from symcheck.numeric.distributed import dask_client, run_tasks
-        with dask_client(workers, scheduler) as (client, runner):
+        with dask_client(run.workers, run.scheduler) as (client, runner):
             found = run_tasks(client, layer_verdicts, [(acts[a], f, timeout) for a, f in kinds])
             verdicts = dict(zip(kinds, found, strict=True))
             figures = run_tasks(client, measure_layer, [(layer, X, budget, acts[layer.activation])

@@ -14,19 +14,19 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 import numpy as np
 
-from symcheck.core.budget import DEFAULT_TIMEOUT
 from symcheck.core.errors import NumericError
 from symcheck.core.results import Renderable
 from symcheck.engine.group.layer import LayerGroup, layer_group
 from symcheck.numeric.architectures import Factor, MlpLayer, Model, open_model
 from symcheck.numeric.checkpoint_writer import copy_directory, narrow, rows_view, widen
 from symcheck.numeric.layer_elements import Element, prove_element, read_elements
-from symcheck.numeric.model_report import inputs_for, layer_output
-from symcheck.numeric.planner import DEFAULT_MEMORY, parse_memory, size_text
+from symcheck.numeric.model_report import layer_output
+from symcheck.numeric.options import InputRows, Resources, Settings, grouped
+from symcheck.numeric.planner import parse_memory, size_text
 from symcheck.numeric.safetensors_io import TensorInfo, open_checkpoint
 
 __all__ = ["PER_ENTRY", "LayerChange", "TransformReport", "WrittenCheckpoint", "apply_element", "check_budget",
@@ -212,25 +212,27 @@ def apply_element(layer: MlpLayer, out_tensors: dict[str, TensorInfo], element: 
 
 
 def transform(directory: str | Path | Model, output: str | Path, *, permute: Any = None, scale_value: Any = None,
-              scale_gate: Any = None, inputs: Any = None, tokens: int | None = None, seed: int | None = 0,
-              memory: int | str = DEFAULT_MEMORY, timeout: float = DEFAULT_TIMEOUT,
+              scale_gate: Any = None, rows: InputRows | None = None, run: Resources | None = None,
               groups: dict[tuple[str, str], LayerGroup] | None = None,
-              progress: Progress | None = None) -> TransformReport:
+              progress: Progress | None = None, **settings: Unpack[Settings]) -> TransformReport:
     """Write ``output``: the model of ``directory`` moved by the elements given (module docstring).
 
     ``permute``, ``scale_value``, ``scale_gate``: ``.npz`` files keyed by layer index or ``.npy``
     files for every layer (scales indexed by the source's units; unit i of the output is unit
     P[i] of the scaled model). Every element is proved a member first (IllegalElement otherwise).
+    ``rows``: the input rows the change of each layer's output is measured on (32 random ones by
+    default); ``run``: the memory and the time budget of each G_σ (it runs in this process). The
+    fields of both may be given as keywords instead (:mod:`symcheck.numeric.options`).
     ``groups``: the layer groups by (σ, form), when already computed (:func:`layer_groups`).
     """
+    rows, run = grouped(rows, run, settings, cluster=False)
     started = time.perf_counter()
-    budget = parse_memory(memory)
+    budget = parse_memory(run.memory)
     model = directory if isinstance(directory, Model) else open_model(directory)
     check_budget(model, budget)
-    groups = layer_groups(model, timeout) if groups is None else groups
+    groups = layer_groups(model, run.timeout) if groups is None else groups
     elements = _elements(model, groups, permute, scale_value, scale_gate)  # proved before anything is written
-    X, source = inputs_for(model.layers[0].d, inputs, DEFAULT_TOKENS if inputs is None and tokens is None else tokens,
-                           seed)
+    X, source = rows.rows(model.layers[0].d, DEFAULT_TOKENS)
     written, skipped, result = write_elements(model, output, elements, budget, progress)
     changes = tuple(_change(a, b, element, X, budget)
                     for a, b, element in zip(model.layers, result.layers, elements, strict=True))
