@@ -172,3 +172,28 @@ def test_each_candidate_is_certified_at_most_once(monkeypatch) -> None:
     found = numeric_witness(Z - S(1) / 3, [Z], {Z: "2"}, samples=64, high_precision_points=8, certify=4)
     assert len(found.candidates) == 1
     assert calls == [((Z, S(2)),)] and found.evidence.certify_attempts == 1
+
+
+#: the names domain_regions documents ("a name (real, positive, negative, nonzero/any)"), each
+#: with the range it stands for, written here as open intervals (lower, upper)
+_DOCUMENTED_NAMES = {"real": [(-S.Infinity, S.Infinity)], "positive": [(S.Zero, S.Infinity)],
+                     "negative": [(-S.Infinity, S.Zero)],
+                     "nonzero": [(-S.Infinity, S.Zero), (S.Zero, S.Infinity)],
+                     "any": [(-S.Infinity, S.Zero), (S.Zero, S.Infinity)]}
+
+
+def test_a_domain_name_is_one_of_the_documented_ones_and_means_what_it_says() -> None:
+    """Issue 23 (an allow-list entry added): a name outside the documented five — any word in
+    the module's own source, where a slip would take it from — is refused, never read as a
+    range; each documented name is the range the docstring gives it."""
+    import ast
+    import inspect
+    words = {node.value for node in ast.walk(ast.parse(inspect.getsource(fallback)))
+             if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.isidentifier()}
+    words |= {n for n in dir(fallback) if not n.startswith("__")} | {"Real", "pos", "all", "R", "nonnegative"}
+    for word in sorted(words - _DOCUMENTED_NAMES.keys()):
+        with pytest.raises((ValueError, TypeError)):
+            fallback.domain_regions(word)
+    for word, ranges in _DOCUMENTED_NAMES.items():
+        regions = fallback.domain_regions(word)
+        assert [(r.lower, r.upper) for r in regions] == ranges and not any(r.is_point for r in regions), word
