@@ -78,6 +78,9 @@ _UNIT = {"gated": "gated", "mlp": "sigma(b)"}
 _S = 8
 #: the factor scaling the keys (and dividing the values): a power of two, so both are exact
 _BETA = 2.0
+#: a row block whose rows are a multiple of this goes through V as one product of f, the exchanged
+#: f and the reference's hidden rows stacked (:func:`_gated_chunk`)
+_STACKED_ROWS = 16
 #: the evaluator's working memory per (row, unit) beyond its output: the planner counts 15 for
 #: the gated route (two pre-activations, σ's output and σ's workspace), one more for margin
 _EVALUATOR_PER_ROW_UNIT = 16
@@ -256,9 +259,12 @@ def _held(n: int, c: int, d1: int, e: int, map_bytes: int) -> int:
     the reference's block), a chunk's factors and their rescaled copies, the copies made while
     reading (transposed, extended, BF16 widened), the reference's (rows × units) temporaries
     and the mapped file pages. (Reading into reused arrays holds less than this: the factors
-    and the values / β once, and a scratch of at most ``map_bytes``. The gated route calls no
-    evaluator: its pre-activations, hidden values and products through V take the evaluator's
-    share. Kept as it was, so that the cut, and with it every figure, stays the same.)"""
+    and the values / β once, and a scratch of at most ``map_bytes``; the 3·c·max(d1, e) of
+    copies made while reading are not made, and the gated route's stacked product through V
+    (2·n·e more than one block's) is held in their place, only when it fits there. The gated
+    route calls no evaluator: its pre-activations, hidden values and products through V take
+    the evaluator's share. Kept as it was, so that the cut, and with it every figure, stays the
+    same.)"""
     return (_S * (5 * n * e + 8 * n * c + c * (2 * d1 + e) + c * (d1 + e) + 3 * c * max(d1, e))
             + 3 * map_bytes)
 
@@ -345,10 +351,16 @@ def _gated_chunk(layer: MlpLayer, Xb: np.ndarray, Xplain: np.ndarray, chunk: Chu
     on the same a and b — without biases its own x·Q and x·K would be the very same products,
     bit for bit — or, with biases, on its own products with the biases added after them (the
     evaluator carries them as an extra column of x): what it checks independently is σ, which
-    projection σ is applied to, and the biases. Each goes through V in a product of its own:
-    stacking the three into one product of 3N rows was faster, but the BLAS does not promise a
-    row's result whatever the rows beside it (with 1 to 5 rows, the figures changed in the last
-    bits). Every stage is checked finite, as the evaluator checks it."""
+    projection σ is applied to, and the biases. The three go through V in one product of 3N
+    rows when N is a multiple of :data:`_STACKED_ROWS` (V streamed once instead of three
+    times: about a fifth less time for the three) and the larger product fits what the cut
+    counts for copies the reused arrays do not make (:func:`_held`); else each in a product of
+    its own. The BLAS does not promise a row's result whatever the rows beside it: with an odd
+    number of rows the stacked figures differed in the last bits; with a multiple of 16, each
+    row lies at the same place in the kernels' register tiles either way (every even count
+    gave the same figures to the bit on the development machine's OpenBLAS, tested in
+    ``tests/test_model_stacked_products.py``). Every stage is checked finite, as the evaluator
+    checks it."""
     Q, K, V, Vb = chunk.query, chunk.key, chunk.value, chunk.value_over_beta
     assert Q is not None
     n, c, d = Xb.shape[0], Q.shape[0], layer.d
@@ -370,11 +382,24 @@ def _gated_chunk(layer: MlpLayer, Xb: np.ndarray, Xplain: np.ndarray, chunk: Chu
                 layer.hf_activation, out=hidden[2 * n:])
         else:
             mlp_reference.gated_hidden(a, b, layer.hf_activation, out=hidden[2 * n:])
-        out = buffers.get("out", (n, V.shape[1]))
-        for k, name in enumerate(("f", "swap", "ref")):
-            sums[name] += np.matmul(hidden[k * n:(k + 1) * n], V, out=out)
+        e = V.shape[1]
+        if _stacks(n, c, Q.shape[1], e):
+            out = np.matmul(hidden, V, out=buffers.get("out", (3 * n, e)))
+            for k, name in enumerate(("f", "swap", "ref")):
+                sums[name] += out[k * n:(k + 1) * n]
+        else:
+            out = buffers.get("out", (n, e))
+            for k, name in enumerate(("f", "swap", "ref")):
+                sums[name] += np.matmul(hidden[k * n:(k + 1) * n], V, out=out)
         sa *= b * _BETA
-        sums["scaled"] += np.matmul(sa, Vb, out=out)
+        sums["scaled"] += np.matmul(sa, Vb, out=out[:n])
+
+
+def _stacks(n: int, c: int, d1: int, e: int) -> bool:
+    """Whether a block of n rows and c units goes through V as one product of 3n rows: n a
+    multiple of :data:`_STACKED_ROWS`, and its 2·n·e more entries within the read copies that
+    :func:`_held` counts and reading into reused arrays does not make."""
+    return n % _STACKED_ROWS == 0 and 2 * n * e <= 3 * c * max(d1, e)
 
 
 def _squares(sums: dict[str, np.ndarray], squares: dict[str, float]) -> None:
