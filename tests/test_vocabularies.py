@@ -21,7 +21,7 @@ from symcheck.language.transformations import (
 )
 from symcheck.numeric.vocabulary import LayerVerdictKey, NumericCheckKind
 from symcheck.output.plots import PlotKind
-from symcheck.paper.derivations import CheckRecord, DerivationStatus, DerivationStep, StepKind
+from symcheck.paper.derivations import CheckKind, CheckRecord, DerivationStatus, DerivationStep, StepKind
 
 #: every closed vocabulary with the strings its JSON has always carried (the interface)
 VOCABULARIES: dict[type[StrEnum], set[str]] = {
@@ -42,6 +42,7 @@ VOCABULARIES: dict[type[StrEnum], set[str]] = {
     NumericCheckKind: {"rank1", "absorb", "exchange", "scaling"},
     LayerVerdictKey: {"exchange", "inverse-scaling-positive", "inverse-scaling-minus-one", "key-value-rescaling"},
     PlotKind: {"exchange", "scaling"},
+    CheckKind: {"matrix-expression", "generic-entry", "scalar", "explicit", "budget"},
 }
 MEMBERS = [member for vocabulary in VOCABULARIES for member in vocabulary]
 
@@ -119,6 +120,16 @@ def test_a_derivation_step_reads_its_status_and_kind_from_the_json_strings() -> 
     assert {type(v) for v in written} == {str}
     with pytest.raises(ValueError):
         CheckRecord("explicit", "proved", "…")  # type: ignore[arg-type]
+
+
+def test_a_check_record_reads_its_methods_from_the_json_string() -> None:
+    record = CheckRecord("matrix-expression+scalar", DerivationStatus.VERIFIED, "…")  # type: ignore[arg-type]
+    assert record.kind == (CheckKind.MATRIX_EXPRESSION, CheckKind.SCALAR)
+    assert record.name == f"{record.kind}" == "matrix-expression+scalar" == record.to_dict()["kind"]
+    assert type(record.to_dict()["kind"]) is str
+    assert CheckRecord(CheckKind.EXPLICIT, DerivationStatus.VERIFIED, "").kind == ("explicit",)
+    with pytest.raises(ValueError):
+        CheckRecord("matrix-expression+exact", DerivationStatus.VERIFIED, "…")  # type: ignore[arg-type]
 
 
 def test_a_transformation_reads_its_kind_from_the_command_line_name() -> None:

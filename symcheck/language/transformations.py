@@ -172,7 +172,7 @@ def names(kind: TransformationKind | StructuralKind) -> KindNames:
     return NAMES[kind]
 
 
-def scale_symbol(kind: str) -> sympy.Symbol:
+def scale_symbol(kind: TransformationKind | StructuralKind) -> sympy.Symbol:
     """The scale a kind's domain is written in: β for key-value rescaling, α otherwise."""
     return BETA if kind == TransformationKind.KEY_VALUE_RESCALING else ALPHA
 

@@ -18,7 +18,7 @@ from symcheck.engine.group.formulations import FormulationSymmetries
 from symcheck.engine.group.results import SymmetryGroup
 from symcheck.language.activations import Activation
 from symcheck.language.symbols import SIGMA_NAME, A, B
-from symcheck.language.transformations import Domain, names, scale_symbol
+from symcheck.language.transformations import Domain, StructuralKind, TransformationKind, names, scale_symbol
 from symcheck.language.unit_forms import Form
 from symcheck.numeric.model_report import VERDICTS as _MODEL_VERDICTS
 from symcheck.numeric.model_report import ModelReport
@@ -75,7 +75,7 @@ def _unit(form: Form) -> str:
     return element(form.expr) if form.expr is not None else element(f.Apply("u", (A, B)))
 
 
-def _domain(kind: str, domain: Domain | None) -> str:
+def _domain(kind: TransformationKind | StructuralKind, domain: Domain | None) -> str:
     """``α > 0`` (``β`` for key-value rescaling) for where a scale ranges, or ''."""
     return "" if domain is None else element(domain.formula(scale_symbol(kind)))
 

@@ -343,7 +343,7 @@ def _scale(t: Transformation) -> str:
     return "" if t.domain is None else t.domain.latex(t.scale)
 
 
-def _domain(kind: str, domain: Domain | None) -> str:
+def _domain(kind: TransformationKind | StructuralKind, domain: Domain | None) -> str:
     r"""``\alpha > 0`` (``\beta`` for key-value rescaling) for an audit row's scale, or '' (math)."""
     if domain is None:
         return ""
@@ -492,7 +492,7 @@ def derivation_fragment(derivation: Derivation, notebook: bool = False, level: i
         lines.append(rf"{{\raggedright\emph{{{prose(step.justification)}}}\par}}")
         lines.append(r"\begin{itemize}")
         for record in step.checks:
-            lines.append(rf"\item {{\small \textbf{{{escape_text(record.kind)}}} {_status(record.status)}: "
+            lines.append(rf"\item {{\small \textbf{{{escape_text(record.name)}}} {_status(record.status)}: "
                          rf"{prose(record.detail)}}}")
         lines.append(r"\end{itemize}")
     lines.append(r"\end{enumerate}")

@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # registered by qualified name: rich text need not import eve
     from symcheck.numeric.model_report import LayerRecord, ModelReport
     from symcheck.numeric.report import NumericReport
     from symcheck.paper.auditing import Audit
-    from symcheck.paper.derivations import Derivation
+    from symcheck.paper.derivations import Derivation, DerivationStatus
     from symcheck.paper.targets import Catalogue, PaperResult
 
 VERDICT_STYLE = {Verdict.HOLDS: "bold green", Verdict.BROKEN: "bold red",
@@ -121,7 +121,7 @@ def _proof(rows: Sequence[tuple[str, RenderableType, Text]], first: str, body: s
     return Fitted(table, narrow)
 
 
-def _status(status: str) -> Text:
+def _status(status: Status | DerivationStatus) -> Text:
     return Text(status, style=STATUS_STYLE.get(status, ""))
 
 
@@ -302,7 +302,7 @@ def rich_derivation(derivation: Derivation) -> TitledPanel:
             body.append("  (definition)", style="cyan")
         body.append("\n" + step.justification, style="dim italic")
         for record in step.checks:
-            body.append(f"\n{record.kind}: {record.detail}",
+            body.append(f"\n{record.name}: {record.detail}",
                         style="dim" if record.status in quiet else STATUS_STYLE.get(record.status, ""))
         rows.append((str(number), body, _status(step.status)))
     status = Text(derivation.status, style="bold green" if derivation.verified else "bold red")

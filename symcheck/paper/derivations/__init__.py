@@ -31,12 +31,13 @@ derivation (``absorb``, ``rank1``, ``mlp``, ``gated``, ``rank_r``), and
 from __future__ import annotations
 
 from symcheck.paper.derivations.catalogue import DERIVATIONS, derive
-from symcheck.paper.derivations.checks import GRID, UNIT_GRID, CheckRecord, DerivationStatus, Pair
+from symcheck.paper.derivations.checks import GRID, UNIT_GRID, CheckKind, CheckRecord, DerivationStatus, Pair
 from symcheck.paper.derivations.gated import move_sigma_onto_query
 from symcheck.paper.derivations.steps import EXPLICIT_ONLY, STEP_TIMEOUT, Claim, Derivation, DerivationStep, StepKind
 from symcheck.paper.derivations.sums import Limits, Ranges
 
 __all__ = [
-    "DERIVATIONS", "derive", "Derivation", "DerivationStep", "Claim", "StepKind", "DerivationStatus", "CheckRecord",
+    "DERIVATIONS", "derive", "Derivation", "DerivationStep", "Claim", "StepKind", "DerivationStatus", "CheckKind",
+    "CheckRecord",
     "EXPLICIT_ONLY", "STEP_TIMEOUT", "GRID", "UNIT_GRID", "Pair", "Limits", "Ranges", "move_sigma_onto_query",
 ]

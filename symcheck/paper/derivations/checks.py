@@ -42,19 +42,48 @@ class DerivationStatus(StrEnum):
     EXPLICIT_ONLY = "explicit-only"
 
 
-@dataclass(frozen=True)
-class CheckRecord:
-    """One check that was run on a step: its kind, outcome and what was done."""
+class CheckKind(StrEnum):
+    """How a step was checked: for every size (the first three), at explicit sizes, or not in time."""
 
-    kind: str      # "matrix-expression" | "generic-entry" | "scalar" | "explicit" | "budget", or methods joined by "+"
+    MATRIX_EXPRESSION = "matrix-expression"
+    GENERIC_ENTRY = "generic-entry"
+    SCALAR = "scalar"
+    EXPLICIT = "explicit"
+    BUDGET = "budget"
+
+
+class CheckKinds(tuple[CheckKind, ...]):
+    """A record's methods in the order used; printed as the JSON writes them, joined by "+"."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return "+".join(self)
+
+
+@dataclass(frozen=True, init=False)
+class CheckRecord:
+    """One check that was run on a step: its kind (several methods when the step's claims needed
+    different ones), outcome and what was done."""
+
+    kind: CheckKinds
     status: DerivationStatus
     detail: str
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "status", DerivationStatus(self.status))  # a typo is an error, not a status
+    def __init__(self, kind: CheckKind | Sequence[CheckKind], status: DerivationStatus, detail: str) -> None:
+        # one kind, several, or the JSON's text ("matrix-expression+scalar"): a typo is an error
+        kinds = kind.split("+") if isinstance(kind, str) else kind
+        object.__setattr__(self, "kind", CheckKinds(CheckKind(k) for k in kinds))
+        object.__setattr__(self, "status", DerivationStatus(status))  # a typo is an error, not a status
+        object.__setattr__(self, "detail", detail)
+
+    @property
+    def name(self) -> str:
+        """The kind as the JSON and the renderers write it: the methods joined by "+"."""
+        return str(self.kind)
 
     def to_dict(self) -> dict[str, str]:
-        return {"kind": self.kind, "status": self.status.value, "detail": self.detail}
+        return {"kind": self.name, "status": self.status.value, "detail": self.detail}
 
 
 def _normalize(expr: Any) -> Any:
@@ -96,11 +125,11 @@ def _generic_entry(matrix: sympy.MatrixExpr) -> sympy.Expr:
 
 
 _METHODS = {
-    "matrix-expression": "matrix-expression algebra with symbolic d, m, e, r: both sides rewrite to "
+    CheckKind.MATRIX_EXPRESSION: "matrix-expression algebra with symbolic d, m, e, r: both sides rewrite to "
                          "the same expression",
-    "generic-entry": "generic entry with symbolic dimensions and indices: the same sum up to renaming "
+    CheckKind.GENERIC_ENTRY: "generic entry with symbolic dimensions and indices: the same sum up to renaming "
                      "of summation indices, after sound rewrites of finite sums",
-    "scalar": "exact: the difference expands to 0",
+    CheckKind.SCALAR: "exact: the difference expands to 0",
 }
 
 
@@ -127,33 +156,33 @@ def _nonconforming(expr: Any) -> str | None:
 
 def check_symbolic(pairs: Sequence[Pair]) -> CheckRecord:
     """Every pair shown equal with symbolic dimensions, or the first one that was not."""
-    used: list[str] = []
+    used: list[CheckKind] = []
     for lhs, rhs in pairs:
         problem = _nonconforming(lhs) or _nonconforming(rhs)
         if problem:
-            return CheckRecord("matrix-expression", DerivationStatus.FAILED,
+            return CheckRecord(CheckKind.MATRIX_EXPRESSION, DerivationStatus.FAILED,
                                f"shapes do not conform for all dimensions: {problem}")
         if isinstance(lhs, sympy.MatrixExpr) and isinstance(rhs, sympy.MatrixExpr):
             if lhs.shape != rhs.shape:
-                return CheckRecord("matrix-expression", DerivationStatus.FAILED,
+                return CheckRecord(CheckKind.MATRIX_EXPRESSION, DerivationStatus.FAILED,
                                    f"shapes differ: {_shape(lhs)} and {_shape(rhs)}")
             if _matrix_equal(lhs, rhs):
-                method = "matrix-expression"
+                method = CheckKind.MATRIX_EXPRESSION
             elif scalars_equal(_generic_entry(lhs), _generic_entry(rhs)):
-                method = "generic-entry"
+                method = CheckKind.GENERIC_ENTRY
             else:
-                return CheckRecord("matrix-expression", DerivationStatus.UNKNOWN,
+                return CheckRecord(CheckKind.MATRIX_EXPRESSION, DerivationStatus.UNKNOWN,
                                    "the difference did not rewrite to 0 (not a disproof)")
         else:
-            method = "generic-entry" if any(isinstance(side, sympy.Basic) and side.has(sympy.Sum)
-                                            for side in (lhs, rhs)) else "scalar"
+            method = CheckKind.GENERIC_ENTRY if any(isinstance(side, sympy.Basic) and side.has(sympy.Sum)
+                                            for side in (lhs, rhs)) else CheckKind.SCALAR
             if not scalars_equal(lhs, rhs):
                 return CheckRecord(method, DerivationStatus.UNKNOWN,
                                    "the difference did not reduce to 0 (not a disproof)")
         used.append(method)
     methods = list(dict.fromkeys(used))
     count = f" ({len(pairs)} identities)" if len(pairs) > 1 else ""
-    return CheckRecord("+".join(methods), DerivationStatus.VERIFIED, "; ".join(_METHODS[m] for m in methods) + count)
+    return CheckRecord(methods, DerivationStatus.VERIFIED, "; ".join(_METHODS[m] for m in methods) + count)
 
 
 def _shape(matrix: Any) -> str:
@@ -192,16 +221,16 @@ def check_explicit(build: Callable[[Sizes], Pair | list[Pair]], dims: str, sigma
             for lhs, rhs in pairs:
                 lhs, rhs = sympy.Matrix(lhs), sympy.Matrix(rhs)
                 if lhs.shape != rhs.shape:
-                    return CheckRecord("explicit", DerivationStatus.FAILED, f"at {sz}: shapes differ, "
+                    return CheckRecord(CheckKind.EXPLICIT, DerivationStatus.FAILED, f"at {sz}: shapes differ, "
                                        f"{_shape(lhs)} and {_shape(rhs)}")
                 residual = _residual(lhs, rhs)
                 if residual is not None:
                     entry = next(v for v in residual if v != 0)
-                    return CheckRecord("explicit", DerivationStatus.FAILED,
+                    return CheckRecord(CheckKind.EXPLICIT, DerivationStatus.FAILED,
                                        f"at {sz}: the residual expands to {short(entry)}, not 0")
         except (sympy.ShapeError, ValueError, TypeError) as err:
-            return CheckRecord("explicit", DerivationStatus.FAILED, f"at {sz}: not defined ({short(str(err))})")
-    return CheckRecord("explicit", DerivationStatus.VERIFIED,
+            return CheckRecord(CheckKind.EXPLICIT, DerivationStatus.FAILED, f"at {sz}: not defined ({short(str(err))})")
+    return CheckRecord(CheckKind.EXPLICIT, DerivationStatus.VERIFIED,
                        f"exact expansion, symbolic entries, {sigma}, at {len(grid)} size"
                        f"{'s' if len(grid) > 1 else ''} ({_describe_grid(dims) or 'one size'}): residual 0")
 

@@ -14,6 +14,7 @@ from symcheck.core.rendering import render
 from symcheck.core.results import Renderable
 from symcheck.language.layer_formulations import FORMULATIONS, Sizes
 from symcheck.paper.derivations.checks import (
+    CheckKind,
     CheckRecord,
     DerivationStatus,
     Pair,
@@ -67,9 +68,10 @@ class Claim:
                 if self.explicit is not None:
                     records.append(check_explicit(self.explicit, self.dims, self.sigma))
         except BudgetExceeded:
-            records.append(CheckRecord("budget", DerivationStatus.TIMEOUT, f"the checks ran out of {timeout:g} s"))
+            records.append(CheckRecord(CheckKind.BUDGET, DerivationStatus.TIMEOUT,
+                                       f"the checks ran out of {timeout:g} s"))
         if self.symbolic is None:
-            records.insert(0, CheckRecord("matrix-expression", DerivationStatus.NOT_APPLICABLE,
+            records.insert(0, CheckRecord(CheckKind.MATRIX_EXPRESSION, DerivationStatus.NOT_APPLICABLE,
                                           "no check for every size: " + (self.no_symbolic or "none given")))
         return DerivationStep(self.text, self.latex, self.justification, _status(records),
                               tuple(records), StepKind.DEFINITION if self.definition else StepKind.IDENTITY)
@@ -78,19 +80,21 @@ class Claim:
         try:
             built = symbolic()
         except (sympy.ShapeError, ValueError, TypeError) as err:
-            return CheckRecord("matrix-expression", DerivationStatus.FAILED, f"not defined: {short(str(err))}")
+            return CheckRecord(CheckKind.MATRIX_EXPRESSION, DerivationStatus.FAILED,
+                               f"not defined: {short(str(err))}")
         try:
             record = check_symbolic(built if isinstance(built, list) else [built])
         except RecursionError:
-            return CheckRecord("generic-entry", DerivationStatus.UNKNOWN,
+            return CheckRecord(CheckKind.GENERIC_ENTRY, DerivationStatus.UNKNOWN,
                                "the rewriting did not terminate (not a disproof)")
         if record.status is not DerivationStatus.VERIFIED or not self.builders:
             return record
         # the explicit check evaluates these builders: they must be the matrix expressions at every size
         stray = [name for name in self.builders if not builder_agrees(FORMULATIONS[name])]
         if stray:
-            return CheckRecord("generic-entry", DerivationStatus.UNKNOWN, f"the {', '.join(stray)} builder's generic "
-                               "entry did not reduce to its matrix expression's (not a disproof)")
+            return CheckRecord(CheckKind.GENERIC_ENTRY, DerivationStatus.UNKNOWN,
+                               f"the {', '.join(stray)} builder's generic entry did not reduce to its matrix "
+                               "expression's (not a disproof)")
         return CheckRecord(record.kind, record.status, f"{record.detail}; the explicit builders of "
                            f"{', '.join(self.builders)} equal their matrix expressions entry by entry, for every size")
 
@@ -107,8 +111,9 @@ def _status(records: Iterable[CheckRecord]) -> DerivationStatus:
     for status in (DerivationStatus.FAILED, DerivationStatus.TIMEOUT, DerivationStatus.UNKNOWN):
         if status in ran:
             return status
-    explicit = any(r.kind == "explicit" and r.status is DerivationStatus.VERIFIED for r in records)
-    every_size = any(r.kind not in ("explicit", "budget") and r.status is DerivationStatus.VERIFIED for r in records)
+    explicit = any(r.kind == (CheckKind.EXPLICIT,) and r.status is DerivationStatus.VERIFIED for r in records)
+    alone = ((CheckKind.EXPLICIT,), (CheckKind.BUDGET,))  # no check for every size
+    every_size = any(r.kind not in alone and r.status is DerivationStatus.VERIFIED for r in records)
     if explicit and every_size:
         return DerivationStatus.VERIFIED
     return EXPLICIT_ONLY if explicit else DerivationStatus.UNKNOWN
@@ -136,7 +141,7 @@ class DerivationStep:
     @property
     def checks_run(self) -> str:
         """The checks that were run, one line."""
-        return "; ".join(f"{r.kind}: {r.detail}" for r in self.checks)
+        return "; ".join(f"{r.name}: {r.detail}" for r in self.checks)
 
     def to_dict(self) -> dict[str, Any]:
         return {"latex": self.latex, "text": self.text, "justification": self.justification,
