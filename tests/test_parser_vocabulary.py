@@ -164,3 +164,72 @@ def test_an_argument_sympy_dropped_by_a_wrong_sign_is_kept(k: int) -> None:
     args = [z, *(z - j * z**2 for j in range(1, k + 1)), z - P * z**2]
     assert sympy.Max(*args) == z  # the premise: SymPy's own answer is wrong
     assert extremum("Max", args, "Max(...)") == z - P * z**2
+
+
+def _floats(expr: sympy.Basic) -> set[sympy.Basic]:
+    return set(expr.atoms(sympy.Float))
+
+
+#: constant arguments, with their values: SymPy cannot read their sign exactly, so the parser
+#: decides nonsmooth functions of them by certified signs (the last is exactly 0)
+_CONSTANT_ARGUMENTS = {"pi - 3": lambda: mpmath.pi - 3, "3 - pi": lambda: 3 - mpmath.pi,
+                       "E/3": lambda: mpmath.e / 3, "E - 1/2": lambda: mpmath.e - mpmath.mpf(1) / 2,
+                       "(1 + sqrt(2))**2 - 3 - 2*sqrt(2)": lambda: mpmath.mpf(0)}
+
+
+@pytest.mark.parametrize("name", sorted(CONSTANTS))
+def test_a_documented_constant_is_the_exact_number(name: str) -> None:
+    expr = parse_expression(name).expr
+    assert not _floats(expr) and expr.is_number
+    with mpmath.workdps(40):
+        want = {"pi": mpmath.pi, "E": mpmath.e}[name]
+        assert abs(mpmath.mpf(str(sympy.N(expr, 40))) - want) < mpmath.mpf(10) ** -35
+
+
+@pytest.mark.parametrize("name", sorted((FUNCTIONS | ALIASES) - SEVERAL - {"max", "min"}))
+def test_a_function_of_a_constant_is_exact_and_computes_what_its_name_says(name: str) -> None:
+    """No float enters a parse: a constant's function is exact (an exact constant folded to a
+    float — sign(π − 3) read as 1.0, Heaviside(0) as 0.5, √ as the power 0.5 — is a slip)."""
+    compared = 0
+    with mpmath.workdps(40):
+        for text, value in _CONSTANT_ARGUMENTS.items():
+            u = value()  # at the working precision
+            try:
+                expr = parse_expression(f"{name}({text})").expr
+            except SymcheckError:
+                continue  # refused: no claim is made about it
+            assert not _floats(expr), (name, text, expr)
+            for scaled in (expr, parse_expression(f"{name}(({text})*z)").expr):
+                assert not _floats(scaled), (name, text, scaled)
+            if u == 0:  # an exact 0 SymPy's N cannot read: its functions' values are pinned below
+                continue
+            try:
+                want = _MPMATH[name](u)
+            except (ValueError, ZeroDivisionError):
+                continue
+            if not isinstance(want, mpmath.mpf):
+                if mpmath.im(want) != 0:
+                    continue
+                want = mpmath.re(want)
+            if not mpmath.isfinite(want):  # log(0): outside the domain
+                continue
+            got = mpmath.mpf(str(sympy.N(expr, 40)))
+            assert abs(got - want) <= mpmath.mpf(10) ** -30 * (1 + abs(want)), (name, text, expr)
+            compared += 1
+    assert compared >= 1, name
+
+
+@pytest.mark.parametrize(("text", "at", "value"), [
+    ("sign((pi - 3)*z)", "7/10", 1), ("sign((3 - pi)*z)", "7/10", -1), ("Heaviside((3 - pi)*z)", "7/10", 0),
+    ("Abs((3 - pi)*z)", "7/10", None), ("Heaviside((1 + sqrt(2))**2 - 3 - 2*sqrt(2))", None, sympy.Rational(1, 2)),
+])
+def test_a_nonsmooth_function_of_a_constant_multiple_is_exact(text: str, at: str | None, value) -> None:
+    expr = parse_expression(text).expr
+    assert not _floats(expr), expr
+    if at is not None:
+        (z,) = expr.free_symbols
+        expr = expr.subs(z, sympy.Rational(at))
+    if value is None:  # |(3 − π)·7/10| = (π − 3)·7/10
+        assert sympy.simplify(expr - (sympy.pi - 3) * sympy.Rational(7, 10)) == 0 and not _floats(expr)
+    else:
+        assert expr == value and not _floats(expr)
