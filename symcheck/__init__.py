@@ -31,7 +31,8 @@ _LAZY = {
     "symmetry_group": "symcheck.engine.group.assemble", "SymmetryGroup": "symcheck.engine.group.results",
     "layer_group": "symcheck.engine.group.layer", "LayerGroup": "symcheck.engine.group.layer",
     "transform": "symcheck.numeric.transform", "equiv": "symcheck.numeric.equiv",
-    "canonical": "symcheck.numeric.canonical",
+    "canonical": "symcheck.numeric.canonical", "InputRows": "symcheck.numeric.options",
+    "Resources": "symcheck.numeric.options",
     # what the notebooks in proofs/ use: the paper's results, the tool's LaTeX, a certified
     # non-zero test, the explicit layers' symbols, the defect plots, MathML display
     "paper_result": "symcheck.paper.targets", "latex_document": "symcheck.output.documents",
