@@ -197,3 +197,16 @@ def test_a_domain_name_is_one_of_the_documented_ones_and_means_what_it_says() ->
     for word, ranges in _DOCUMENTED_NAMES.items():
         regions = fallback.domain_regions(word)
         assert [(r.lower, r.upper) for r in regions] == ranges and not any(r.is_point for r in regions), word
+
+
+@pytest.mark.parametrize(("q", "regions", "inside"), [
+    # ends no float holds: 1/10 as a float is a little above 1/10, 1/3 a little below 1/3
+    (Fraction(1, 10), (Region(S(1) / 10, S.One),), False), (Fraction(1, 3), (Region(S.Zero, S(1) / 3),), False),
+    (Fraction(1, 3), (Region(S(1) / 3, S(1) / 3),), True), (Fraction(1, 10), (Region(S(1) / 10, S(1) / 10),), True),
+    (Fraction(10**20 + 1, 10**20), (Region(S.Zero, S.One),), False),
+    (Fraction(10**20 - 1, 10**20), (Region(S.One, S(2)),), False),
+])
+def test_membership_is_decided_exactly_at_ends_no_float_holds(q, regions, inside) -> None:
+    """Issue 23 (an exact value folded to a float): a point on an open end, or just outside it,
+    is outside — a witness there lies outside its variable's domain."""
+    assert fallback._inside(q, regions) is inside
