@@ -514,8 +514,8 @@ _ERFC_ROUTE = ("it only moves where erfc (erf) takes the asymptotic route: for r
 SOUND_EITHER_WAY: dict[tuple[str, str], str] = {
     ("certificate_emit", '`range(1, 100)` → `range(1, 100 - 1)`, in `u = next(n for n in ("u", *(f"u{i}" for i in range(1, 100)))`'):
         "the names only need to be fresh, and each is checked against the box and the domains: a shorter list can only run out (no certificate), never hand out a name in use",
-    ("certificate_emit", '`_finish(None, started, check_it, f"the witness gives no exact value f…`: arguments 2 and 3 swapped, in `return _finish(None, started, check_it, f"the witness gives no exact value for {why}")`'):
-        "with no certificate _finish never reads run_kernel and returns the same Rejection (reason, 'emit'): only its emit_seconds, a timing, is wrong, and no time decides a verdict",
+    ("certificate_emit", '`checked_outcome(None, started, check_it, f"the witness gives no exact…`: arguments 2 and 3 swapped, in `return checked_outcome(None, started, check_it, f"the witness gives no exact value for {w…`'):
+        "with no certificate checked_outcome never reads run_kernel and returns the same Rejection (reason, 'emit'): only its emit_seconds, a timing, is wrong, and no time decides a verdict",
     ("intervals", "`x[0]` → `x[1]`, in `bits, target = _asymptotic_bits(x[0]), self.prec + 2 * _GUARD_BITS`"):
         _ERFC_ROUTE,
     ("intervals", "`x[0]` → `x[-1]`, in `bits, target = _asymptotic_bits(x[0]), self.prec + 2 * _GUARD_BITS`"):

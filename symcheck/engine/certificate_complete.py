@@ -24,8 +24,8 @@ from symcheck.engine.certificate_emit import (
     EMIT_SECONDS,
     Certificate,
     Outcome,
-    _finish,
     certify_zero,
+    checked_outcome,
 )
 from symcheck.engine.certificate_points import point_json
 from symcheck.engine.certificate_tree import (
@@ -93,8 +93,8 @@ def certify_complete(sigma: Any, point: tuple, arguments: Any, members: list[tup
         if "breaks" in halves.values():
             cert["breaks"] = _breaks(s, arguments.pieces)
     except (_Gap, Unsupported, Reject, Unknown) as why:
-        return _finish(None, started, check_it, f"the completeness argument has no certificate: {why}")
-    return _finish(cert, started, check_it)
+        return checked_outcome(None, started, check_it, f"the completeness argument has no certificate: {why}")
+    return checked_outcome(cert, started, check_it)
 
 
 def _number(x: Any) -> Node:
@@ -218,7 +218,7 @@ def _zero_proof(expr: Node, var: str, region: list | None, budget: Any) -> dict:
 
 
 def _germ(s: Node, sigma: Any, pieces: Any, needed: list[int], budget: Any, proposed: tuple = ()) -> dict:
-    from symcheck.engine.group.maximality import _root_order
+    from symcheck.engine.group.maximality import root_order
     q, two_sided = 1, False
     if pieces is None:
         two_sided, r = True, Fraction(1)
@@ -234,7 +234,7 @@ def _germ(s: Node, sigma: Any, pieces: Any, needed: list[int], budget: Any, prop
             if right is None or left is None:
                 raise _Gap("σ has no single branch on each side of 0")
             r = min(_below(right.region.upper), _below(-left.region.lower))
-            q = math.lcm(_root_order(right.expr), _root_order(left.expr))
+            q = math.lcm(root_order(right.expr), root_order(left.expr))
             if q != 1:
                 raise _Gap(f"no germ of σ in t = |z|^(1/{q}) is stated")
     power = _TV if q == 1 else ("pow", _TV, ("int", q))

@@ -163,7 +163,7 @@ class _Prover:
                                                             region_from(["point", f])[1]) == 0 for f in finite):
                 finite.append(e)
         pieces = []
-        for region in _regions(box[v], finite):
+        for region in cut_at(box[v], finite):
             piece_box = {**box, v: region}
             if all(_disjoint(region, d) for d in self.domains[v]):
                 pieces.append({"region": region, "outside": True})
@@ -180,7 +180,7 @@ class _Prover:
             raise Stuck(f"the kernel's arithmetic refused: {why}") from None
         except NeedSplit as cut:
             return {"var": cut.var, "pieces": [{"region": r, **self.node({**box, cut.var: r}, expr)}
-                                               for r in _regions(box[cut.var], cut.points)]}
+                                               for r in cut_at(box[cut.var], cut.points)]}
         except NeedChange as change:
             return self._change(box, expr, change)
         except NeedAlternatives as alt:
@@ -209,7 +209,7 @@ class _Prover:
                 "proof": self.node(new_box, new_expr)}
 
 
-def _regions(whole: list, points: Sequence) -> list:
+def cut_at(whole: list, points: Sequence) -> list:
     """``whole`` (open) cut at the increasing points strictly inside it: open, point, …, open."""
     if not points:
         return [whole]
@@ -245,7 +245,9 @@ def _short(node: Node, limit: int = 160) -> str:
 # --------------------------------------------------------------------------- entry points
 
 
-def _finish(cert: dict | None, started: float, run_kernel: bool, reason: str = "") -> Outcome:
+def checked_outcome(cert: dict | None, started: float, run_kernel: bool, reason: str = "") -> Outcome:
+    """An emitted certificate as an outcome: a Rejection (``reason``) when there is none, else the
+    certificate the kernel checked (unchecked when not ``run_kernel``); timed from ``started``."""
     emitted = time.perf_counter()
     if cert is None:
         return Rejection(reason, "emit", emit_seconds=emitted - started)
@@ -258,18 +260,21 @@ def _finish(cert: dict | None, started: float, run_kernel: bool, reason: str = "
     return Certificate(cert, verdict.checked, emitted - started, checked - emitted)
 
 
-def _emit(expr: Node, claim: dict, domains: dict[str, list], about: str, run_kernel: bool,
-          started: float, seconds: float | None) -> Outcome:
+def emit_certificate(expr: Node, claim: dict, domains: dict[str, list], about: str, run_kernel: bool,
+                     started: float, seconds: float | None) -> Outcome:
+    """The certificate that ``expr`` (the claim's tree) is 0 on ``domains``: proved by the emitter's
+    prover, checked by the kernel when ``run_kernel``; a failure of the prover is a Rejection."""
     try:
         proof = _Prover(expr, domains, seconds).proof()
     except (Stuck, Unsupported) as why:
-        return _finish(None, started, run_kernel, str(why))
+        return checked_outcome(None, started, run_kernel, str(why))
     except (Reject, RecursionError, ArithmeticError, ValueError, TypeError, NotImplementedError) as err:
         # SymPy's or FLINT's failure (root isolation, factoring) or a too-deep tree: no certificate,
         # which the caller reads as inconclusive — never a proof
-        return _finish(None, started, run_kernel, f"the emitter failed ({type(err).__name__}: {str(err)[:160]})")
+        return checked_outcome(None, started, run_kernel,
+                               f"the emitter failed ({type(err).__name__}: {str(err)[:160]})")
     cert = {"schema": SCHEMA, "about": {"statement": about} if about else {}, "claim": claim, "proof": proof}
-    return _finish(cert, started, run_kernel)
+    return checked_outcome(cert, started, run_kernel)
 
 
 def certify_zero(expr: Any, space: Mapping[Any, Any], *, about: str = "", check_it: bool = True,
@@ -283,11 +288,11 @@ def certify_zero(expr: Any, space: Mapping[Any, Any], *, about: str = "", check_
         node = expr if isinstance(expr, tuple) else tree(expr)
         domains = _space_json(space)
     except Unsupported as why:
-        return _finish(None, started, check_it, str(why))
+        return checked_outcome(None, started, check_it, str(why))
     for v in free_vars(node) - domains.keys():
         domains[v] = []
     claim = {"kind": "zero", "expr": to_json(node), "vars": domains}
-    return _emit(node, claim, domains, about, check_it, started, seconds)
+    return emit_certificate(node, claim, domains, about, check_it, started, seconds)
 
 
 def _statement(sigma: Any, transformation: Any, unit: Any) -> tuple[Any, Any, Node, dict]:
@@ -311,10 +316,10 @@ def certify_statement(sigma: Any, transformation: Any, unit: Any = "gated", *, c
     try:
         sigma, unit, expr, domains = _statement(sigma, transformation, unit)
     except (Unsupported, Reject, RecursionError) as why:
-        return _finish(None, started, check_it, f"the statement has no tree: {why}")
+        return checked_outcome(None, started, check_it, f"the statement has no tree: {why}")
     about = f"{transformation.describe()}, {unit.name} form, σ = {sigma.name}"
     claim = {"kind": "zero", "expr": to_json(expr), "vars": domains}
-    return _emit(expr, claim, domains, about, check_it, started, seconds)
+    return emit_certificate(expr, claim, domains, about, check_it, started, seconds)
 
 
 def certify_witness(sigma: Any, transformation: Any, unit: Any, point: Mapping[str, Any], *,
@@ -325,10 +330,10 @@ def certify_witness(sigma: Any, transformation: Any, unit: Any, point: Mapping[s
     try:
         sigma, unit, expr, domains = _statement(sigma, transformation, unit)
     except (Unsupported, Reject, RecursionError) as why:
-        return _finish(None, started, check_it, f"the statement has no tree: {why}")
+        return checked_outcome(None, started, check_it, f"the statement has no tree: {why}")
     about = f"{transformation.describe()}, {unit.name} form, σ = {sigma.name}: broken"
-    return _witnessed({"kind": "nonzero", "expr": to_json(expr), "vars": domains}, sorted(domains), point,
-                      about, started, check_it)
+    return witnessed_certificate({"kind": "nonzero", "expr": to_json(expr), "vars": domains}, sorted(domains),
+                                 point, about, started, check_it)
 
 
 def certify_nonmember(sigma: Any, a: Any, c: Any, point: Mapping[str, Any], *, check_it: bool = True) -> Outcome:
@@ -341,27 +346,27 @@ def certify_nonmember(sigma: Any, a: Any, c: Any, point: Mapping[str, Any], *, c
     try:
         s, at, ct = sigma_tree(sigma.expr, Z), tree(a), tree(c)
     except (Unsupported, Reject, RecursionError) as why:
-        return _finish(None, started, check_it, f"the pair has no tree: {why}")
+        return checked_outcome(None, started, check_it, f"the pair has no tree: {why}")
     names = sorted(free_vars(at) | free_vars(ct) | {"z"})
     claim = {"kind": "nonzero", "member": {"sigma": to_json(s), "a": to_json(at), "c": to_json(ct)},
              "vars": {n: [] for n in names}}
     about = f"σ = {sigma.name}: (a, c) = ({sympy.sstr(a)}, {sympy.sstr(c)}) is not a member"
-    return _witnessed(claim, names, point, about, started, check_it)
+    return witnessed_certificate(claim, names, point, about, started, check_it)
 
 
-def _witnessed(claim: dict, names: Sequence[str], point: Mapping[str, Any], about: str, started: float,
-               check_it: bool) -> Outcome:
+def witnessed_certificate(claim: dict, names: Sequence[str], point: Mapping[str, Any], about: str,
+                          started: float, check_it: bool) -> Outcome:
     """A ``nonzero`` certificate at ``point``. The sign is not proposed by the engine: the kernel
     evaluates the claim at the point itself, and one of the two signs must be proved."""
     try:
         values = {name: point_json(sympy.Rational(point[name])) for name in names}
     except (KeyError, TypeError, ValueError) as why:
-        return _finish(None, started, check_it, f"the witness gives no exact value for {why}")
+        return checked_outcome(None, started, check_it, f"the witness gives no exact value for {why}")
     tried: Outcome | None = None
     for sign in ("pos", "neg"):
         cert = {"schema": SCHEMA, "about": {"statement": about}, "claim": claim,
                 "witness": {"point": values, "sign": sign}}
-        tried = _finish(cert, started, check_it)
+        tried = checked_outcome(cert, started, check_it)
         if tried.accepted or not check_it:
             return tried
     assert tried is not None  # the loop above ran (twice)
@@ -385,20 +390,20 @@ def certify_member(sigma: Any, a: Any, c: Any, domain: str | None = None, *, che
     try:
         s, at, ct = sigma_tree(sigma.expr, Z), tree(a), tree(c)
     except Unsupported as why:
-        return _finish(None, started, check_it, str(why))
+        return checked_outcome(None, started, check_it, str(why))
     if "z" in free_vars(at) | free_vars(ct):
-        return _finish(None, started, check_it, "a and c must be free of z")
+        return checked_outcome(None, started, check_it, "a and c must be free of z")
     domains: dict[str, list] = {"z": []}
     for v in sorted(free_vars(at) | free_vars(ct)):
         if domain is None:
-            return _finish(None, started, check_it, f"{v} needs a domain (positive, negative or any)")
+            return checked_outcome(None, started, check_it, f"{v} needs a domain (positive, negative or any)")
         zero = ["int", 0]
         domains[v] = {"positive": [["open", zero, "inf"]], "negative": [["open", "-inf", zero]],
                       "any": [["open", "-inf", zero], ["open", zero, "inf"]]}[domain]
     claim = {"kind": "zero", "member": {"sigma": to_json(s), "a": to_json(at), "c": to_json(ct)}, "vars": domains}
     where = f" for every a in its {domain} domain" if domain else ""
     about = f"σ({sympy.sstr(a)}·z) = {sympy.sstr(c)}·σ(z) for every real z{where}, σ = {sigma.name}"
-    return _emit(member_expression(s, at, ct), claim, domains, about, check_it, started, seconds)
+    return emit_certificate(member_expression(s, at, ct), claim, domains, about, check_it, started, seconds)
 
 
 def certify_group(group: Any, *, check_it: bool = True) -> list[tuple[str, Outcome]]:

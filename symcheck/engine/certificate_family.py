@@ -20,10 +20,10 @@ from symcheck.engine.certificate_emit import (
     EMIT_SECONDS,
     SCHEMA,
     Outcome,
-    _emit,
-    _finish,
-    _witnessed,
+    checked_outcome,
+    emit_certificate,
     statement_claim,
+    witnessed_certificate,
 )
 from symcheck.engine.certificate_points import point_json, region_json
 from symcheck.engine.certificate_tree import Unsupported, to_json
@@ -72,8 +72,8 @@ def certify_family_statement(expr_sigma: sympy.Expr, transformation: Any, unit: 
     try:
         expr, domains, claim = _claim(expr_sigma, transformation, unit, ranges, names, "zero")
     except (Unsupported, Reject, RecursionError) as why:
-        return _finish(None, started, True, f"the statement has no tree: {why}")
-    return _emit(expr, claim, domains, about, True, started, seconds)
+        return checked_outcome(None, started, True, f"the statement has no tree: {why}")
+    return emit_certificate(expr, claim, domains, about, True, started, seconds)
 
 
 def certify_family_witness(expr_sigma: sympy.Expr, transformation: Any, unit: Any,
@@ -85,8 +85,8 @@ def certify_family_witness(expr_sigma: sympy.Expr, transformation: Any, unit: An
     try:
         _, domains, claim = _claim(expr_sigma, transformation, unit, ranges, names, "nonzero")
     except (Unsupported, Reject, RecursionError) as why:
-        return _finish(None, started, True, f"the statement has no tree: {why}")
-    return _witnessed(claim, sorted(domains), point, about, started, True)
+        return checked_outcome(None, started, True, f"the statement has no tree: {why}")
+    return witnessed_certificate(claim, sorted(domains), point, about, started, True)
 
 
 def certify_family_region(expr_sigma: sympy.Expr, transformation: Any, unit: Any,
@@ -136,7 +136,7 @@ def _region_certificate(expr_sigma, transformation, unit, ranges, names, segment
         parts = [(probes.index({n: probe_json(v) for n, v in probe.items()}),
                   {s.name: region_json(r.lower, r.upper) for s, r in part.items()}) for probe, part in segments]
     except (Unsupported, Reject, RecursionError, TypeError, ValueError) as why:
-        return _finish(None, started, True, f"the claim has no tree: {why}")
+        return checked_outcome(None, started, True, f"the claim has no tree: {why}")
     if len(segments) == 1:
         claim["probe"] = probes[0]
     else:
@@ -150,15 +150,15 @@ def _region_certificate(expr_sigma, transformation, unit, ranges, names, segment
         try:  # the kernel's first obligation: every x^θ defined on the region (x > 0, or x = 0 and θ > 0)
             powers_defined(g, box, prove_sign)
         except Reject:
-            return _finish(None, started, True, "a power with a parameter exponent has a base not proved "
-                           "positive (or 0 with a positive exponent) on the region")
+            return checked_outcome(None, started, True, "a power with a parameter exponent has a base not proved "
+                                   "positive (or 0 with a positive exponent) on the region")
         try:
             node = region_proof(g, regions, max(0.1, deadline - time.perf_counter()))
         except (Reject, RecursionError, ArithmeticError, ValueError, TypeError) as err:
-            return _finish(None, started, True, f"the emitter failed ({type(err).__name__}: {str(err)[:160]})")
+            return checked_outcome(None, started, True, f"the emitter failed ({type(err).__name__}: {str(err)[:160]})")
         if node is None:
-            return _finish(None, started, True, "no sign argument of the kernel proves the probe non-zero on "
-                           "the region")
+            return checked_outcome(None, started, True, "no sign argument of the kernel proves the probe non-zero on "
+                                   "the region")
         nodes.append(node)
     if len(segments) == 1:
         proof = nodes[0]
@@ -166,4 +166,4 @@ def _region_certificate(expr_sigma, transformation, unit, ranges, names, segment
         proof = {"var": split.name, "pieces": [{"region": regions[split.name], "probe": k, **node}
                                                 for (k, regions), node in zip(parts, nodes, strict=True)]}
     cert = {"schema": SCHEMA, "about": {"statement": about} if about else {}, "claim": claim, "proof": proof}
-    return _finish(cert, started, True)
+    return checked_outcome(cert, started, True)

@@ -21,18 +21,18 @@ from functools import partial
 
 from flint import fmpq
 
-from symcheck.engine.certificate_emit import _regions
+from symcheck.engine.certificate_emit import cut_at
 from symcheck.engine.certificate_rewrite import (
     Leaf,
     NeedAlternatives,
     NeedChange,
     NeedSplit,
     Stuck,
-    _constant_factor,
-    _polynomial_over_generators,
-    _term,
+    constant_factor,
     factored,
+    polynomial_over_generators,
     polynomial_tree,
+    scaled_product,
 )
 from symcheck.engine.certificate_tree import number
 from symcheck.kernel.check import region_from
@@ -72,7 +72,7 @@ def _node(g: Node, regions: dict[str, list], depth: int, deadline: float) -> dic
     try:
         leaf.resolve_branches()
     except NeedSplit as cut:
-        return _pieces(g, regions, cut.var, _regions(regions[cut.var], cut.points), depth, deadline)
+        return _pieces(g, regions, cut.var, cut_at(regions[cut.var], cut.points), depth, deadline)
     except NeedAlternatives as alt:
         proofs = [_node(e, regions, depth, deadline) for e in alt.exprs]
         if any(p is None for p in proofs):
@@ -135,7 +135,7 @@ def _rewritten(leaf: Leaf, box: dict, deadline: float) -> dict | None:
     variables, its sign at its value), or for one variable θ on an unbounded piece the dominant
     form θ^n·(c_n + c_(n−1)·θ^(−1) + …) and Horner's c_0 + θ·(c_1 + θ·(…)), where interval
     arithmetic does not lose what θ·c − θ·d loses."""
-    forms = [lambda: _constant_factor(leaf.expr, groups_needed=1)]
+    forms = [lambda: constant_factor(leaf.expr, groups_needed=1)]
     live = [v for v, r in box.items() if r[0] == "open"]
     if len(live) == 1:
         forms += [partial(_by_powers, leaf.expr, live[0], dominant) for dominant in (True, False)]
@@ -175,7 +175,7 @@ def _logs_combined(leaf: Leaf) -> Node | None:
     interval arithmetic loses their difference at ∞; softplus-β under α > 0 (a = 2, b = 1, α = 2)
     is (2β)^(−1)·(log(1 + T⁴) − 2·log(1 + T²)) = (2β)^(−1)·log(1 − 2T²·(1 + T²)^(−2)), T = e^β."""
     leaf.normalize(level=1)  # exp(4β) as exp(β)^4: one generator per base, so R cancels
-    found = _polynomial_over_generators(leaf.expr)
+    found = polynomial_over_generators(leaf.expr)
     if found is None:
         return None
     gens, form, n, d = found
@@ -258,7 +258,7 @@ def _rationalized(leaf: Leaf) -> Node | None:
     roots that both grow (squareplus under α > 0: √(16 + b)/4 − √(4 + b)/2) becomes a polynomial
     over a sum of one sign. The ring step's own check refuses a denominator not proved non-zero."""
     leaf.normalize(level=0)
-    found = _polynomial_over_generators(leaf.expr)
+    found = polynomial_over_generators(leaf.expr)
     if found is None:
         return None
     gens, form, n, d = found
@@ -299,7 +299,7 @@ def _rationalized(leaf: Leaf) -> Node | None:
 def _by_powers(g: Node, v: str, dominant: bool) -> Node | None:
     """g as a polynomial in the variable v with coefficients free of variables, in the dominant
     or Horner form (None when g is not one, or is a constant or a monomial in v)."""
-    found = _polynomial_over_generators(g)
+    found = polynomial_over_generators(g)
     if found is None:
         return None
     gens, form, n, d = found
@@ -316,8 +316,8 @@ def _by_powers(g: Node, v: str, dominant: bool) -> Node | None:
     for exps, coeff in n.terms():
         rest = [int(e) for i, e in enumerate(exps) if i != at[0]]
         factors = [t if e == 1 else ("pow", t, ("int", e)) for t, e in zip(others, rest, strict=True) if e]
-        by_degree.setdefault(int(exps[at[0]]), []).append(_term(Fraction(int(coeff.p), int(coeff.q)) / scale,
-                                                                factors))
+        by_degree.setdefault(int(exps[at[0]]), []).append(scaled_product(Fraction(int(coeff.p), int(coeff.q)) / scale,
+                                                                      factors))
     if len(by_degree) < 2:
         return None
     coeff = {e: ts[0] if len(ts) == 1 else ("add", *ts) for e, ts in by_degree.items()}

@@ -100,7 +100,7 @@ class Stuck(Exception):
 # --------------------------------------------------------------------------- polynomials
 
 
-def _polynomial_over_generators(node: Node):
+def polynomial_over_generators(node: Node):
     """(generators, normal form, numerator, denominator) of ``node``, or None when the kernel's
     normal form refuses it."""
     gens = generators(node)
@@ -118,7 +118,7 @@ def canonical(node: Node, also_inverted: frozenset = frozenset()) -> Node | None
     generator is kept (a Laurent polynomial) when the node itself inverts that generator, or
     the generator's key is in ``also_inverted`` (proved non-zero on the piece by the caller):
     the kernel's ``ring`` step accepts exactly those."""
-    found = _polynomial_over_generators(node)
+    found = polynomial_over_generators(node)
     if found is None:
         return None
     gens, form, n, d = found
@@ -137,7 +137,7 @@ def canonical(node: Node, also_inverted: frozenset = frozenset()) -> Node | None
         c = Fraction(int(coeff.p), int(coeff.q)) / scale
         factors = [t if e == 1 else ("pow", t, ("int", int(e))) for t, e in
                    zip(trees, (a - b for a, b in zip(exps, d_exps, strict=True)), strict=False) if e]
-        terms.append(_term(c, factors))
+        terms.append(scaled_product(c, factors))
     if not terms:
         return ZERO
     return terms[0] if len(terms) == 1 else ("add", *terms)
@@ -148,13 +148,14 @@ def _polynomial_tree(p, trees: list[Node]) -> Node | None:
     terms = []
     for exps, coeff in p.terms():
         factors = [t if e == 1 else ("pow", t, ("int", int(e))) for t, e in zip(trees, exps, strict=False) if e]
-        terms.append(_term(Fraction(int(coeff.p), int(coeff.q)), factors))
+        terms.append(scaled_product(Fraction(int(coeff.p), int(coeff.q)), factors))
     if not terms:
         return None
     return terms[0] if len(terms) == 1 else ("add", *terms)
 
 
-def _term(c: Fraction, factors: list[Node]) -> Node:
+def scaled_product(c: Fraction, factors: list[Node]) -> Node:
+    """The kernel term c·f₁·f₂·…, written without a factor 1 and without a product of one."""
     if not factors:
         return number(c)
     if c == 1:
@@ -406,7 +407,7 @@ class Leaf:
         −z^(−2) where z ≠ 0 (σ(−z) of e^(−1/z²)); or, with a denominator of several terms
         proved non-zero, as N·D⁻¹ with N and D canonical and D's first coefficient 1, so that
         −a/(1 − a) and a/(1 − a) are one atom's argument up to sign."""
-        found = _polynomial_over_generators(node)
+        found = polynomial_over_generators(node)
         if found is None:
             return None
         if len(found[3]) != 1:
@@ -420,7 +421,7 @@ class Leaf:
         return canonical(node, frozenset(wanted))
 
     def _fraction(self, node: Node) -> Node | None:
-        gens, form, n, d = _polynomial_over_generators(node)
+        gens, form, n, d = polynomial_over_generators(node)
         keys = sorted(form.index, key=form.index.get)
         trees = [gens[k] for k in keys]
         lead = next(iter(d.terms()))[1]
@@ -703,7 +704,7 @@ class Leaf:
             for rel in _relation_paths(cond):
                 at = path + (k + 1, 1) + rel
                 relation = get(self.expr, list(at))
-                factored = _constant_factor(relation[1])
+                factored = constant_factor(relation[1])
                 if factored is None and relation[2] == ZERO and self._live(relation[1]) >= 2 \
                         and self.truth(relation) is None:
                     # a condition in two variables such as u − θ·u: u·(1 − θ), each factor signed alone
@@ -803,11 +804,11 @@ def _relation_paths(cond: Node, path: tuple = ()):
             yield from _relation_paths(cond[i], path + (i,))
 
 
-def _constant_factor(l: Node, groups_needed: int = 2) -> Node | None:
+def constant_factor(l: Node, groups_needed: int = 2) -> Node | None:
     """K·P when l is a polynomial whose coefficients in the variables (and the atoms holding
     them) are rational multiples of one polynomial K in variable-free atoms; None otherwise
     (and when P would have fewer than ``groups_needed`` terms)."""
-    found = _polynomial_over_generators(l)
+    found = polynomial_over_generators(l)
     if found is None:
         return None
     gens, form, n, d = found
@@ -842,9 +843,9 @@ def _constant_factor(l: Node, groups_needed: int = 2) -> Node | None:
     def power(t: Node, e: int) -> Node:
         return t if e == 1 else ("pow", t, ("int", e))
 
-    k_terms = [_term(c, [power(t, e) for t, e in zip(closed_trees, inner, strict=False) if e])
+    k_terms = [scaled_product(c, [power(t, e) for t, e in zip(closed_trees, inner, strict=False) if e])
                for inner, c in first.items()]
-    p_terms = [_term(r, [power(t, e) for t, e in zip(outer_trees, outer, strict=False) if e])
+    p_terms = [scaled_product(r, [power(t, e) for t, e in zip(outer_trees, outer, strict=False) if e])
                for outer, r in ratios.items()]
     k = k_terms[0] if len(k_terms) == 1 else ("add", *k_terms)
     p = p_terms[0] if len(p_terms) == 1 else ("add", *p_terms)
@@ -860,8 +861,8 @@ def _product_factor(l: Node) -> Node | None:
 
 def polynomial_tree(p, trees: list[Node]) -> Node:
     """The tree of a polynomial of the normal form, its generators' trees in index order."""
-    terms = [_term(Fraction(int(c.p), int(c.q)), [t if e == 1 else ("pow", t, ("int", int(e)))
-                                                  for t, e in zip(trees, exps, strict=True) if e])
+    terms = [scaled_product(Fraction(int(c.p), int(c.q)), [t if e == 1 else ("pow", t, ("int", int(e)))
+                                                           for t, e in zip(trees, exps, strict=True) if e])
              for exps, c in p.terms()]
     if not terms:
         return ZERO
@@ -872,7 +873,7 @@ def factored(g: Node, quotient: bool = True) -> Node | None:
     """g = N/D over the generators as content·(N's irreducible factors)·(D's)^(−1), each factor by
     FLINT's factorisation of the normal form. ``quotient=False``: only a polynomial (D a
     constant) with at least two factors. None when the normal form refuses g or it is 0."""
-    found = _polynomial_over_generators(g)
+    found = polynomial_over_generators(g)
     if found is None:
         return None
     gens, form, n, d = found

@@ -291,8 +291,8 @@ class _Family:
         if admission.certificate is None:  # not accepted
             return None
         probe, first = segments[0]
-        others = {s.name: r.lower if r.is_point else _simplest(r) for s, r in box.items() if s != p}
-        witness = {**probe, **others, p.name: _simplest(first)}
+        others = {s.name: r.lower if r.is_point else simplest_rational(r) for s, r in box.items() if s != p}
+        witness = {**probe, **others, p.name: simplest_rational(first)}
         user = self.params.by_symbol(p).shown
         shown = "; ".join(f"{self._probe_text(probe)} on {sympy.sstr(r.condition(user))}"
                           for probe, r in segments if not r.is_point)
@@ -364,7 +364,7 @@ class _Family:
         """g is certified non-zero at a rational inside each interval between the cuts."""
         for lo, hi in itertools.pairwise(ends):
             try:
-                q = _simplest(Region(lo, hi))
+                q = simplest_rational(Region(lo, hi))
                 if certify_nonzero(g, {p: q}, max_prec=EXACT_SIGN_BITS) is None:
                     return False
             except (Undecided, EvaluationError):
@@ -376,7 +376,7 @@ class _Family:
         at a rational value inside is certified on the statement itself."""
         (p, region), = regions.items()
         try:
-            q = _simplest(region)
+            q = simplest_rational(region)
         except Undecided:
             return _Piece(regions, how="no rational value found inside")
         point = {**{k: sympy.sympify(x).xreplace({p: q}) for k, x in values.items()}, p: q}  # a scaled probe at q
@@ -394,7 +394,7 @@ class _Family:
             g = _prepared(g, ranges)
             if g.free_symbols <= set(ranges) and prove_nonzero(g, ranges) is not None:
                 try:
-                    point = {s: r.lower if r.is_point else _simplest(r) for s, r in regions.items()}
+                    point = {s: r.lower if r.is_point else simplest_rational(r) for s, r in regions.items()}
                 except Undecided:
                     continue
                 full = {**values, **point}
@@ -412,7 +412,7 @@ class _Family:
             if region.is_point:
                 continue
             try:
-                others = {s: r.lower if r.is_point else _simplest(r) for s, r in regions.items() if s != p}
+                others = {s: r.lower if r.is_point else simplest_rational(r) for s, r in regions.items() if s != p}
             except Undecided:
                 return None
             candidates = [(values, list(points)) for values, _, (points, _) in self._cut_probes(p, region, others)]
@@ -662,7 +662,7 @@ def _sweep(region: Region, candidates: list[tuple[dict, list]]) -> list[tuple[di
         if handover is None:
             return None
         assert best is not None  # a handover needs a candidate, and the first one set best
-        q = _simplest(Region(handover, reach))
+        q = simplest_rational(Region(handover, reach))
         segments += [(best, Region(start, q)), (best, Region(q, q))]
         start = q
     return None
@@ -697,7 +697,7 @@ def _height(witness: Mapping[str, sympy.Rational], names: Mapping[sympy.Symbol, 
     return tuple((max(abs(v.p), v.q), v.p < 0) for v in values)
 
 
-def _simplest(region: Region) -> sympy.Rational:
+def simplest_rational(region: Region) -> sympy.Rational:
     """A simple rational inside the open region (1, −1, 2, … first), else the region's own sample."""
     for q in ZERO_CANDIDATES[1:] + tuple(sympy.Rational(q) for q in ("3/2", "-3", "10", "1/10", "-1/10")):
         if _inside(q, region):

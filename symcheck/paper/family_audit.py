@@ -20,7 +20,7 @@ from symcheck.core.budget import DEFAULT_TIMEOUT
 from symcheck.core.errors import ParseError
 from symcheck.core.results import Renderable
 from symcheck.core.verdict import Verdict
-from symcheck.engine.families import _simplest, check_family
+from symcheck.engine.families import check_family, simplest_rational
 from symcheck.engine.family_result import FamilyResult, RegionVerdict
 from symcheck.engine.symmetries import check
 from symcheck.language.family import FamilyActivation, parse_family
@@ -171,7 +171,7 @@ def _generic(regions) -> Any:
     """A value of the range away from its special points: an open region's sample, else a point."""
     for r in regions:
         if not r.is_point:
-            return _simplest(r)  # 1 before 0: not the special value of a real range
+            return simplest_rational(r)  # 1 before 0: not the special value of a real range
     return regions[0].lower
 
 

@@ -158,7 +158,7 @@ def _at_zero(sigma: Activation, pieces, budget: Budget, relations: dict[int, lis
         return
     one_sided = right is not left
     # s > 0 small: σ₊(s) and σ₋(−s); a fractional power s^(j/q) becomes t^j with s = t^q
-    q = math.lcm(_root_order(right), _root_order(left))
+    q = math.lcm(root_order(right), root_order(left))
     with budget.step():
         plus, minus = _germ(right, 1, q, budget), _germ(left, -1, q, budget)
     if plus is None or minus is None:
@@ -219,7 +219,7 @@ def _at_zero(sigma: Activation, pieces, budget: Budget, relations: dict[int, lis
             relations[-1].append(_Relation(K, k, f"{pn}_{j}·{power} = c·{mn}_{j}: c = {text(K)}·{power}"))
 
 
-def _root_order(expr: sympy.Expr) -> int:
+def root_order(expr: sympy.Expr) -> int:
     """The least q such that every root of a base vanishing at 0 has an exponent in Z/q."""
     q = 1
     for node in sympy.preorder_traversal(expr):
