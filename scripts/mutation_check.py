@@ -69,8 +69,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # The soundness core, and the tests that exercise each module (directly or through the
 # decisions built on it). A mutant runs only its module's files, with ``-x``.
 CORE: dict[str, tuple[str, ...]] = {
-    "roots": ("test_root_proposals_cache.py", "test_mutants_roots.py", "test_mutants_parametrised.py", "test_mutants_regions.py", "test_roots.py", "test_regions.py", "test_split_soundness.py", "test_symmetries.py"),
-    "signs": ("test_exact_sign_contract.py", "test_mutants_signs.py", "test_substitute_without_sign_guesses.py", "test_roots.py", "test_regions.py", "test_split_soundness.py", "test_symmetries.py"),
+    "roots": ("test_cache_keys.py", "test_root_proposals_cache.py", "test_mutants_roots.py", "test_mutants_parametrised.py", "test_mutants_regions.py", "test_roots.py", "test_regions.py", "test_split_soundness.py", "test_symmetries.py"),
+    "signs": ("test_point_values.py", "test_cache_keys.py", "test_exact_sign_contract.py", "test_mutants_signs.py", "test_substitute_without_sign_guesses.py", "test_roots.py", "test_regions.py", "test_split_soundness.py", "test_symmetries.py"),
     "regions": ("test_mutants_regions.py", "test_mutants_undecided.py", "test_mutants_zero.py", "test_regions.py", "test_split_soundness.py", "test_roots.py", "test_symmetries.py"),
     "zero": ("test_zero_identities.py", "test_mutants_zero.py", "test_fallback_wiring.py", "test_split_soundness.py", "test_regions.py", "test_symmetries.py"),
     "plane": ("test_mutants_plane.py", "test_plane.py", "test_fallback_wiring.py"),
@@ -111,7 +111,7 @@ DECIDING: dict[str, tuple[str, ...]] = {
     **{f"kernel_{name}": _KERNEL_TESTS for name in ("check", "derivative", "evaluate", "normal", "points",
                                                     "rules", "signs", "tree", "verdict")},
     "zero_proof": ("test_zero_proofs_over_e.py", "test_radical_zero_proofs.py", "test_slips_zero.py", "test_mutants_zero.py", "test_symmetries.py", "test_group.py"),
-    "parsing": ("test_slips_parsing.py", "test_extremum_proofs.py", "test_parsing_relation_factors.py", "test_parsing_condition_names.py", "test_parsing_constant_factors.py", "test_parsing.py", "test_domain.py", "test_mutants_domain.py",
+    "parsing": ("test_parser_vocabulary.py", "test_slips_parsing.py", "test_extremum_proofs.py", "test_parsing_relation_factors.py", "test_parsing_condition_names.py", "test_parsing_constant_factors.py", "test_parsing.py", "test_domain.py", "test_mutants_domain.py",
                 "test_parse_unevaluated.py", "test_tiny_constant_signs.py"),
     "numeric_checks": ("test_numeric_relative_change.py", "test_slips_numeric.py", "test_numeric_form_names.py", "test_numeric_checks.py", "test_numeric_empty.py",
                        "test_numeric_nonfinite.py", "test_numeric.py", "test_memory_estimate.py",
@@ -472,6 +472,18 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         "_RELATION_SIGN is keyed and looked up by SymPy relation classes (relation's cls, the rebuild's type(node) of a SymPy node); an ast class is never such a key",
     ("parsing", "`_NONSMOOTH_VALUE` gets the extra entry `asin`, in `_NONSMOOTH_VALUE: dict[str, Callable[[int, sympy.Expr], sympy.Expr]] = {`"):
         "nonsmooth looks _NONSMOOTH_VALUE up only by a name it has just read from _NONSMOOTH (Abs, sign, Heaviside), so an asin entry is never read",
+    ("parsing", "`_NONSMOOTH_CASES` gets the extra entry `asin`, in `_NONSMOOTH_CASES: dict[str, Callable[[sympy.Expr], list[tuple[sympy.Expr, ObligationKind,…`"):
+        "nonsmooth looks _NONSMOOTH_CASES up only by its name argument, which is Abs, sign or Heaviside (Builder calls it for a name in _NONSMOOTH, substitute with the class name of an _NONSMOOTH value): an asin entry is never read",
+    ("parsing", "`_VARIADIC` gets the extra entry `asin`, in `_VARIADIC: dict[str, type[sympy.Expr]] = {\"Max\": sympy.Max, \"Min\": sympy.Min}`"):
+        "Builder._call tests _UNARY (every one-argument function of the table, asin among them) before _VARIADIC, and extremum, the one reader of its values, is called from that later branch and from substitute for SymPy's Max and Min only; BUILTIN_FUNCTIONS gets a second 'asin', read only by membership",
+    ("parsing", "`_COMPARISONS` gets the extra entry `ast.Add`, in `_COMPARISONS: dict[type[ast.cmpop], type] = {`"):
+        "_COMPARISONS is looked up only by the type of a Compare node's operator (_forbidden, the condition builder), an ast.cmpop; ast.Add is an ast.operator, never such a key",
+    ("parsing", "`_EXPRESSION_KEYWORDS` gets the extra entry `BUILTIN_FUNCTIONS`, in `_EXPRESSION_KEYWORDS = frozenset({\"and\", \"or\", \"not\", \"if\", \"else\", \"in\", \"is\", \"True\", \"…`"):
+        "_keywords_renamed tests the set only for tokens keyword.iskeyword accepts; BUILTIN_FUNCTIONS is not a Python keyword, so the extra entry is never compared",
+    ("plane", "`_SIGN_TEST` gets the extra entry `sympy.Piecewise`, in `_SIGN_TEST = {`"):
+        "_SIGN_TEST is read only under isinstance(cond, sympy.Rel), by type(cond); a Piecewise is never a relation",
+    ("signs", "`_RELATIONS` gets the extra entry `sympy.Abs`, in `_RELATIONS: dict[type[sympy.Rel], Callable[[int], bool]] = {`"):
+        "_RELATIONS is read by the type of a Piecewise condition (_truth and its recursion through And/Or/Not/ITE) or of a relation with a branch value put in (_decided, called on a Relational's xreplace): SymPy Booleans all, never an Abs, which is an Expr",
     ("parsing", "`_OPERATOR_TEXT` gets the extra entry `ast.Add`, in `_OPERATOR_TEXT = {`"):
         "_OPERATOR_TEXT only names an operator in a refusal message, looked up only for an operator outside _ARITHMETIC, _CONNECTIVES and _COMPARISONS; ast.Add is arithmetic, so its entry is never read",
     ("parsing", "`written` → `sign`, in `return relation(cls, sign * target, S.Zero, written)`"):
