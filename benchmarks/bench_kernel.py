@@ -22,7 +22,7 @@ from typing import Any
 from sympy.core.cache import clear_cache
 
 import symcheck
-from symcheck.engine import certificate_emit
+from symcheck.engine.certificate import emit as certificate_emit
 from symcheck.kernel import check as kernel_check
 from symcheck.language.activations import CATALOGUE
 

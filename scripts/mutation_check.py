@@ -132,7 +132,8 @@ PATHS: dict[str, str] = {
     # EQUIVALENT and SOUND_EITHER_WAY entries are keyed by them); "group" is its assembly
     **{name: f"engine/group/{name.removeprefix('group_') if name != 'group' else 'assemble'}.py"
        for name in DECIDING if name.startswith("group")},
-    **{name: f"engine/{name}.py" for name in DECIDING if name.startswith("certificate_")},
+    **{name: f"engine/certificate/{name.removeprefix('certificate_')}.py" for name in DECIDING
+       if name.startswith("certificate_")},
     "kernel_gate": "engine/kernel_gate.py",
     **{name: f"kernel/{name.removeprefix('kernel_')}.py" for name in DECIDING if name.startswith("kernel_")
        and name != "kernel_gate"},

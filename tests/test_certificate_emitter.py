@@ -11,7 +11,7 @@ import pytest
 import sympy
 
 import symcheck
-from symcheck.engine.certificate_emit import (
+from symcheck.engine.certificate.emit import (
     Certificate,
     Rejection,
     certify_group,
@@ -304,7 +304,7 @@ def test_the_tree_of_every_catalogue_sigma_has_its_value(act):
     import sympy
     from flint import arb
 
-    from symcheck.engine.certificate_tree import sigma_tree
+    from symcheck.engine.certificate.tree import sigma_tree
     from symcheck.kernel.evaluate import enclose, precision
     from symcheck.language.activations import activation
     from symcheck.language.symbols import Z
@@ -321,7 +321,7 @@ def test_the_tree_of_every_catalogue_sigma_has_its_value(act):
 def test_algebraic_points_are_the_kernels_points():
     import sympy
 
-    from symcheck.engine.certificate_points import point_json
+    from symcheck.engine.certificate.points import point_json
     from symcheck.kernel.points import parse_point
     x = sympy.Symbol("x")
     for value in (sympy.sqrt(2), -sympy.sqrt(2), 1 + sympy.sqrt(3), sympy.CRootOf(x**5 - x - 1, 0),

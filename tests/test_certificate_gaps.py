@@ -12,7 +12,7 @@ import json
 import pytest
 import sympy
 
-from symcheck.engine.certificate_emit import (
+from symcheck.engine.certificate.emit import (
     Certificate,
     Rejection,
     certify_member,

@@ -11,7 +11,7 @@ import pytest
 import sympy
 from sympy import Abs, Piecewise, exp, log, pi, sin
 
-from symcheck.engine.certificate_emit import Certificate, certify_zero
+from symcheck.engine.certificate.emit import Certificate, certify_zero
 
 z = sympy.Symbol("z", real=True)
 

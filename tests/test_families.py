@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import symcheck as sc
-from symcheck.engine.certificate_family import certify_family_witness
+from symcheck.engine.certificate.family import certify_family_witness
 from symcheck.kernel.check import check as kernel_check
 from symcheck.language.family import parse_family
 from symcheck.language.transformations import Transformation

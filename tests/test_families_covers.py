@@ -215,7 +215,7 @@ def test_softplus_beta_is_broken_for_every_beta_under_positive_scaling_and_mpmat
 def _softplus_region(a, b, alpha):
     from sympy import Rational, oo
 
-    from symcheck.engine.certificate_family import certify_family_region
+    from symcheck.engine.certificate.family import certify_family_region
     from symcheck.exact.regions import Region
     from symcheck.language.family import parse_family
     from symcheck.language.transformations import Transformation, domain

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import symcheck as sc
-from symcheck.engine.certificate_rewrite import _product_factor
+from symcheck.engine.certificate.rewrite import _product_factor
 from symcheck.kernel.check import check as kernel_check
 from symcheck.kernel.normal import Form
 from symcheck.kernel.tree import parse_expr
@@ -72,7 +72,7 @@ def test_product_factor_is_the_same_polynomial(factors, scale):
     expanded = Form(parse_expr(["mul", ["int", scale], *factors]))
     node = parse_expr(["mul", ["int", scale], *factors])
     flat = expanded.of(node)[0]
-    from symcheck.engine.certificate_rewrite import canonical
+    from symcheck.engine.certificate.rewrite import canonical
     flat_tree = canonical(node)
     proposed = _product_factor(flat_tree)
     if proposed is None:

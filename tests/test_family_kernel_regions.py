@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import symcheck as sc
-from symcheck.engine.certificate_family import certify_family_cover, certify_family_region
+from symcheck.engine.certificate.family import certify_family_cover, certify_family_region
 from symcheck.exact.regions import Region
 from symcheck.kernel.bounds import extended
 from symcheck.kernel.check import check as kernel_check

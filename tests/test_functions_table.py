@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 import symcheck as sc
 from symcheck.core.errors import DomainError, ParseError
 from symcheck.core.functions import BY_NAME, FUNCTIONS, INTEGER_PARTS
-from symcheck.engine.certificate_tree import tree
+from symcheck.engine.certificate.tree import tree
 from symcheck.exact import evaluate as exact_evaluate
 from symcheck.exact import vectorize as exact_vectorize
 from symcheck.exact.evaluate import certify_nonzero, enclose, recheck_sign

@@ -10,7 +10,7 @@ from functools import cache
 
 import pytest
 
-from symcheck.engine.certificate_emit import Rejection
+from symcheck.engine.certificate.emit import Rejection
 from symcheck.engine.group import assemble as group_module
 from symcheck.engine.group.assemble import symmetry_group
 from symcheck.kernel.check import check, check_document

@@ -16,7 +16,7 @@ import symcheck as sc
 from symcheck.core.budget import Budget
 from symcheck.core.verdict import Verdict
 from symcheck.engine import symmetries
-from symcheck.engine.certificate_emit import Certificate, certify_zero
+from symcheck.engine.certificate.emit import Certificate, certify_zero
 from symcheck.engine.zero import decide_zero
 
 Z = sympy.Symbol("z", real=True)

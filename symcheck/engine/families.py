@@ -3,7 +3,7 @@
 The verdict is that of the statement quantified over the declared range:
 
 * ``holds`` — the kernel accepted one certificate of the statement with every parameter a
-  variable over its declared range (:mod:`symcheck.engine.certificate_family`), after the
+  variable over its declared range (:mod:`symcheck.engine.certificate.family`), after the
   guard found no broken value among sampled rational parameter values;
 * ``broken`` — a certified witness at rational parameter values inside the range (the kernel
   re-checks that they lie in it), the statement's left − right non-zero there;
@@ -43,7 +43,7 @@ from sympy import S
 from symcheck.core.budget import DEFAULT_TIMEOUT, Budget, BudgetExceeded
 from symcheck.core.errors import EvaluationError
 from symcheck.core.verdict import Verdict
-from symcheck.engine.certificate_family import (
+from symcheck.engine.certificate.family import (
     certify_family_cover,
     certify_family_region,
     certify_family_statement,
@@ -483,7 +483,7 @@ class _Family:
     # ------------------------------------------------------------------ certificates
 
     def _certify(self, ranges: Mapping[sympy.Symbol, tuple[Region, ...]]):
-        from symcheck.engine.certificate_emit import Rejection
+        from symcheck.engine.certificate.emit import Rejection
         why = self._kernel_power_gap(ranges)
         if why:
             return Rejection(why)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from symcheck.engine.certificate_emit import Certificate, Outcome, Rejection
+from symcheck.engine.certificate.emit import Certificate, Outcome, Rejection
 
 __all__ = ["REJECTED", "Admission", "admit"]
 

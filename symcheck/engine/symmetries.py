@@ -33,7 +33,7 @@ from symcheck.core.printing import text
 from symcheck.core.results import Status, Step
 from symcheck.core.verdict import CrossVerdict, Verdict
 from symcheck.engine import smt
-from symcheck.engine.certificate_emit import certify_statement, certify_witness
+from symcheck.engine.certificate.emit import certify_statement, certify_witness
 from symcheck.engine.check_result import CheckResult, CrossCheck
 from symcheck.engine.evidence import fallback_witness, numeric_evidence
 from symcheck.engine.guard import counterexample

@@ -54,8 +54,8 @@ from symcheck.core.formula import (
 from symcheck.core.printing import text
 from symcheck.core.results import Status, Step
 from symcheck.core.verdict import Verdict
-from symcheck.engine.certificate_complete import certify_complete
-from symcheck.engine.certificate_emit import Certificate, certify_zero
+from symcheck.engine.certificate.complete import certify_complete
+from symcheck.engine.certificate.emit import Certificate, certify_zero
 from symcheck.engine.group.facts import (
     Bound,
     BoundKind,

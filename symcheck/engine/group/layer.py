@@ -49,8 +49,8 @@ from symcheck.core.formula import (
 from symcheck.core.names import closest
 from symcheck.core.printing import text
 from symcheck.core.results import Renderable, Status, Step
-from symcheck.engine.certificate_emit import certify_zero
-from symcheck.engine.certificate_tree import Unsupported, sigma_tree
+from symcheck.engine.certificate.emit import certify_zero
+from symcheck.engine.certificate.tree import Unsupported, sigma_tree
 from symcheck.engine.group.assemble import symmetry_group
 from symcheck.engine.group.facts import C, G, certified_sign, exact_number
 from symcheck.engine.group.members import pair_witness

@@ -80,7 +80,7 @@ class Arguments:
     bounds: dict[int, Bound] = field(default_factory=dict)
     missing: tuple[str, ...] = ()
     #: σ split into branch-free pieces (None when σ has no branches or could not be split), for
-    #: the completeness certificate (:mod:`symcheck.engine.certificate_complete`)
+    #: the completeness certificate (:mod:`symcheck.engine.certificate.complete`)
     pieces: tuple | None = None
     #: the Taylor orders whose coefficient the engine certified non-zero (the emitter tries them first)
     orders: tuple[int, ...] = ()
@@ -323,7 +323,7 @@ def opposite_signs(sigma: Activation, pieces, steps: list[Step]) -> Bound | None
     """No a < 0 when σ has one strict sign on a whole half-line and changes sign on the other:
     σ(a·z₁) = c·σ(z₁) and σ(a·z₂) = c·σ(z₂) would have opposite signs on the first half-line.
     The sign on the half-line is the proof kernel's (its sign arguments on the open half-line)."""
-    from symcheck.engine.certificate_tree import Unsupported, tree
+    from symcheck.engine.certificate.tree import Unsupported, tree
     from symcheck.kernel.evaluate import Unknown
     from symcheck.kernel.points import INF, NEG_INF, rational_point
     from symcheck.kernel.signs import prove_sign
@@ -392,8 +392,8 @@ def log_derivative(sigma: Activation, pieces, steps: list[Step]) -> Bound | None
     H = z·F′/F is strictly monotone: σ(a·z) = c·σ(z) there gives H(a·z) = H(z). Every fact is the
     proof kernel's (its sign arguments on the open half-line, its derivative, a zero proof of
     z·F′ = H·F); SymPy only proposes H."""
-    from symcheck.engine.certificate_emit import Certificate, certify_zero
-    from symcheck.engine.certificate_tree import Unsupported, tree
+    from symcheck.engine.certificate.emit import Certificate, certify_zero
+    from symcheck.engine.certificate.tree import Unsupported, tree
     from symcheck.kernel.complete import analytic_on, half_line, nth_derivative
     from symcheck.kernel.evaluate import Unknown
     from symcheck.kernel.signs import prove_sign

@@ -22,7 +22,7 @@ from symcheck.core.formula import Difference, ForAll, Product, Rel, Relation, Te
 from symcheck.core.printing import text
 from symcheck.core.results import Status, Step
 from symcheck.core.verdict import Verdict
-from symcheck.engine.certificate_emit import certify_member, certify_nonmember
+from symcheck.engine.certificate.emit import certify_member, certify_nonmember
 from symcheck.engine.evidence import fallback_witness
 from symcheck.engine.group.facts import C, member_condition
 from symcheck.engine.guard import counterexample

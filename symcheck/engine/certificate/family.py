@@ -1,12 +1,12 @@
 """Certificates of statements about an activation family: the parameters are further variables.
 
 A family's statement "for every θ in its declared range: ∀ a, b (scale in its domain): left =
-right" is the ordinary statement claim (:func:`~symcheck.engine.certificate_emit.statement_claim`)
+right" is the ordinary statement claim (:func:`~symcheck.engine.certificate.emit.statement_claim`)
 with each parameter a variable whose domain is the declared range (or one region of it), and
 the claim's ``params`` naming them (docs/certificates.md, "Parameters"). A broken family is a
 ``nonzero`` claim at a point whose parameter values the kernel checks lie in their domains; a
 region broken for every parameter value in it is a ``nonzero-region`` claim: the statement at a
-probe (a, b and the scale fixed) non-zero over the region (:mod:`symcheck.engine.certificate_region`).
+probe (a, b and the scale fixed) non-zero over the region (:mod:`symcheck.engine.certificate.region`).
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from typing import Any
 
 import sympy
 
-from symcheck.engine.certificate_emit import (
+from symcheck.engine.certificate.emit import (
     EMIT_SECONDS,
     SCHEMA,
     Outcome,
@@ -25,8 +25,8 @@ from symcheck.engine.certificate_emit import (
     statement_claim,
     witnessed_certificate,
 )
-from symcheck.engine.certificate_points import point_json, region_json
-from symcheck.engine.certificate_tree import Unsupported, to_json
+from symcheck.engine.certificate.points import point_json, region_json
+from symcheck.engine.certificate.tree import Unsupported, to_json
 from symcheck.exact.regions import Region
 from symcheck.kernel.verdict import Reject
 
@@ -118,7 +118,7 @@ def certify_family_cover(expr_sigma: sympy.Expr, transformation: Any, unit: Any,
 
 def _region_certificate(expr_sigma, transformation, unit, ranges, names, segments, region, about, seconds,
                         split=None) -> Outcome:
-    from symcheck.engine.certificate_region import region_proof
+    from symcheck.engine.certificate.region import region_proof
     from symcheck.kernel.check import region_from
     from symcheck.kernel.probe import powers_defined
     from symcheck.kernel.signs import prove_sign

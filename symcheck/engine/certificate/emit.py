@@ -13,7 +13,7 @@ saying why there is none — the caller turns a Rejection into ``inconclusive``)
 * :func:`certify_group` — every proved member of a :class:`~symcheck.engine.group.results.SymmetryGroup`.
 * :func:`certify_zero` — any expression and space, the general case under the others.
 
-The proof is the emitter's own (:mod:`symcheck.engine.certificate_rewrite`): a case split
+The proof is the emitter's own (:mod:`symcheck.engine.certificate.rewrite`): a case split
 found by cutting where a condition has no one truth value, and on each piece branch choices,
 canonical arguments and the rule table's rewrites, ending in the kernel's normal form. It uses
 no decision of the engine; the kernel re-checks all of it.
@@ -28,9 +28,9 @@ from typing import Any
 
 import sympy
 
-from symcheck.engine.certificate_points import point_json, region_json
-from symcheck.engine.certificate_rewrite import Leaf, NeedAlternatives, NeedChange, NeedSplit, Stuck
-from symcheck.engine.certificate_tree import MINUS_ONE, Unsupported, difference, sigma_tree, to_json, tree
+from symcheck.engine.certificate.points import point_json, region_json
+from symcheck.engine.certificate.rewrite import Leaf, NeedAlternatives, NeedChange, NeedSplit, Stuck
+from symcheck.engine.certificate.tree import MINUS_ONE, Unsupported, difference, sigma_tree, to_json, tree
 from symcheck.engine.group.facts import ASetKind
 from symcheck.kernel.check import SCHEMA, check, disjoint, region_from
 from symcheck.kernel.points import compare
@@ -411,7 +411,7 @@ def certify_group(group: Any, *, check_it: bool = True) -> list[tuple[str, Outco
     component, each family (a > 0, a < 0, a ≠ 0 with its law c), and each generator of a
     discrete component ((base, base_c), and (−1, unit_c) when it has negatives). The closure
     of a discrete component under products and the ``complete`` argument are not certified
-    here (see the module docstring of :mod:`symcheck.engine.certificate_emit`)."""
+    here (see the module docstring of :mod:`symcheck.engine.certificate.emit`)."""
     from symcheck.language.symbols import A
     sigma = group.activation
     out: list[tuple[str, Outcome]] = []

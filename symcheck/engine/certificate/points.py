@@ -17,7 +17,7 @@ from typing import Any
 import sympy
 from flint import fmpq_poly
 
-from symcheck.engine.certificate_tree import Unsupported, number
+from symcheck.engine.certificate.tree import Unsupported, number
 from symcheck.kernel.points import INF, NEG_INF, Point, count_closed, parse_point, squarefree
 from symcheck.kernel.tree import to_json
 

@@ -20,15 +20,15 @@ from typing import Any
 import sympy
 from sympy import S
 
-from symcheck.engine.certificate_emit import (
+from symcheck.engine.certificate.emit import (
     EMIT_SECONDS,
     Certificate,
     Outcome,
     certify_zero,
     checked_outcome,
 )
-from symcheck.engine.certificate_points import point_json
-from symcheck.engine.certificate_tree import (
+from symcheck.engine.certificate.points import point_json
+from symcheck.engine.certificate.tree import (
     MINUS_ONE,
     Unsupported,
     sigma_tree,

@@ -27,8 +27,8 @@ from fractions import Fraction
 from math import gcd
 from typing import Any
 
-from symcheck.engine.certificate_points import roots_inside
-from symcheck.engine.certificate_tree import MINUS_ONE, ONE, ZERO, neg, number
+from symcheck.engine.certificate.points import roots_inside
+from symcheck.engine.certificate.tree import MINUS_ONE, ONE, ZERO, neg, number
 from symcheck.kernel.check import Checker, ends_at_zero_or_infinity
 from symcheck.kernel.evaluate import exact
 from symcheck.kernel.normal import Form, canon, generators, inverted_bases

@@ -21,8 +21,8 @@ from functools import partial
 
 from flint import fmpq
 
-from symcheck.engine.certificate_emit import cut_at
-from symcheck.engine.certificate_rewrite import (
+from symcheck.engine.certificate.emit import cut_at
+from symcheck.engine.certificate.rewrite import (
     Leaf,
     NeedAlternatives,
     NeedChange,
@@ -34,7 +34,7 @@ from symcheck.engine.certificate_rewrite import (
     polynomial_tree,
     scaled_product,
 )
-from symcheck.engine.certificate_tree import number
+from symcheck.engine.certificate.tree import number
 from symcheck.kernel.check import region_from
 from symcheck.kernel.points import INF, NEG_INF, Point, between, rational_point
 from symcheck.kernel.signs import prove_sign
