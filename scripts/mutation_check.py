@@ -69,13 +69,13 @@ ROOT = Path(__file__).resolve().parent.parent
 # The soundness core, and the tests that exercise each module (directly or through the
 # decisions built on it). A mutant runs only its module's files, with ``-x``.
 CORE: dict[str, tuple[str, ...]] = {
-    "roots": ("test_cache_keys.py", "test_root_proposals_cache.py", "test_mutants_roots.py", "test_mutants_parametrised.py", "test_mutants_regions.py", "test_roots.py", "test_regions.py", "test_split_soundness.py", "test_symmetries.py"),
+    "roots": ("test_root_proposals_inside.py", "test_cache_keys.py", "test_root_proposals_cache.py", "test_mutants_roots.py", "test_mutants_parametrised.py", "test_mutants_regions.py", "test_roots.py", "test_regions.py", "test_split_soundness.py", "test_symmetries.py"),
     "signs": ("test_point_values.py", "test_cache_keys.py", "test_exact_sign_contract.py", "test_mutants_signs.py", "test_substitute_without_sign_guesses.py", "test_roots.py", "test_regions.py", "test_split_soundness.py", "test_symmetries.py"),
     "regions": ("test_mutants_regions.py", "test_mutants_undecided.py", "test_mutants_zero.py", "test_regions.py", "test_split_soundness.py", "test_roots.py", "test_symmetries.py"),
     "zero": ("test_zero_identities.py", "test_mutants_zero.py", "test_fallback_wiring.py", "test_split_soundness.py", "test_regions.py", "test_symmetries.py"),
     "plane": ("test_mutants_plane.py", "test_plane.py", "test_fallback_wiring.py"),
     "evaluate": ("test_real_root_enclosures.py", "test_mutants_evaluate.py", "test_point_coordinate_types.py", "test_inverse_functions_at_rationals.py", "test_mutants_undecided.py", "test_evaluate.py", "test_arb_enclose_range.py", "test_intervals.py"),
-    "balls": ("test_mutants_balls.py", "test_inverse_functions_at_rationals.py", "test_mutants_refusals.py", "test_mutants_hulls.py", "test_mutants_evaluate.py", "test_arb_enclose_range.py", "test_evaluate.py", "test_intervals.py"),
+    "balls": ("test_balls_upper_end_zero.py", "test_mutants_balls.py", "test_inverse_functions_at_rationals.py", "test_mutants_refusals.py", "test_mutants_hulls.py", "test_mutants_evaluate.py", "test_arb_enclose_range.py", "test_evaluate.py", "test_intervals.py"),
     "intervals": ("test_interval_helpers.py", "test_interval_domains.py", "test_second_opinion_gamma.py", "test_mutants_balls.py", "test_mutants_refusals.py", "test_mutants_hulls.py", "test_mutants_intervals.py", "test_intervals.py", "test_arb_enclose_range.py"),
     "symmetries": ("test_mutants_symmetries.py", "test_mutants_steps.py", "test_fallback_wiring.py", "test_mutants_degree_domain.py", "test_symmetries.py", "test_guard.py", "test_custom_forms.py"),
     "theorems": ("test_mutants_symmetries.py", "test_symmetries.py"),
@@ -525,6 +525,10 @@ _ERFC_ROUTE = ("it only moves where erfc (erf) takes the asymptotic route: for r
                "after any number of terms (DLMF 7.12(i)) and the first omitted term is hulled in, so both routes "
                "enclose the value on the whole interval; only the width differs")
 SOUND_EITHER_WAY: dict[tuple[str, str], str] = {
+    ("balls", "`hi < 0` → `hi <= 0`, in `if hi < 0: # (an upper end exactly 0 would prove it too: Arb's bound of 1/e is above it)`"):
+        "LambertW: shifted encloses x + w for every x in the ball and w in Arb's ball of 1/e, whose upper end is dyadic and so > 1/e (irrational); an upper end exactly 0 thus gives x + 1/e < 0 for every x: 'not defined' is true there too",
+    ("domain", "`not u.free_symbols <= {var} or u.is_polynomial(var)`: or → and, in `if not u.free_symbols <= {var} or u.is_polynomial(var):`"):
+        "it only lets prove_sign/prove_nonzero try more obligations: on a polynomial in var a certified sign over R is still a proof, and on u with a symbol besides var both return None before trying (definite.py: `if not expr.free_symbols <= set(ranges): return None`)",
     ("certificate_emit", '`range(1, 100)` → `range(1, 100 - 1)`, in `u = next(n for n in ("u", *(f"u{i}" for i in range(1, 100)))`'):
         "the names only need to be fresh, and each is checked against the box and the domains: a shorter list can only run out (no certificate), never hand out a name in use",
     ("certificate_emit", '`checked_outcome(None, started, check_it, f"the witness gives no exact…`: arguments 2 and 3 swapped, in `return checked_outcome(None, started, check_it, f"the witness gives no exact value for {w…`'):

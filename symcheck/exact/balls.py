@@ -471,7 +471,7 @@ class BallArithmetic:
         ball = self.ball(x)
         shifted = ball + arb.const_e() ** -1  # x + 1/e
         lo, hi = arb_sign_bounds(shifted)
-        if hi < 0:
+        if hi < 0:  # (an upper end exactly 0 would prove it too: Arb's bound of 1/e is above it)
             raise EvaluationError("LambertW of a number below -1/e")
         if lo < 0:
             raise Imprecise("undecided: LambertW of a ball reaching below -1/e")
