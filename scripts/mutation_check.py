@@ -481,6 +481,8 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         "_COMPARISONS is looked up only by the type of a Compare node's operator (_forbidden, the condition builder), an ast.cmpop; ast.Add is an ast.operator, never such a key",
     ("parsing", "`_EXPRESSION_KEYWORDS` gets the extra entry `BUILTIN_FUNCTIONS`, in `_EXPRESSION_KEYWORDS = frozenset({\"and\", \"or\", \"not\", \"if\", \"else\", \"in\", \"is\", \"True\", \"…`"):
         "_keywords_renamed tests the set only for tokens keyword.iskeyword accepts; BUILTIN_FUNCTIONS is not a Python keyword, so the extra entry is never compared",
+    ("parsing", "`_LIBRARY_NAMES` gets the extra entry `asin`, in `_LIBRARY_NAMES = {\"abs\": \"Abs\", \"absolute\": \"Abs\", \"fabs\": \"Abs\", \"maximum\": \"Max\", \"mini…`"):
+        "the entry maps asin to asin (the neighbours' pattern \"pi\": \"pi\"), and _LIBRARY_NAMES is read only as _LIBRARY_NAMES.get(attr, attr): the same answer for every name",
     ("plane", "`_SIGN_TEST` gets the extra entry `sympy.Piecewise`, in `_SIGN_TEST = {`"):
         "_SIGN_TEST is read only under isinstance(cond, sympy.Rel), by type(cond); a Piecewise is never a relation",
     ("signs", "`_RELATIONS` gets the extra entry `sympy.Abs`, in `_RELATIONS: dict[type[sympy.Rel], Callable[[int], bool]] = {`"):
