@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
 import sympy
 
+from symcheck.core.rendering import render
 from symcheck.core.results import Renderable, Step
 from symcheck.core.verdict import CrossVerdict, Verdict
 from symcheck.language.activations import Activation
@@ -203,15 +204,5 @@ class CheckResult(OnATransformation, Renderable):
             "kernel": None if self.kernel is None else self.kernel.summary(),
         }
 
-    def __str__(self) -> str:
-        width = max(len(s.title) for s in self.steps) if self.steps else 0
-        lines = [f"{self.title}: {self.verdict.value}"]
-        for s in self.steps:
-            lines.append(s.line(f"  {s.title:<{width}}  "))
-            if s.justification:
-                lines.append(f"  {'':<{width}}    {s.justification}")
-        if self.note:
-            lines.append(f"  note: {self.note}")
-        if self.cross_check is not None:
-            lines.append(f"  cross-check: {self.cross_check.summary()}")
-        return "\n".join(lines)
+    def __str__(self) -> str:  # by the text printer (symcheck.output.text), as every format is
+        return cast(str, render(self, "text"))

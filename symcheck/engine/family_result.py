@@ -4,10 +4,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
 import sympy
 
+from symcheck.core.rendering import render
 from symcheck.core.results import Renderable
 from symcheck.core.verdict import Verdict
 from symcheck.engine.check_result import OnATransformation
@@ -134,12 +135,5 @@ class FamilyResult(OnATransformation, Renderable):
         return f"<FamilyResult {self.symmetry} on {self.form.name}, σ = {self.family.name}, " \
                f"{self.quantifier}: {self.verdict.value}{witness}>"
 
-    def __str__(self) -> str:
-        lines = [f"{self.title}: {self.verdict.value}"]
-        if self.witness is not None:
-            lines.append("  witness: " + self.witness_text())
-        for r in self.regions:
-            lines.append(f"  region {r.region}: {r.verdict.value}")
-        if self.note:
-            lines.append(f"  note: {self.note}")
-        return "\n".join(lines)
+    def __str__(self) -> str:  # by the text printer (symcheck.output.text), as every format is
+        return cast(str, render(self, "text"))

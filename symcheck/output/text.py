@@ -13,7 +13,7 @@ on one line so that a table cell or a sentence can hold it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sympy
 from sympy.printing.precedence import PRECEDENCE, precedence
@@ -22,6 +22,13 @@ from sympy.printing.str import StrPrinter
 
 from symcheck.core import formula as f
 from symcheck.core.rendering import renderer
+
+if TYPE_CHECKING:  # registered by qualified name: printing text loads no result's module
+    from symcheck.engine.check_result import CheckResult
+    from symcheck.engine.family_result import FamilyResult
+    from symcheck.engine.group.layer import LayerGroup
+    from symcheck.engine.group.results import SymmetryGroup
+    from symcheck.paper.family_audit import FamilyAudit
 
 __all__ = ["formula", "lines", "statement", "text"]
 
@@ -340,4 +347,69 @@ def derivation_text(derivation: Any, **_options: Any) -> str:
         out.append(f"  {number}. {step.text}  [{step.status}]{tag}")
         out.append(f"     why: {step.justification}")
         out.extend(f"     {r.kind}: {r.detail} [{r.status}]" for r in step.checks)
+    return "\n".join(out)
+
+
+@renderer("text", "symcheck.engine.check_result.CheckResult")
+def check_text(result: CheckResult, **_options: Any) -> str:
+    """The title with the verdict, then each step aligned on its title with its justification
+    under it, the note and the cross-check."""
+    width = max(len(s.title) for s in result.steps) if result.steps else 0
+    out = [f"{result.title}: {result.verdict.value}"]
+    for s in result.steps:
+        out.append(s.line(f"  {s.title:<{width}}  "))
+        if s.justification:
+            out.append(f"  {'':<{width}}    {s.justification}")
+    if result.note:
+        out.append(f"  note: {result.note}")
+    if result.cross_check is not None:
+        out.append(f"  cross-check: {result.cross_check.summary()}")
+    return "\n".join(out)
+
+
+@renderer("text", "symcheck.engine.group.results.SymmetryGroup")
+def group_text(group: SymmetryGroup, **_options: Any) -> str:
+    """Complete or partial, each component (a set of a with its law for c), the maximality
+    argument's steps, the note."""
+    out = [f"{group.title}: {'complete' if group.complete else 'partial'}"]
+    out.extend(f"  {c.describe()}" for c in group.components)
+    out.extend(step.line(f"  {step.title}: ") for step in group.maximality)
+    if group.note:
+        out.append(f"  note: {group.note}")
+    return "\n".join(out)
+
+
+@renderer("text", "symcheck.engine.group.layer.LayerGroup")
+def layer_group_text(layer: LayerGroup, **_options: Any) -> str:
+    """Complete or partial, the unit, the layer's families of symmetries, the proof's steps and
+    what it does not cover."""
+    out = [f"{layer.title}: {'complete' if layer.complete else 'partial'}", f"  unit: {layer.unit}"]
+    out.extend(f"  {family}" for family in layer.families())
+    out.extend(step.line(f"  {step.title}: ") for step in layer.proof)
+    out.extend(f"  not covered: {item}" for item in layer.not_covered)
+    return "\n".join(out)
+
+
+@renderer("text", "symcheck.engine.family_result.FamilyResult")
+def family_result_text(result: FamilyResult, **_options: Any) -> str:
+    """The title with the verdict over the whole range, the witness, each region's verdict, the note."""
+    out = [f"{result.title}: {result.verdict.value}"]
+    if result.witness is not None:
+        out.append("  witness: " + result.witness_text())
+    out.extend(f"  region {r.region}: {r.verdict.value}" for r in result.regions)
+    if result.note:
+        out.append(f"  note: {result.note}")
+    return "\n".join(out)
+
+
+@renderer("text", "symcheck.paper.family_audit.FamilyAudit")
+def family_audit_text(audit: FamilyAudit, **_options: Any) -> str:
+    """As an audit's text, with the quantifier in the title and each row's regions when it has
+    more than one."""
+    out = [f"symmetry audit, σ = {audit.family.name}, {audit.quantifier}"]
+    for r in audit.rows:
+        where = f" ({r.domain})" if r.domain else ""
+        p = f", p = {r.degree}" if r.degree is not None else ""
+        out.append(f"  {r.form:<10} {r.transformation + where:<34} {r.verdict.value:<12} {r.basis}{p}")
+        out.extend(f"      region {g.region}: {g.verdict.value}" for g in r.regions if len(r.regions) > 1)
     return "\n".join(out)

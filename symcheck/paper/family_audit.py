@@ -14,10 +14,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from symcheck.core.budget import DEFAULT_TIMEOUT
 from symcheck.core.errors import ParseError
+from symcheck.core.rendering import render
 from symcheck.core.results import Renderable
 from symcheck.core.verdict import Verdict
 from symcheck.engine.families import check_family, simplest_rational
@@ -129,14 +130,8 @@ class FamilyAudit(Renderable):
                 "quantifier": self.quantifier, "rows": [r.to_dict() for r in self.rows],
                 "elapsed_seconds": round(self.elapsed, 3)}
 
-    def __str__(self) -> str:
-        lines = [f"symmetry audit, σ = {self.family.name}, {self.quantifier}"]
-        for r in self.rows:
-            where = f" ({r.domain})" if r.domain else ""
-            p = f", p = {r.degree}" if r.degree is not None else ""
-            lines.append(f"  {r.form:<10} {r.transformation + where:<34} {r.verdict.value:<12} {r.basis}{p}")
-            lines += [f"      region {g.region}: {g.verdict.value}" for g in r.regions if len(r.regions) > 1]
-        return "\n".join(lines)
+    def __str__(self) -> str:  # by the text printer (symcheck.output.text), as every format is
+        return cast(str, render(self, "text"))
 
 
 def _query_value_row(family: FamilyActivation, form: str, unit: str, timeout: float, done: dict,

@@ -28,7 +28,7 @@ import math
 import time
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import sympy
@@ -48,6 +48,7 @@ from symcheck.core.formula import (
 )
 from symcheck.core.names import closest
 from symcheck.core.printing import text
+from symcheck.core.rendering import render
 from symcheck.core.results import Renderable, Status, Step
 from symcheck.engine.certificate.emit import certify_zero
 from symcheck.engine.certificate.tree import Unsupported, sigma_tree
@@ -241,12 +242,8 @@ class LayerGroup(Renderable):
         return f"<LayerGroup {self.form}, σ = {self.activation.name}: {self.gate_values()}" \
                f"{'' if self.complete else ' (partial)'}>"
 
-    def __str__(self) -> str:
-        lines = [f"{self.title}: {'complete' if self.complete else 'partial'}", f"  unit: {self.unit}"]
-        lines += [f"  {family}" for family in self.families()]
-        lines += [step.line(f"  {step.title}: ") for step in self.proof]
-        lines += [f"  not covered: {item}" for item in self.not_covered]
-        return "\n".join(lines)
+    def __str__(self) -> str:  # by the text printer (symcheck.output.text), as every format is
+        return cast(str, render(self, "text"))
 
     def to_dict(self) -> dict[str, Any]:
         return {"activation": self.activation.name, "formula": self.activation.formula, "form": self.form,

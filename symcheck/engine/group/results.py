@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import sympy
 from sympy import S
 
 from symcheck.core.formula import And, FiniteSet, Formula, PlusMinus, Power, Rel, Relation, to_latex
 from symcheck.core.printing import text
+from symcheck.core.rendering import render
 from symcheck.core.results import Renderable, Status, Step
 from symcheck.engine.group.facts import ASetKind, C, Law, exact_form, exact_number
 from symcheck.engine.group.facts import certified_sign as _sign_of
@@ -227,14 +228,8 @@ class SymmetryGroup(Renderable):
         shown = "; ".join(c.describe() for c in self.components) or "no member proved"
         return f"<SymmetryGroup σ = {self.activation.name}: {shown}{'' if self.complete else ' (partial)'}>"
 
-    def __str__(self) -> str:
-        lines = [f"{self.title}: {'complete' if self.complete else 'partial'}"]
-        lines += [f"  {c.describe()}" for c in self.components]
-        for step in self.maximality:
-            lines.append(step.line(f"  {step.title}: "))
-        if self.note:
-            lines.append(f"  note: {self.note}")
-        return "\n".join(lines)
+    def __str__(self) -> str:  # by the text printer (symcheck.output.text), as every format is
+        return cast(str, render(self, "text"))
 
     # -- membership --
 
