@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from symcheck.core.errors import WeightsError
-from symcheck.numeric.safetensors_io import FLOATS, INDEX, TensorInfo
+from symcheck.numeric.safetensors_io import BFLOAT16, FLOATS, INDEX, TensorInfo
 
 __all__ = ["OTHER_WEIGHTS", "UNIT_ROUNDOFF", "copy_directory", "narrow", "rows_view", "widen"]
 
@@ -30,7 +30,7 @@ UNIT_ROUNDOFF = {"F64": 2.0**-53, "F32": 2.0**-24, "F16": 2.0**-11, "BF16": 2.0*
 def widen(raw: np.ndarray, dtype: str) -> np.ndarray:
     """Stored values (their NumPy dtype, BF16 as uint16 bit patterns) as float64, exactly."""
     if dtype == "BF16":
-        return (raw.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+        return raw.view(BFLOAT16).astype(np.float64)
     return raw.astype(np.float64)
 
 

@@ -58,7 +58,7 @@ def units(factor: Factor, u0: int, u1: int, map_bytes: int, extend: bool, out: n
     as a last column when the layer is extended (0 for a factor without bias), every entry
     checked to be finite; ``divided = (array, β)`` gets them divided by β. A factor whose units
     are columns is read straight into the transposed rows: the same array a transposed copy
-    would make. ``scratch``: the BF16 widening's workspace (:func:`read_into`)."""
+    would make. ``scratch``: the BF16 check's workspace (:func:`read_into`)."""
     a, b = factor.start + u0, factor.start + u1
     width = factor.width
     halved = None if divided is None else (divided[0][:, :width], divided[1])
@@ -103,8 +103,8 @@ def _read(layer: MlpLayer, u0: int, u1: int, map_bytes: int, beta: float, buffer
     """One chunk, in the order the factors were always read (key, value, query): the first
     non-finite weight named is the same."""
     c, d1 = u1 - u0, layer.d + layer.biased
-    # the BF16 widening's workspace, within map_bytes as the cut counts it
-    scratch = buffers.get("widening", (max(1, min(WIDEN_ENTRIES, map_bytes // 4)),), np.uint32)
+    # the BF16 check's workspace, within map_bytes as the cut counts it
+    scratch = buffers.get("widening", (max(1, min(WIDEN_ENTRIES, map_bytes // 4)),), np.uint16)
     key = units(layer.key, u0, u1, map_bytes, layer.biased, buffers.get("key", (c, d1)), scratch=scratch)
     halved = buffers.get("value/β", (c, layer.e))
     value = units(layer.value, u0, u1, map_bytes, False, buffers.get("value", (c, layer.e)), (halved, beta),

@@ -14,8 +14,9 @@ reported, or refused).
 
 A checkpoint directory holds ``model.safetensors``, or shards listed in
 ``model.safetensors.index.json`` (``{"weight_map": {tensor: file}}``), as Hugging Face's
-``save_pretrained`` writes them. NumPy has no bfloat16: BF16 data is read as its 16-bit
-patterns and widened exactly (a bfloat16 is the top half of a float32).
+``save_pretrained`` writes them. NumPy has no bfloat16 of its own: BF16 data is read as the
+``ml_dtypes`` bfloat16 (the field's NumPy dtype, from the JAX project), whose cast to float64 is
+one compiled, exact pass (a bfloat16 is the top half of a float32).
 """
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 
 from symcheck.core.errors import WeightsError
@@ -61,6 +63,8 @@ ITEMSIZE = {dtype: bits // 8 for dtype, bits in BITS.items() if bits % 8 == 0}
 #: the floating-point dtypes symcheck reads, as the NumPy dtype of their stored bits
 FLOATS: dict[str, np.dtype[Any]] = {"F64": np.dtype("<f8"), "F32": np.dtype("<f4"), "F16": np.dtype("<f2"),
                                      "BF16": np.dtype("<u2")}
+#: BF16 as a NumPy dtype (ml_dtypes'): a view of the stored bits, cast to float64 in one exact pass
+BFLOAT16: np.dtype[Any] = np.dtype(ml_dtypes.bfloat16)
 
 
 @dataclass(frozen=True)
@@ -279,13 +283,15 @@ def read_into(info: TensorInfo, out: np.ndarray, rows: tuple[int, int] | None = 
     finite.
 
     The block is widened a piece of at most :data:`WIDEN_ENTRIES` entries at a time, checked
-    (the extremes of its narrow values) while it is in cache, and divided there too when
-    ``out``'s rows are its memory's rows: passes over the whole block afterwards read tens of MB
-    back from memory. Into a transposed ``out`` (a factor whose units are columns), the pieces
-    are columns of the mapped rows, so that each of ``out``'s memory rows gets a contiguous run,
-    and the division is one pass afterwards (dividing transposed pieces in place cost more than
-    reading the block back). ``scratch`` (uint32, at least ``WIDEN_ENTRIES``) is the BF16
-    widening's workspace, reused by a caller that reads many blocks.
+    while it is in cache (BF16: the exponent bits of the stored values; else the extremes of
+    the widened ones), and divided there too when ``out``'s rows are its memory's rows: passes
+    over the whole block afterwards read tens of MB back from memory. Into a transposed ``out``
+    (a factor whose units are columns) BF16 is widened in tiles of :data:`TILE` × :data:`TILE`
+    entries, so that both the mapped rows and ``out``'s memory rows are read and written in
+    runs; other dtypes in pieces that are columns of the mapped rows; the division is one pass
+    afterwards (dividing transposed pieces or tiles in place cost more than reading the block
+    back). ``scratch`` (uint16, at least ``WIDEN_ENTRIES``) is the BF16 check's workspace,
+    reused by a caller that reads many blocks.
     """
     shape = _matrix_shape(info)
     (r0, r1), (c0, c1) = _span(info, shape, rows, columns)
@@ -295,16 +301,20 @@ def read_into(info: TensorInfo, out: np.ndarray, rows: tuple[int, int] | None = 
     raw = FLOATS[info.dtype]
     step = max(1, map_bytes // max(shape[1] * raw.itemsize, 1))     # rows mapped at a time
     entries = max(1, min(WIDEN_ENTRIES, map_bytes // 4, (r1 - r0) * (c1 - c0)))
-    if info.dtype == "BF16" and (scratch is None or scratch.dtype != np.uint32 or scratch.size < entries):
-        scratch = np.empty(entries, np.uint32)
+    bf16 = info.dtype == "BF16"
+    if bf16 and (scratch is None or scratch.dtype != np.uint16 or scratch.size < entries):
+        scratch = np.empty(entries, np.uint16)
     transposed = out.shape[0] > 1 and out.strides[0] < out.strides[1]
     finite = True
     for a in range(r0, r1, step):
         b = min(a + step, r1)
         block = _mapped(info, raw, a, b, shape[1])[:, c0:c1]
+        if bf16 and transposed and scratch is not None:  # (scratch: always, for BF16)
+            finite &= _widen_tiles(block, out[a - r0:b - r0], scratch, entries)
+            continue
         for rows_in, cols in _pieces(b - a, c1 - c0, entries, transposed):
             piece = out[a - r0:b - r0][rows_in, cols]
-            finite &= _widen(block[rows_in, cols], piece, scratch if info.dtype == "BF16" else None)
+            finite &= _widen(block[rows_in, cols], piece, scratch if bf16 else None)
             if target is not None and not transposed:
                 np.divide(piece, beta, out=target[a - r0:b - r0][rows_in, cols])
     if target is not None and transposed:
@@ -372,22 +382,48 @@ def _mapped(info: TensorInfo, raw: np.dtype, r0: int, r1: int, width: int) -> np
                            path=info.path, tensor=info.name) from None
 
 
-#: entries widened at a time (BF16 through a uint32 scratch of this many, 256 KiB): the piece,
-#: its float64 values and their division by β stay in the core's cache while they are made
+#: entries widened at a time (a BF16 check through a uint16 scratch of this many, 128 KiB): the
+#: piece, its float64 values and their division by β stay in the core's cache while they are made
 WIDEN_ENTRIES = 2**16
+#: the side of a tile of BF16 widened into a transposed array: a tile's stored rows (256 bytes
+#: each) stay in the first-level cache while ``out``'s rows get runs of 1 KiB
+TILE = 128
+#: a bfloat16's exponent bits: all set in an infinity or a NaN, and only there
+_EXPONENT = 0x7F80
 
 
 def _widen(block: np.ndarray, out: np.ndarray, scratch: np.ndarray | None) -> bool:
-    """``out[...] = block`` as float64; BF16 bit patterns (``scratch`` given: uint32) become
-    the float32 they are the top of. Returns whether every entry is finite."""
+    """``out[...] = block`` as float64, BF16 bit patterns (``scratch`` given: uint16) as the
+    bfloat16 they are. Returns whether every entry is finite."""
     if scratch is None:
         out[...] = block
         return all_finite(out)
-    if block.size > scratch.size:  # one row wider than the scratch
-        narrow = (block.astype(np.uint32) << 16).view(np.float32)
-    else:
-        bits = scratch[:block.size].reshape(block.shape)
-        np.left_shift(block, 16, out=bits, dtype=np.uint32)
-        narrow = bits.view(np.float32)
-    out[...] = narrow
-    return all_finite(narrow)
+    np.copyto(out, block.view(BFLOAT16), casting="unsafe")
+    return _finite_bits(block, scratch)
+
+
+def _widen_tiles(block: np.ndarray, out: np.ndarray, scratch: np.ndarray, entries: int) -> bool:
+    """``out[...] = block`` for BF16 bit patterns ``block`` into a transposed ``out`` (its
+    columns are its memory's rows), a tile at a time. Returns whether every entry is finite,
+    checked first on the stored rows, a piece of at most ``entries`` at a time (their runs are
+    contiguous; a tile's are not, and checking tile by tile was slower)."""
+    rows, columns = block.shape
+    finite = True
+    for rows_in, cols in _pieces(rows, columns, entries, False):
+        finite &= _finite_bits(block[rows_in, cols], scratch)
+    height = min(TILE, entries)
+    width = max(1, min(TILE, entries // height))
+    values = block.view(BFLOAT16)
+    for i in range(0, rows, height):
+        for j in range(0, columns, width):
+            np.copyto(out[i:i + height, j:j + width], values[i:i + height, j:j + width], casting="unsafe")
+    return finite
+
+
+def _finite_bits(block: np.ndarray, scratch: np.ndarray) -> bool:
+    """Whether no bfloat16 bit pattern of ``block`` has every exponent bit set (an infinity
+    or a NaN), through ``scratch`` when it holds the block (else a temporary of one row)."""
+    if block.size == 0:
+        return True
+    bits = scratch[:block.size].reshape(block.shape) if block.size <= scratch.size else None
+    return int(np.bitwise_and(block, _EXPONENT, out=bits).max()) != _EXPONENT
