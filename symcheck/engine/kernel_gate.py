@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from symcheck.engine.certificate.emit import Certificate, Outcome, Rejection
+from symcheck.engine.certificate.emit import Certificate, Outcome, Rejection, RejectionStage
 
 __all__ = ["REJECTED", "Admission", "admit"]
 
@@ -53,6 +53,6 @@ def admit(outcome: Outcome) -> Admission:
     """Read the emitter's outcome; record a kernel rejection."""
     if isinstance(outcome, Certificate):
         return Admission(outcome)
-    if outcome.stage == "kernel":
+    if outcome.stage is RejectionStage.KERNEL:
         REJECTED.append(outcome)
     return Admission(None, str(outcome))

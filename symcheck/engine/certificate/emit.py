@@ -24,6 +24,7 @@ import json
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 import sympy
@@ -37,8 +38,8 @@ from symcheck.kernel.points import compare
 from symcheck.kernel.tree import Node, free_vars, substitute
 from symcheck.kernel.verdict import Reject
 
-__all__ = ["Certificate", "Rejection", "certify_zero", "certify_statement", "certify_member", "certify_group",
-           "certify_witness", "certify_nonmember", "statement_claim", "scale_domain", "SCHEMA"]
+__all__ = ["Certificate", "Rejection", "RejectionStage", "certify_zero", "certify_statement", "certify_member",
+           "certify_group", "certify_witness", "certify_nonmember", "statement_claim", "scale_domain", "SCHEMA"]
 
 #: most pieces one certificate may have (with MAX_STEPS per piece, the emitter's work bound), and
 #: its default time limit (a Rejection beyond; ``seconds=None``: the work bound alone)
@@ -61,20 +62,32 @@ class Certificate:
         return json.dumps(self.data, indent=indent)
 
 
+class RejectionStage(StrEnum):
+    """Where a certificate was refused, as :class:`Rejection` prints it."""
+
+    #: the emitter found no proof the kernel's rules express
+    EMIT = "emit"
+    #: the kernel rejected what was emitted
+    KERNEL = "kernel"
+
+
 @dataclass(frozen=True)
 class Rejection:
-    """No accepted certificate. ``stage`` is ``"emit"`` when the emitter found no proof the
-    kernel's rules express (``reason`` says what was left), ``"kernel"`` when the kernel
+    """No accepted certificate. ``stage`` is ``emit`` when the emitter found no proof the
+    kernel's rules express (``reason`` says what was left), ``kernel`` when the kernel
     rejected what was emitted (``where`` names the failing step; a bug of the emitter's, or
     an unsound step of the engine's the kernel caught)."""
 
     reason: str
-    stage: str = "emit"
+    stage: RejectionStage = RejectionStage.EMIT
     where: str = ""
     data: dict | None = None
     emit_seconds: float = 0.0
     check_seconds: float = 0.0
     accepted: bool = field(default=False, init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "stage", RejectionStage(self.stage))  # "kernel" reads as the member
 
     def __str__(self) -> str:
         return f"no certificate ({self.stage}): {self.where + ': ' if self.where else ''}{self.reason}"
@@ -250,13 +263,14 @@ def checked_outcome(cert: dict | None, started: float, run_kernel: bool, reason:
     certificate the kernel checked (unchecked when not ``run_kernel``); timed from ``started``."""
     emitted = time.perf_counter()
     if cert is None:
-        return Rejection(reason, "emit", emit_seconds=emitted - started)
+        return Rejection(reason, RejectionStage.EMIT, emit_seconds=emitted - started)
     if not run_kernel:
         return Certificate(cert, 0, emitted - started, 0.0)
     verdict = check(cert)
     checked = time.perf_counter()
     if not verdict.accepted:
-        return Rejection(verdict.reason, "kernel", verdict.where, cert, emitted - started, checked - emitted)
+        return Rejection(verdict.reason, RejectionStage.KERNEL, verdict.where, cert, emitted - started,
+                         checked - emitted)
     return Certificate(cert, verdict.checked, emitted - started, checked - emitted)
 
 
