@@ -19,8 +19,9 @@ import click
 
 from symcheck.core.budget import DEFAULT_TIMEOUT
 from symcheck.core.errors import SymcheckError
-from symcheck.core.verdict import Equivalence, Expectation, Outcome, Verdict
-from symcheck.numeric.vocabulary import NumericCheckKind
+from symcheck.core.verdict import Equivalence, Expectation, Outcome, Verdict, Verification
+from symcheck.numeric.vocabulary import CHECK_FORMS, NumericCheckKind, NumericForm
+from symcheck.output.plot_kinds import PlotKind
 
 if TYPE_CHECKING:  # rich is imported only when a progress bar is shown
     from rich.progress import Progress
@@ -336,7 +337,7 @@ def audit(act: str, timeout: float, as_json: bool, expect: str | None, param: tu
 @cli.command()
 @click.argument("name", metavar="NAME")
 @_JSON
-@_expect(("verified", "unverified"), "derivation's status")
+@_expect(_values(Verification), "derivation's status")
 def derive(name: str, as_json: bool, expect: str | None) -> None:
     """Replay a derivation of the paper, every step checked by the machine.
 
@@ -349,8 +350,8 @@ def derive(name: str, as_json: bool, expect: str | None) -> None:
     from symcheck.paper.derivations import derive as run_derive
     result = run_derive(name)
     _emit(result.to_dict() if as_json else result, as_json)
-    status = "verified" if result.verified else "unverified"
-    if expect is not None and status != expect:
+    status = result.verification
+    if expect is not None and status is not Verification(expect):
         click.echo(f"Error: expected {expect}, got {status}", err=True)
         sys.exit(EXIT_EXPECT)
 
@@ -405,7 +406,7 @@ _NOT_LATEX = (".pdf", ".dvi", ".ps", ".png", ".svg", ".html", ".json")
 
 
 @cli.command()
-@click.argument("kind", type=click.Choice(["exchange", "scaling"]), metavar="KIND")
+@click.argument("kind", type=click.Choice(_values(PlotKind)), metavar="KIND")
 @_act()
 @click.option("--alpha", default="positive", show_default=True, metavar="DOMAIN",
               help="scaling only: the α range drawn, positive, negative or any.")
@@ -423,7 +424,7 @@ def plot(kind: str, act: str, alpha: str, output: str, timeout: float) -> None:
     Example:  symcheck plot exchange --act silu -o exchange-silu.png
     """
     from symcheck.language.transformations import DomainName
-    from symcheck.output.plots import PlotKind, figure_format, scaling_domain
+    from symcheck.output.plots import figure_format, scaling_domain
     from symcheck.output.plots import plot as draw
     figure = PlotKind(kind)
     figure_format(output)  # a file type that cannot be drawn fails first, as before
@@ -548,7 +549,7 @@ def _write(text: str, output: str | None, encoding: str = "ascii") -> None:
 @cli.command()
 @click.argument("check", type=click.Choice(_values(NumericCheckKind)), metavar="CHECK")
 @_act(required=False, default="silu", show_default=True)
-@click.option("--form", type=click.Choice(["gated", "rank1", "bilinear"]), default=None,
+@click.option("--form", type=click.Choice([form.value for form in CHECK_FORMS]), default=None,
               help="exchange/scaling only: the layer form [default: gated; bilinear uses --r].")
 @click.option("--d", "d", type=click.IntRange(min=1), default=None, help="Input size d [default: 256].")
 @click.option("--m", "m", type=click.IntRange(min=1), default=None, help="Hidden units m [default: 1024].")
@@ -591,8 +592,9 @@ def numeric(check: str, act: str, form: str | None, d: int | None, m: int | None
               symcheck numeric exchange --weights examples/llama-mlp.safetensors --layer model.layers.0.
     """
     from symcheck.numeric.checks import prepare
-    job = prepare(NumericCheckKind(check), act=act, form=form, d=d, m=m, r=r, tokens=tokens, seed=seed, dtype=dtype,
-                  memory=memory, alpha=alpha, weights=weights, inputs=inputs, layer=layer)
+    job = prepare(NumericCheckKind(check), act=act, form=None if form is None else NumericForm(form), d=d, m=m, r=r,
+                  tokens=tokens, seed=seed, dtype=dtype, memory=memory, alpha=alpha, weights=weights, inputs=inputs,
+                  layer=layer)
     with _progress(job.steps, quiet=not job.slow) as advance:
         report = job.run(advance)
     if as_json:  # strict JSON: a NaN or Infinity here is a bug, not output

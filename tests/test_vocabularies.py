@@ -8,7 +8,8 @@ from enum import StrEnum
 import pytest
 
 from symcheck.core.results import Status, Step
-from symcheck.core.verdict import CrossVerdict, Equivalence, Expectation, Outcome, Verdict
+from symcheck.core.verdict import CrossVerdict, Equivalence, Expectation, Outcome, Verdict, Verification
+from symcheck.engine.certificate.emit import Rejection, RejectionStage
 from symcheck.engine.group.facts import ASetKind, BoundKind
 from symcheck.engine.zero import PieceStatus
 from symcheck.language.transformations import (
@@ -19,8 +20,8 @@ from symcheck.language.transformations import (
     TransformationKind,
     domain,
 )
-from symcheck.numeric.vocabulary import LayerVerdictKey, NumericCheckKind
-from symcheck.output.plots import PlotKind
+from symcheck.numeric.vocabulary import CHECK_FORMS, LayerVerdictKey, NumericCheckKind, NumericForm, Route
+from symcheck.output.plot_kinds import PlotKind
 from symcheck.paper.derivations import CheckKind, CheckRecord, DerivationStatus, DerivationStep, StepKind
 
 #: every closed vocabulary with the strings its JSON has always carried (the interface)
@@ -43,6 +44,10 @@ VOCABULARIES: dict[type[StrEnum], set[str]] = {
     LayerVerdictKey: {"exchange", "inverse-scaling-positive", "inverse-scaling-minus-one", "key-value-rescaling"},
     PlotKind: {"exchange", "scaling"},
     CheckKind: {"matrix-expression", "generic-entry", "scalar", "explicit", "budget"},
+    Verification: {"verified", "unverified"},
+    RejectionStage: {"emit", "kernel"},
+    NumericForm: {"gated", "rank1", "bilinear", "query-mlp"},
+    Route: {"factor", "kernel", "rank1", "gated", "mlp"},
 }
 MEMBERS = [member for vocabulary in VOCABULARIES for member in vocabulary]
 
@@ -157,7 +162,8 @@ def _choices(command: str, name: str) -> tuple[str, ...]:
 @pytest.mark.parametrize(("command", "name", "expected"), [
     ("audit", "expect", ("paper", "decided")), ("catalog", "expect", ("paper", "decided")),
     ("numeric", "check", ("rank1", "absorb", "exchange", "scaling")), ("numeric", "expect", ("agree", "differ")),
-    ("equiv", "expect", ("equivalent", "not-equivalent", "undetermined")), ("plot", "kind", ("exchange", "scaling"))])
+    ("equiv", "expect", ("equivalent", "not-equivalent", "undetermined")), ("plot", "kind", ("exchange", "scaling")),
+    ("derive", "expect", ("verified", "unverified")), ("numeric", "form", ("gated", "rank1", "bilinear"))])
 def test_the_command_line_offers_the_same_strings(command: str, name: str, expected: tuple[str, ...]) -> None:
     """The choices are the vocabularies' values (click would offer an Enum's member names)."""
     assert _choices(command, name) == expected
@@ -207,3 +213,48 @@ def test_a_numeric_report_writes_plain_json_strings() -> None:
 def test_an_equivalence_has_the_command_lines_spelling() -> None:
     assert [e.option for e in Equivalence] == ["equivalent", "not-equivalent", "undetermined"]
     assert Equivalence("not equivalent") is Equivalence.NOT_EQUIVALENT
+
+
+def test_the_plot_kinds_load_without_numpy() -> None:
+    """The command line builds ``plot``'s choices from PlotKind, so its module must stay light."""
+    import subprocess
+    import sys
+    code = "import sys, symcheck.output.plot_kinds; print('numpy' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
+    from symcheck.output import plots
+    assert plots.PlotKind is PlotKind  # the drawing module's name is the same enum
+
+
+def test_a_derivation_is_expected_by_its_verification() -> None:
+    from symcheck.paper.derivations import Derivation
+    empty = Derivation("x", "x", "x", "", ())
+    assert empty.verification is Verification.UNVERIFIED  # no step: nothing verified
+
+
+def test_a_rejection_reads_its_stage_from_the_string() -> None:
+    rejection = Rejection("uncut condition", "kernel", "piece 2")  # type: ignore[arg-type]
+    assert rejection.stage is RejectionStage.KERNEL
+    assert str(rejection) == "no certificate (kernel): piece 2: uncut condition"
+    assert Rejection("gap").stage is RejectionStage.EMIT
+    with pytest.raises(ValueError):
+        Rejection("gap", "emitter")  # type: ignore[arg-type]
+
+
+def test_a_plan_reads_its_route_from_the_string() -> None:
+    from symcheck.numeric.planner import bilinear_plan, plan
+    assert plan("mlp", 8, 4, 4).route is Route.MLP  # type: ignore[arg-type]
+    assert bilinear_plan(8, 4, 4, 1, 1, 2**20, "float64", False, 0, "kernel", 1).route is Route.KERNEL  # type: ignore[arg-type]
+    from symcheck.core.errors import NumericError
+    with pytest.raises(NumericError, match="unknown route 'mlp'; expected factor or kernel"):
+        bilinear_plan(8, 4, 4, 1, 1, 2**20, "float64", False, 0, Route.MLP, 1)  # bilinear has two routes
+
+
+def test_a_numeric_form_is_read_from_its_name() -> None:
+    from symcheck.core.errors import UnknownNameError
+    from symcheck.numeric.checks import FORMS, numeric_form
+    assert FORMS == CHECK_FORMS and numeric_form("rank1") is NumericForm.RANK1
+    with pytest.raises(UnknownNameError, match="did you mean 'bilinear'"):
+        numeric_form("bilnear")
+    with pytest.raises(UnknownNameError):
+        numeric_form("query-mlp")  # the absorb check's form, not one --form offers

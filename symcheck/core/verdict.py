@@ -54,3 +54,10 @@ class Equivalence(StrEnum):
     def option(self) -> str:
         """The command line's spelling (``--expect not-equivalent``): one word."""
         return self.value.replace(" ", "-")
+
+
+class Verification(StrEnum):
+    """A derivation replayed (``symcheck derive``, its ``--expect``): every step verified, or not."""
+
+    VERIFIED = "verified"
+    UNVERIFIED = "unverified"

@@ -24,11 +24,12 @@ from symcheck.numeric.arrays import all_finite, index_text, refuse_non_finite
 from symcheck.numeric.kernels import Progress, bilinear_attention, gated, mlp, query_mlp, rank1
 from symcheck.numeric.planner import DEFAULT_MEMORY, Plan, bilinear_plan, parse_memory, plan, require_memory
 from symcheck.numeric.report import CHECKS, NumericReport
-from symcheck.numeric.vocabulary import NumericCheckKind
+from symcheck.numeric.vocabulary import CHECK_FORMS, NumericCheckKind, NumericForm, Route
 
-__all__ = ["FORMS", "NumericCheck", "prepare", "measure", "tolerance"]
+__all__ = ["FORMS", "NumericCheck", "numeric_form", "prepare", "measure", "tolerance"]
 
-FORMS = ("gated", "rank1", "bilinear")
+#: the forms exchange and scaling take (absorb and rank1 fix theirs)
+FORMS = CHECK_FORMS
 _K = NumericCheckKind
 _DEFAULTS = {"d": 256, "m": 1024, "r": 4, "tokens": 256}
 
@@ -90,7 +91,7 @@ class NumericCheck:
     """A prepared check: data in place, both sides planned. ``run(progress)`` does the work."""
 
     kind: NumericCheckKind
-    form: str
+    form: NumericForm
     activation: Activation
     dtype: str
     sizes: Mapping[str, int]
@@ -187,7 +188,15 @@ def check_kind(name: NumericCheckKind | str) -> NumericCheckKind:
         raise UnknownNameError("numeric check", str(name), closest(str(name), known), known) from None
 
 
-def prepare(check_name: NumericCheckKind, *, act: Any = "silu", form: str | None = None, d: int | None = None,
+def numeric_form(name: str) -> NumericForm:
+    """The form of ``--form`` read from its name; UnknownNameError (with a suggestion) otherwise."""
+    known = tuple(form.value for form in FORMS)
+    if name not in known:
+        raise UnknownNameError("numeric form", name, closest(name, known), known)
+    return NumericForm(name)
+
+
+def prepare(check_name: NumericCheckKind, *, act: Any = "silu", form: NumericForm | None = None, d: int | None = None,
             m: int | None = None, r: int | None = None, tokens: int | None = None, seed: int | None = 0,
             dtype: object = "float64", memory: int | str = DEFAULT_MEMORY,
             alpha: str | float | None = None, weights: Sequence[str] = (), inputs: str | None = None,
@@ -211,8 +220,7 @@ def prepare(check_name: NumericCheckKind, *, act: Any = "silu", form: str | None
     if form is not None and check_name not in (_K.EXCHANGE, _K.SCALING):
         raise NumericError(f"the {check_name} check fixes its forms; form applies to exchange and "
                            "scaling", name="form")
-    if form is not None and form not in FORMS:
-        raise UnknownNameError("numeric form", form, closest(form, FORMS), FORMS)
+    form = None if form is None else numeric_form(form)
     rng = np.random.default_rng(seed)
     if weights:
         data = _weights_data(check_name, form, weights, layer, d, m, r, tokens, inputs, rng, seed, kind,
@@ -220,7 +228,7 @@ def prepare(check_name: NumericCheckKind, *, act: Any = "silu", form: str | None
     else:
         if inputs is not None:
             raise NumericError("inputs (X) need weights too; give the weight files", name="inputs")
-        data = _random_data(check_name, form or "gated", d, m, r, tokens, rng, seed, kind, budget)
+        data = _random_data(check_name, form or NumericForm.GATED, d, m, r, tokens, rng, seed, kind, budget)
     sizes, arrays, form_used, source = data
     options = {"memory": budget, "dtype": kind}
     left, right, terms, alpha_text = _sides(check_name, form_used, sizes, arrays, sigma, options, alpha)
@@ -240,13 +248,13 @@ def measure(check_name: NumericCheckKind, **options: Any) -> NumericReport:
     return prepare(check_name, **options).run(progress)
 
 
-def _footprint(check_name: NumericCheckKind, form: str, N: int, d: int, m: int, e: int, r: int, kind: np.dtype,
+def _footprint(check_name: NumericCheckKind, form: NumericForm, N: int, d: int, m: int, e: int, r: int, kind: np.dtype,
                drawn: bool, inputs_drawn: bool) -> list[tuple[str, int]]:
     """The arrays a check allocates besides its working memory, by name, in bytes: the random
     data (``drawn``: the factors; ``inputs_drawn``: X), the copies one side computes (α·Q and
     K/α, or the absorbed keys), and the two outputs with the comparison's float64 copies."""
     s = kind.itemsize
-    factor = m * d * (r if form == "bilinear" and check_name is not _K.RANK1 else 1) * s
+    factor = m * d * (r if form is NumericForm.BILINEAR and check_name is not _K.RANK1 else 1) * s
     parts: list[tuple[str, int]] = []
     if inputs_drawn:
         parts.append(("X", N * d * s))
@@ -267,7 +275,7 @@ def _advice(kind: np.dtype) -> str:
     return "choose smaller sizes d, m, tokens" + (" or float32" if kind.itemsize > 4 else "")
 
 
-def _random_data(check_name: NumericCheckKind, form: str, d: int | None, m: int | None, r: int | None,
+def _random_data(check_name: NumericCheckKind, form: NumericForm, d: int | None, m: int | None, r: int | None,
                  tokens: int | None, rng: np.random.Generator, seed: int | None, kind: np.dtype,
                  budget: int):
     d = _DEFAULTS["d"] if d is None else d
@@ -277,11 +285,11 @@ def _random_data(check_name: NumericCheckKind, form: str, d: int | None, m: int 
         if r not in (None, 1):
             raise NumericError("the rank1 check compares at r = 1; leave out r", name="r")
         r = 1
-    elif form != "bilinear" and r not in (None, 1):
+    elif form is not NumericForm.BILINEAR and r not in (None, 1):
         raise NumericError(f"r applies to the bilinear form, not {form}; add form='bilinear'", name="r")
-    r = r or (_DEFAULTS["r"] if form == "bilinear" and check_name is not _K.RANK1 else 1)
+    r = r or (_DEFAULTS["r"] if form is NumericForm.BILINEAR and check_name is not _K.RANK1 else 1)
 
-    used = "query-mlp" if check_name is _K.ABSORB else "rank1" if check_name is _K.RANK1 else form
+    used = NumericForm.QUERY_MLP if check_name is _K.ABSORB else NumericForm.RANK1 if check_name is _K.RANK1 else form
     require_memory(_footprint(check_name, used, N, d, m, d, r, kind, True, True), budget,
                    advice=_advice(kind))
 
@@ -292,19 +300,19 @@ def _random_data(check_name: NumericCheckKind, form: str, d: int | None, m: int 
     V = normal((m, d), 1 / math.sqrt(m))
     if check_name is _K.ABSORB:
         arrays = {"X": X, "Q_g": normal((d, d), 1 / math.sqrt(d)), "K": normal((m, d), 1 / math.sqrt(d)), "V": V}
-        form = "query-mlp"
-    elif form == "bilinear" and check_name is not _K.RANK1:
+        form = NumericForm.QUERY_MLP
+    elif form is NumericForm.BILINEAR and check_name is not _K.RANK1:
         std = 1 / math.sqrt(d * math.sqrt(r))      # x Q_j K_jᵀ xᵀ = O(1)
         arrays = {"X": X, "Q": normal((m, d, r), std), "K": normal((m, d, r), std), "V": V}
     else:
         std = 1 / math.sqrt(d)                     # a = x·q, b = x·k are O(1)
         arrays = {"X": X, "Q": normal((m, d), std), "K": normal((m, d), std), "V": V}
-        form = "rank1" if check_name is _K.RANK1 else form
+        form = NumericForm.RANK1 if check_name is _K.RANK1 else form
     sizes = {"d": d, "m": m, "e": d, "r": r, "tokens": N}
     return sizes, arrays, form, f"random normal data, seed {seed}"
 
 
-def _weights_data(check_name: NumericCheckKind, form: str | None, weights: Sequence[str], layer: str | None,
+def _weights_data(check_name: NumericCheckKind, form: NumericForm | None, weights: Sequence[str], layer: str | None,
                   d: int | None, m: int | None, r: int | None, tokens: int | None,
                   inputs: str | None, rng: np.random.Generator, seed: int | None, kind: np.dtype,
                   budget: int):
@@ -313,16 +321,16 @@ def _weights_data(check_name: NumericCheckKind, form: str | None, weights: Seque
     if given:
         raise NumericError(f"{', '.join(given)} come(s) from the weights; leave {', '.join(given)} out",
                            name=given[0])
-    w = load_layer(weights, layer=layer, form=None if form == "bilinear" else form)
-    if check_name is _K.ABSORB and w.form != "query-mlp":
+    w = load_layer(weights, layer=layer, form=None if form is NumericForm.BILINEAR else form)
+    if check_name is _K.ABSORB and w.form is not NumericForm.QUERY_MLP:
         raise NumericError("the absorb check needs tensors Q_g (d, d), K (m, d) and V (m, e)", name="Q_g")
-    if check_name is not _K.ABSORB and w.form == "query-mlp":
+    if check_name is not _K.ABSORB and w.form is NumericForm.QUERY_MLP:
         raise NumericError(f"the {check_name} check needs Q, K and V; the weights hold Q_g, K, V "
                            "(use the absorb check)", name="Q")
-    if check_name is _K.RANK1 and w.form == "bilinear":
+    if check_name is _K.RANK1 and w.form is NumericForm.BILINEAR:
         if w.r != 1:
             raise NumericError(f"the rank1 check needs rank-1 factors; the weights have r = {w.r}", name="Q")
-    if form == "bilinear" and w.form != "bilinear":
+    if form is NumericForm.BILINEAR and w.form is not NumericForm.BILINEAR:
         raise NumericError("form bilinear needs 3-D factors Q, K (m, d, r) in the weights", name="Q")
     for role in ("Q", "K", "V", "Q_g"):
         array = getattr(w, role)
@@ -332,7 +340,7 @@ def _weights_data(check_name: NumericCheckKind, form: str | None, weights: Seque
                 array, label = array.T, label[: -len(" transposed")]
             refuse_non_finite(label, array, kind)
     d = w.d
-    used = "rank1" if check_name is _K.RANK1 else w.form
+    used = NumericForm.RANK1 if check_name is _K.RANK1 else w.form
     if inputs is not None:
         X, where = load_inputs(inputs, d)
         refuse_non_finite(where, X, kind)
@@ -346,7 +354,7 @@ def _weights_data(check_name: NumericCheckKind, form: str | None, weights: Seque
         X = rng.standard_normal((N, d), dtype=kind)
         source = f"weights {w.describe()}; random normal inputs, seed {seed}"
     arrays = {"X": X, "K": w.K, "V": w.V}
-    if w.form == "query-mlp":
+    if w.form is NumericForm.QUERY_MLP:
         arrays["Q_g"] = w.Q_g
     else:
         arrays["Q"] = w.Q
@@ -358,7 +366,7 @@ def _weights_data(check_name: NumericCheckKind, form: str | None, weights: Seque
     return sizes, arrays, used, source
 
 
-def _sides(check_name: NumericCheckKind, form: str, sizes: Mapping[str, int], a: Mapping[str, np.ndarray],
+def _sides(check_name: NumericCheckKind, form: NumericForm, sizes: Mapping[str, int], a: Mapping[str, np.ndarray],
            sigma: Any, options: dict, alpha: Any):
     """The two evaluations to compare, planned, and the length of the longest sum involved."""
     N, d, m, e, r = sizes["tokens"], sizes["d"], sizes["m"], sizes["e"], sizes["r"]
@@ -370,35 +378,35 @@ def _sides(check_name: NumericCheckKind, form: str, sizes: Mapping[str, int], a:
         return _Side(text, lambda progress: function(X, *arrays, sigma, progress=progress,
                                                      **options, **extra), p, blocked)
 
-    def two_factor_plan(route: str) -> Plan:
+    def two_factor_plan(route: Route) -> Plan:
         return plan(route, N, d, m, e, memory=options["memory"], dtype=kind,
                     cast_factors=a["Q"].dtype != kind)
 
     alpha_text = None
     if check_name is _K.RANK1:
         Q3, K3 = a["Q"][:, :, None], a["K"][:, :, None]
-        p = bilinear_plan(N, d, m, e, 1, options["memory"], kind, a["Q"].dtype != kind, 0, "kernel")
+        p = bilinear_plan(N, d, m, e, 1, options["memory"], kind, a["Q"].dtype != kind, 0, Route.KERNEL)
         left = side("Σ_j σ(x M_j xᵀ) v_j with M_j = q_jᵀ k_j materialised (bilinear, r = 1, kernel route)",
-                    bilinear_attention, (Q3, K3, a["V"]), p, route="kernel")
+                    bilinear_attention, (Q3, K3, a["V"]), p, route=Route.KERNEL)
         right = side("σ((xQᵀ)⊙(xKᵀ))V (the rank-1 form)", rank1, (a["Q"], a["K"], a["V"]),
-                     two_factor_plan("rank1"))
+                     two_factor_plan(Route.RANK1))
         return left, right, d * d + m, alpha_text
     if check_name is _K.ABSORB:
         with np.errstate(over="ignore", invalid="ignore"):
             K_absorbed = (np.asarray(a["K"], np.float64) @ np.asarray(a["Q_g"], np.float64).T).astype(kind)
-        p = plan("mlp", N, d, m, e, memory=options["memory"], dtype=kind)
+        p = plan(Route.MLP, N, d, m, e, memory=options["memory"], dtype=kind)
         left = side("σ((xQ_g)Kᵀ)V (the global query applied to x)", query_mlp, (a["Q_g"], a["K"], a["V"]), p)
         right = side("σ(xK'ᵀ)V with K' = K Q_gᵀ (absorbed into the keys)", mlp, (K_absorbed, a["V"]), p,
                      blocked=_blocked(K_absorbed, None, "K·Q_gᵀ", kind))
         return left, right, 2 * d + m, alpha_text
-    function = {"gated": gated, "rank1": rank1, "bilinear": bilinear_attention}[form]
-    formula = {"gated": "(σ(xQᵀ)⊙(xKᵀ))V", "rank1": "σ((xQᵀ)⊙(xKᵀ))V",
-               "bilinear": "Σ_j σ(x Q_j K_jᵀ xᵀ) v_j"}[form]
-    if form == "bilinear":
+    function = {NumericForm.GATED: gated, NumericForm.RANK1: rank1, NumericForm.BILINEAR: bilinear_attention}[form]
+    formula = {NumericForm.GATED: "(σ(xQᵀ)⊙(xKᵀ))V", NumericForm.RANK1: "σ((xQᵀ)⊙(xKᵀ))V",
+               NumericForm.BILINEAR: "Σ_j σ(x Q_j K_jᵀ xᵀ) v_j"}[form]
+    if form is NumericForm.BILINEAR:
         p = bilinear_plan(N, d, m, e, r, options["memory"], kind, a["Q"].dtype != kind, 0, None)
         terms = d * max(d, r) + m
     else:
-        p = two_factor_plan(form)
+        p = two_factor_plan(Route(form))  # gated and rank1 each have the route of their name
         terms = d + m
     Q, K, V = a["Q"], a["K"], a["V"]
     left = side(f"{formula} with (Q, K)", function, (Q, K, V), p)

@@ -30,6 +30,7 @@ from symcheck.exact.vectorize import as_dtype
 from symcheck.numeric import parallel
 from symcheck.numeric.arrays import agree, as_rows, contiguous, numpy_sigma, real_array, refuse_overflow
 from symcheck.numeric.planner import DEFAULT_MEMORY, Plan, bilinear_plan, plan
+from symcheck.numeric.vocabulary import Route
 
 __all__ = ["Progress", "bilinear_attention", "rank_r", "rank1", "gated", "mlp", "query_mlp", "evaluate"]
 
@@ -101,7 +102,7 @@ def _accumulate(p: Plan, X: np.ndarray, V: np.ndarray, dtype: np.dtype,
 def _workspace(p: Plan, dtype: np.dtype) -> dict[str, np.ndarray]:
     """Flat buffers reused by every chunk (a shorter last chunk uses a prefix, still contiguous)."""
     c, n, d, r = p.units, p.tokens, p.d, p.r
-    if p.route == "factor":
+    if p.route is Route.FACTOR:
         return {"Qf": np.empty(d * c * r, dtype), "Kf": np.empty(d * c * r, dtype),
                 "A": np.empty(n * c * r, dtype), "B": np.empty(n * c * r, dtype)}
     return {"M": np.empty(d * c * d, dtype), "P": np.empty(n * c * d, dtype)}
@@ -109,13 +110,13 @@ def _workspace(p: Plan, dtype: np.dtype) -> dict[str, np.ndarray]:
 
 def bilinear_attention(X: Any, Q: Any, K: Any, V: Any, act: Any, *,
                        memory: int | str = DEFAULT_MEMORY, dtype: object = "float64",
-                       route: str | None = None, progress: Progress | None = None,
+                       route: Route | None = None, progress: Progress | None = None,
                        threads: int | None = None) -> np.ndarray:
     """``Σ_j σ(x Q_j K_jᵀ xᵀ) v_j`` for every row x of X.
 
     ``X`` (N, d) or one row (d,), ``Q``, ``K`` (m, d, r), ``V`` (m, e); ``act`` a catalogue name,
     an expression in z, or an Activation. ``memory`` bounds the working memory in bytes (or
-    "256MiB"); ``route`` forces ``"factor"`` or ``"kernel"`` (default: the cheaper by flops);
+    "256MiB"); ``route`` forces ``Route.FACTOR`` or ``Route.KERNEL`` (default: the cheaper by flops);
     ``progress(label)`` is called once per chunk and row block. ``threads`` share the chunks,
     each with a one-thread BLAS (:mod:`symcheck.numeric.parallel`); by default as many as the BLAS
     would use, 1 to stay on the calling thread.
@@ -164,7 +165,7 @@ def bilinear_attention(X: Any, Q: Any, K: Any, V: Any, act: Any, *,
             return np.matmul(P.reshape(n, c, d), Xd[t0:t1, :, None])[:, :, 0]
         return rows
 
-    route_of = factor if p.route == "factor" else kernel
+    route_of = factor if p.route is Route.FACTOR else kernel
     out = _accumulate(p, Xd, V, kind, lambda: functools.partial(route_of, _workspace(p, kind)),
                       sigma, progress)
     return out[0] if one else out
@@ -172,10 +173,10 @@ def bilinear_attention(X: Any, Q: Any, K: Any, V: Any, act: Any, *,
 
 def rank_r(X: Any, Q: Any, K: Any, V: Any, act: Any, **options: Any) -> np.ndarray:
     """The rank-r family ``Σ_j σ(Σ_s (x·q_js)(x·k_js)) v_j``: bilinear attention by the factor route."""
-    return bilinear_attention(X, Q, K, V, act, route="factor", **options)
+    return bilinear_attention(X, Q, K, V, act, route=Route.FACTOR, **options)
 
 
-def _two_factor(route: str, X: Any, Q: Any, K: Any, V: Any, act: Any, memory: int | str,
+def _two_factor(route: Route, X: Any, Q: Any, K: Any, V: Any, act: Any, memory: int | str,
                 dtype: object, progress: Progress | None,
                 to_input: Callable[[Any], np.ndarray],
                 finish: Callable[[np.ndarray, Any], np.ndarray] | None) -> np.ndarray:
@@ -221,13 +222,13 @@ def _times_b(hidden: np.ndarray, pair: tuple[np.ndarray, np.ndarray]) -> np.ndar
 def rank1(X: Any, Q: Any, K: Any, V: Any, act: Any, *, memory: int | str = DEFAULT_MEMORY,
           dtype: object = "float64", progress: Progress | None = None) -> np.ndarray:
     """The symmetric rank-1 form ``σ((xQᵀ)⊙(xKᵀ))V`` with ``Q, K`` (m, d), ``V`` (m, e)."""
-    return _two_factor("rank1", X, Q, K, V, act, memory, dtype, progress, _product, None)
+    return _two_factor(Route.RANK1, X, Q, K, V, act, memory, dtype, progress, _product, None)
 
 
 def gated(X: Any, Q: Any, K: Any, V: Any, act: Any, *, memory: int | str = DEFAULT_MEMORY,
           dtype: object = "float64", progress: Progress | None = None) -> np.ndarray:
     """The gated MLP ``(σ(xQᵀ)⊙(xKᵀ))V`` (GLU family): σ on the gate/query factor only."""
-    return _two_factor("gated", X, Q, K, V, act, memory, dtype, progress, _gate, _times_b)
+    return _two_factor(Route.GATED, X, Q, K, V, act, memory, dtype, progress, _gate, _times_b)
 
 
 def mlp(X: Any, K: Any, V: Any, act: Any, *, memory: int | str = DEFAULT_MEMORY,
@@ -241,7 +242,7 @@ def mlp(X: Any, K: Any, V: Any, act: Any, *, memory: int | str = DEFAULT_MEMORY,
     agree("m (axis 0)", K.shape[0], V.shape[0], "V")
     sigma, _ = numpy_sigma(act, kind)
     Xd = contiguous(X, kind)
-    p = plan("mlp", N, d, K.shape[0], V.shape[1], memory=memory, dtype=kind,
+    p = plan(Route.MLP, N, d, K.shape[0], V.shape[1], memory=memory, dtype=kind,
              cast_factors=K.dtype != kind, extra=_extra + (0 if Xd is X else Xd.nbytes))
 
     def chunk(u0: int, u1: int):

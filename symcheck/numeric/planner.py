@@ -27,8 +27,9 @@ from typing import Any
 from symcheck.core.errors import InsufficientMemoryError, NumericError
 from symcheck.exact.vectorize import as_dtype
 from symcheck.numeric import parallel
+from symcheck.numeric.vocabulary import Route
 
-__all__ = ["DEFAULT_MEMORY", "SIGMA_WORKSPACE", "CHUNK_BYTES", "parse_memory", "size_text", "Plan",
+__all__ = ["DEFAULT_MEMORY", "SIGMA_WORKSPACE", "CHUNK_BYTES", "parse_memory", "size_text", "Plan", "Route",
            "plan", "bilinear_plan", "available_memory", "require_memory"]
 
 DEFAULT_MEMORY = 256 * 2**20
@@ -78,21 +79,21 @@ def size_text(n: float) -> str:
 
 #: bytes per unit (independent of tokens) and per (token, unit), in items of the working dtype
 _PER_UNIT = {
-    "factor": lambda d, r, e: 2 * d * r,            # [Q_1 … Q_c] and [K_1 … K_c] side by side
-    "kernel": lambda d, r, e: d * d,                # M_1 … M_c, laid out for one product with X
-    "rank1": lambda d, r, e: 0, "gated": lambda d, r, e: 0, "mlp": lambda d, r, e: 0,
+    Route.FACTOR: lambda d, r, e: 2 * d * r,        # [Q_1 … Q_c] and [K_1 … K_c] side by side
+    Route.KERNEL: lambda d, r, e: d * d,            # M_1 … M_c, laid out for one product with X
+    Route.RANK1: lambda d, r, e: 0, Route.GATED: lambda d, r, e: 0, Route.MLP: lambda d, r, e: 0,
 }
 _PER_TOKEN_UNIT = {
-    "factor": lambda d, r: 2 * r,                   # X·[Q_j], X·[K_j]
-    "kernel": lambda d, r: d,                       # X·[M_j]
-    "rank1": lambda d, r: 2, "gated": lambda d, r: 2, "mlp": lambda d, r: 1,
+    Route.FACTOR: lambda d, r: 2 * r,               # X·[Q_j], X·[K_j]
+    Route.KERNEL: lambda d, r: d,                   # X·[M_j]
+    Route.RANK1: lambda d, r: 2, Route.GATED: lambda d, r: 2, Route.MLP: lambda d, r: 1,
 }
 #: the flops each route is counted at, per unit, for N tokens
 _FLOPS = {
-    "factor": lambda N, d, r: 4 * N * d * r,
-    "kernel": lambda N, d, r: 2 * d * d * r + 2 * N * d * d,
-    "rank1": lambda N, d, r: 4 * N * d, "gated": lambda N, d, r: 4 * N * d,
-    "mlp": lambda N, d, r: 2 * N * d,
+    Route.FACTOR: lambda N, d, r: 4 * N * d * r,
+    Route.KERNEL: lambda N, d, r: 2 * d * d * r + 2 * N * d * d,
+    Route.RANK1: lambda N, d, r: 4 * N * d, Route.GATED: lambda N, d, r: 4 * N * d,
+    Route.MLP: lambda N, d, r: 2 * N * d,
 }
 
 
@@ -104,7 +105,7 @@ class Plan:
     what the route is counted at for the whole call (σ and the product with V not included).
     """
 
-    route: str
+    route: Route
     N: int
     d: int
     m: int
@@ -140,7 +141,7 @@ class Plan:
                 f"{size_text(self.budget)}")
 
 
-def _need(route: str, N: int, d: int, e: int, r: int, c: int, n: int, s: int,
+def _need(route: Route, N: int, d: int, e: int, r: int, c: int, n: int, s: int,
           fixed: int, cast_per_unit: int) -> int:
     """Working bytes of a chunk of c units and n rows (the output and fixed arrays included)."""
     per_unit = _PER_UNIT[route](d, r, e) + cast_per_unit
@@ -148,19 +149,20 @@ def _need(route: str, N: int, d: int, e: int, r: int, c: int, n: int, s: int,
     return fixed + s * (c * per_unit + n * (e + c * per_token_unit))
 
 
-def plan(route: str, N: int, d: int, m: int, e: int = 1, r: int = 1, *,
+def plan(route: Route, N: int, d: int, m: int, e: int = 1, r: int = 1, *,
          memory: int | str = DEFAULT_MEMORY, dtype: object = "float64",
          cast_factors: bool = False, extra: int = 0) -> Plan:
     """The largest chunks that fit ``memory``: all rows at once if one unit fits with them,
     else one unit at a time over blocks of rows. ``extra`` is fixed working memory (bytes)
     beyond the output; ``cast_factors`` counts a per-chunk copy of the factors in the working
     dtype. Raises :class:`NumericError` when not even one unit and one row fit."""
+    route = Route(route)                           # "factor" reads as the member
     budget = parse_memory(memory)
     s = as_dtype(dtype).itemsize
     fixed = s * N * e + extra                      # the output, accumulated in place
     # a chunk's factors and values cast to the working dtype (the factor route casts while
     # copying them side by side, which its own per-unit memory already counts)
-    cast = ({"factor": 0, "kernel": 2 * d * r}.get(route, 2 * d) + e) if cast_factors else 0
+    cast = ({Route.FACTOR: 0, Route.KERNEL: 2 * d * r}.get(route, 2 * d) + e) if cast_factors else 0
 
     def fits(c: int, n: int) -> bool:
         return _need(route, N, d, e, r, c, n, s, fixed, cast) <= budget
@@ -199,7 +201,7 @@ def _workers(threads: Any) -> int:
 
 
 def bilinear_plan(N: int, d: int, m: int, e: int, r: int, memory: int | str, dtype: object,
-                    cast: bool, extra: int, route: str | None, threads: Any = None) -> Plan:
+                    cast: bool, extra: int, route: Route | None, threads: Any = None) -> Plan:
     """The plan of :func:`_cheaper_route`, shared by ``workers`` threads when there are chunks
     enough for them: each plans within an equal share of the budget (its own workspace and
     output), so the whole stays within it. Else, or when a share is too small, one thread."""
@@ -219,13 +221,13 @@ def bilinear_plan(N: int, d: int, m: int, e: int, r: int, memory: int | str, dty
 
 
 def _cheaper_route(N: int, d: int, m: int, e: int, r: int, memory: int | str, dtype: object,
-                   cast: bool, extra: int, route: str | None) -> Plan:
+                   cast: bool, extra: int, route: Route | None) -> Plan:
     """The cheaper of the factor and kernel routes (by flops) among those that fit."""
-    routes = [route] if route else ["factor", "kernel"]
+    routes = [route] if route else [Route.FACTOR, Route.KERNEL]
     options, errors = [], []
     for name in routes:
-        if name not in ("factor", "kernel"):
-            raise NumericError(f"unknown route {name!r}; expected factor or kernel", name="route")
+        if name not in (Route.FACTOR, Route.KERNEL):  # a string from a caller, or another route
+            raise NumericError(f"unknown route '{name}'; expected factor or kernel", name="route")
         try:
             options.append(plan(name, N, d, m, e, r, memory=memory, dtype=dtype,
                                 cast_factors=cast, extra=extra))
@@ -234,7 +236,7 @@ def _cheaper_route(N: int, d: int, m: int, e: int, r: int, memory: int | str, dt
     if not options:
         raise errors[-1]
     # per unit the counts do not depend on the chunk, so the per-chunk choice is this one
-    return min(options, key=lambda p: (p.flops, p.route != "factor"))
+    return min(options, key=lambda p: (p.flops, p.route is not Route.FACTOR))
 
 
 # --------------------------------------------------------------------------- what the machine has

@@ -11,7 +11,7 @@ from symcheck.core.rendering import render
 from symcheck.core.verdict import Outcome
 from symcheck.language.activations import Activation
 from symcheck.language.transformations import TransformationKind
-from symcheck.numeric.vocabulary import NumericCheckKind
+from symcheck.numeric.vocabulary import NumericCheckKind, NumericForm
 
 __all__ = ["CHECKS", "IDENTITIES", "SYMMETRIES", "NumericCheckKind", "NumericReport", "Outcome"]
 
@@ -41,7 +41,7 @@ class NumericReport:
 
     kind: NumericCheckKind
     claim: str
-    form: str
+    form: NumericForm
     activation: Activation
     left: str
     right: str
@@ -65,6 +65,7 @@ class NumericReport:
     def __post_init__(self) -> None:
         object.__setattr__(self, "sizes", MappingProxyType(dict(self.sizes)))
         object.__setattr__(self, "kind", NumericCheckKind(self.kind))  # a JSON string reads back as the member
+        object.__setattr__(self, "form", NumericForm(self.form))
         if self.no_evidence is not None:
             object.__setattr__(self, "no_evidence", Outcome(self.no_evidence))
 
@@ -101,8 +102,8 @@ class NumericReport:
             name = "exchange" if self.kind is _K.EXCHANGE else f"scaling with α = {self.alpha}"
             command = f"symcheck {self.kind} --act {shlex.quote(self.activation.name)}" + (
                 f" --alpha {shlex.quote(self.alpha)}" if self.kind is _K.SCALING and self.alpha is not None else "") + (
-                f" --form {self.form}" if self.form != "gated" else "")
-            hint = "" if self.form == "bilinear" else f" (a certified one: {command})"
+                f" --form {self.form}" if self.form is not NumericForm.GATED else "")
+            hint = "" if self.form is NumericForm.BILINEAR else f" (a certified one: {command})"
             tail = (f"the layer changes under {name}: numeric evidence that it is not a symmetry "
                     f"of the {self.form} layer with σ = {self.activation.name} — not a symbolic "
                     f"verdict{hint}" if not self.within else
@@ -115,7 +116,7 @@ class NumericReport:
         and ``domain`` (α) for a symmetry, ``identity`` (``rank1``, ``absorb``) for an identity."""
         return {
             "symmetry": _value(SYMMETRIES.get(self.kind)), "identity": self.kind.value if self.kind.identity else None,
-            "claim": self.claim, "form": self.form,
+            "claim": self.claim, "form": self.form.value,
             "activation": self.activation.name, "compared": {"left": self.left, "right": self.right},
             "dtype": self.dtype, "sizes": dict(self.sizes), "domain": self.alpha,
             "quantity": self.quantity.replace(" ", "_"), "relative": self.relative,

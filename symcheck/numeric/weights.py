@@ -30,6 +30,7 @@ import numpy as np
 
 from symcheck.core.errors import WeightsError
 from symcheck.numeric.regular_files import open_regular
+from symcheck.numeric.vocabulary import NumericForm
 
 __all__ = ["LayerWeights", "Tensor", "WeightsError", "load", "load_inputs", "load_layer"]
 
@@ -61,7 +62,7 @@ class Tensor:
 class LayerWeights:
     """The parameters of one layer, each with the file and tensor it came from."""
 
-    form: str                       # "gated", "rank1", "bilinear" or "query-mlp"
+    form: NumericForm
     Q: np.ndarray | None = field(default=None, repr=False)
     K: np.ndarray | None = field(default=None, repr=False)
     V: np.ndarray | None = field(default=None, repr=False)
@@ -228,12 +229,13 @@ def _first_line(err: BaseException) -> str:
 
 
 def load_layer(paths: str | Path | Sequence[str | Path], *, layer: str | None = None,
-               form: str | None = None) -> LayerWeights:
+               form: NumericForm | None = None) -> LayerWeights:
     """Q, K, V (or Q_g, K, V) for one layer from one or more files (see the module docstring).
 
     ``form`` chooses between ``gated`` and ``rank1`` for 2-D factors (default ``gated``, which
     is what a LLaMA MLP is); 3-D factors are ``bilinear`` whatever it says.
     """
+    form = None if form is None else NumericForm(form)  # "rank1" reads as the member
     tensors = _merged([paths] if isinstance(paths, (str, Path)) else list(paths))
     files = ", ".join(dict.fromkeys(t.path for t in tensors.values()))
     llama: dict[str, dict[str, Tensor]] = {}
@@ -266,7 +268,7 @@ def _merged(paths: Sequence[str | Path]) -> dict[str, Tensor]:
     return tensors
 
 
-def _llama_layer(groups: dict[str, dict[str, Tensor]], files: str, form: str | None) -> LayerWeights:
+def _llama_layer(groups: dict[str, dict[str, Tensor]], files: str, form: NumericForm | None) -> LayerWeights:
     if len(groups) > 1:
         prefixes = ", ".join(repr(p) for p in list(groups)[:3]) + (", …" if len(groups) > 3 else "")
         raise WeightsError(f"{files}: {len(groups)} MLP layers found ({prefixes}); choose one "
@@ -292,12 +294,12 @@ def _llama_layer(groups: dict[str, dict[str, Tensor]], files: str, form: str | N
                            f"second axis must match the {m} units of {gate.name!r}",
                            path=down.path, tensor=down.name)
     _need_nonempty(down, ("e", "m"))
-    return LayerWeights(form or "gated", Q=gate.array, K=up.array, V=down.array.T,
+    return LayerWeights(form or NumericForm.GATED, Q=gate.array, K=up.array, V=down.array.T,
                         sources={"Q": gate.where, "K": up.where, "V": down.where + " transposed"},
                         llama=True)
 
 
-def _plain_layer(found: dict[str, Tensor], files: str, form: str | None) -> LayerWeights:
+def _plain_layer(found: dict[str, Tensor], files: str, form: NumericForm | None) -> LayerWeights:
     if "Q_g" in found:
         return _absorb_layer(found, files)
     for role in ("Q", "K", "V"):
@@ -318,7 +320,7 @@ def _plain_layer(found: dict[str, Tensor], files: str, form: str | None) -> Laye
         raise WeightsError(f"{v.where} has shape {_shape(v)}; expected ({m}, e): one row per unit "
                            f"of {q.name!r}", path=v.path, tensor=v.name)
     _need_nonempty(v, ("m", "e"))
-    kind = "bilinear" if q.array.ndim == 3 else (form or "gated")
+    kind = NumericForm.BILINEAR if q.array.ndim == 3 else (form or NumericForm.GATED)
     return LayerWeights(kind, Q=q.array, K=k.array, V=v.array,
                         sources={"Q": q.where, "K": k.where, "V": v.where})
 
@@ -339,7 +341,7 @@ def _absorb_layer(found: dict[str, Tensor], files: str) -> LayerWeights:
         raise WeightsError(f"{v.where} has shape {_shape(v)}; expected ({k.array.shape[0]}, e)",
                            path=v.path, tensor=v.name)
     _need_nonempty(v, ("m", "e"))
-    return LayerWeights("query-mlp", K=k.array, V=v.array, Q_g=g.array,
+    return LayerWeights(NumericForm.QUERY_MLP, K=k.array, V=v.array, Q_g=g.array,
                         sources={"Q_g": g.where, "K": k.where, "V": v.where})
 
 

@@ -21,7 +21,6 @@ point raises :class:`PlotError`, one line that says how to install it.
 """
 from __future__ import annotations
 
-from enum import StrEnum
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,6 +31,7 @@ from symcheck.core.budget import DEFAULT_TIMEOUT
 from symcheck.core.errors import PlotError, SymcheckError
 from symcheck.core.verdict import Verdict
 from symcheck.language.transformations import DomainName
+from symcheck.output.plot_kinds import PlotKind
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -40,14 +40,6 @@ if TYPE_CHECKING:
 
 __all__ = ["PlotError", "PlotKind", "FORMATS", "exchange_figure", "scaling_figure", "plot", "sigma_values",
            "exchange_defect", "scaling_defect", "scaling_domain", "touching_zeros", "require_matplotlib"]
-
-
-
-class PlotKind(StrEnum):
-    """The figures ``symcheck plot KIND`` draws, named as the symmetry checks' commands."""
-
-    EXCHANGE = "exchange"
-    SCALING = "scaling"
 
 
 #: file suffix -> matplotlib format

@@ -12,6 +12,7 @@ import sympy
 from symcheck.core.budget import BudgetExceeded, alarm
 from symcheck.core.rendering import render
 from symcheck.core.results import Renderable
+from symcheck.core.verdict import Verification
 from symcheck.language.layer_formulations import FORMULATIONS, Sizes
 from symcheck.paper.derivations.checks import (
     CheckKind,
@@ -171,6 +172,11 @@ class Derivation(Renderable):
     @property
     def verified(self) -> bool:
         return bool(self.steps) and all(step.verified for step in self.steps)
+
+    @property
+    def verification(self) -> Verification:
+        """What ``symcheck derive --expect`` compares: verified when every step is."""
+        return Verification.VERIFIED if self.verified else Verification.UNVERIFIED
 
     @property
     def status(self) -> Literal["verified", "not verified"]:
