@@ -445,6 +445,8 @@ EQUIVALENT: dict[tuple[str, str], str] = {
     ("evidence", '`found.witness is not None and found.certificate is not None`: and → or, in `certified = found.witness is not None and found.certificate is not None`'):
         "numeric_witness sets witness and certificate together (the witness is the candidate whose certificate was found; both stay None otherwise), so both are None or neither is",
     # the realistic family (issue 23)
+    ("kernel_check", "`_IMPLIED_BY` gets the extra entry `gt`, in `_IMPLIED_BY = {\"pos\": {\"pos\"}, \"neg\": {\"neg\"}, \"zero\": {\"zero\"}, \"nonneg\": {\"nonneg\", \"po…`"):
+        "_IMPLIED_BY is read once, as _IMPLIED_BY[claim] under `claim in CLAIMS`, whose keys are the six sign claims; gt is a relation head, never a claim, so the extra entry is never looked up",
     ("kernel_check", "`_RELATION_SIGNS` gets the extra entry `pos`, in `_RELATION_SIGNS = {\"gt\": (\"pos\", \"nonpos\"), \"ge\": (\"nonneg\", \"neg\"), \"lt\": (\"neg\", \"nonne…`"):
         "truth() reads only condition nodes made by tree.parse_cond, which refuses every head outside RELATIONS | {and, or, not, true, false}, and substitute/replace/canon never change a condition's head: a head 'pos' never reaches the lookup",
     ("certificate_rewrite", "`_RELATION_SIGNS` gets the extra entry `Leaf`, in `_RELATION_SIGNS = {\"gt\": (\"pos\", \"nonpos\"), \"ge\": (\"nonneg\", \"neg\"), \"lt\": (\"neg\", \"nonne…`"):
