@@ -20,6 +20,7 @@ import pytest
 import sympy
 
 import symcheck
+from symcheck.engine import zero
 from symcheck.exact import definite, roots, signs, vectorize
 from symcheck.language import activations
 from symcheck.language.symbols import A, Z
@@ -40,8 +41,7 @@ CALLS: dict[Callable[..., Any], list[tuple[Any, ...]]] = {
 #: caches answered by a fresh symbol per call (not comparable with an uncached call), each
 #: with the reason it is keyed by its one argument all the same
 ELSEWHERE = {
-    "symcheck.engine.zero._opaque": "one argument: keyed without it, every constant would become the "
-                                    "first one's form, which the zero tests of test_mutants_zero.py refute",
+    "symcheck.engine.zero._opaque": "test_two_constants_never_share_an_opaque_symbol below",
 }
 
 
@@ -92,3 +92,16 @@ def test_every_cache_of_the_deciding_code_has_its_sequence_here() -> None:
 def eval_name(name: str) -> Callable[..., Any]:
     module, _, attr = name.rpartition(".")
     return getattr(importlib.import_module(module), attr)
+
+
+def test_two_constants_never_share_an_opaque_symbol() -> None:
+    """zero._opaque (cached) turns a constant that is not plain into a symbol with its certified
+    sign. Keyed without its argument, atan(3) would get atan(2)'s symbol and z·atan(2) − z·atan(3)
+    would read 0: a false proof of zero. Equal constants do share one (documented)."""
+    from symcheck.engine.zero import opaque_constants
+    zero._opaque.cache_clear()
+    made, names = opaque_constants(Z * sympy.atan(2) - Z * sympy.atan(3))
+    assert made != 0 and set(names) == {"atan(2)", "atan(3)"}
+    assert len(made.free_symbols - {Z}) == 2
+    same, _ = opaque_constants(Z * sympy.atan(2) + Z**2 * sympy.atan(2))
+    assert len(same.free_symbols - {Z}) == 1
