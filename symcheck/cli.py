@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable
 from enum import StrEnum
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -67,11 +67,21 @@ def _emit(payload: Any, as_json: bool) -> None:
     Console(soft_wrap=False).print(payload)
 
 
+def _expect_failed(message: str) -> NoReturn:
+    """``--expect`` not met: one line on standard error, exit status 1 (every command the same)."""
+    click.echo(f"Error: {message}", err=True)
+    sys.exit(EXIT_EXPECT)
+
+
+def _check_expect(expect: Any, got: Any) -> None:
+    """``--expect``: exit with status 1 when the result ``got`` is not ``expect`` (each printed as given)."""
+    if expect is not None and got != expect:
+        _expect_failed(f"expected {expect}, got {got}")
+
+
 def _finish(result, as_json: bool, expect: str | None) -> None:
     _emit(result.to_dict() if as_json else result, as_json)
-    if expect is not None and result.verdict.value != expect:
-        click.echo(f"Error: expected {expect}, got {result.verdict.value}", err=True)
-        sys.exit(EXIT_EXPECT)
+    _check_expect(expect, result.verdict.value)
 
 
 # The options commands share, each defined once (the help says what it means for the command).
@@ -119,8 +129,7 @@ def _finish_rows(result: Any, expect: str | None) -> None:
     wanted = Expectation(expect)
     found = mismatches(result, wanted)
     if found:
-        click.echo(f"Error: {describe(found, wanted)}", err=True)
-        sys.exit(EXIT_EXPECT)
+        _expect_failed(describe(found, wanted))
 
 
 _CERTIFICATE = click.option(
@@ -350,10 +359,7 @@ def derive(name: str, as_json: bool, expect: str | None) -> None:
     from symcheck.paper.derivations import derive as run_derive
     result = run_derive(name)
     _emit(result.to_dict() if as_json else result, as_json)
-    status = result.verification
-    if expect is not None and status is not Verification(expect):
-        click.echo(f"Error: expected {expect}, got {status}", err=True)
-        sys.exit(EXIT_EXPECT)
+    _check_expect(None if expect is None else Verification(expect), result.verification)
 
 
 @cli.command("check-certificate")
@@ -601,9 +607,7 @@ def numeric(check: str, act: str, form: str | None, d: int | None, m: int | None
         click.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False, allow_nan=False))
     else:
         _emit(report, as_json)
-    if expect is not None and report.outcome is not Outcome(expect):
-        click.echo(f"Error: expected {expect}, got {report.outcome}", err=True)
-        sys.exit(EXIT_EXPECT)
+    _check_expect(None if expect is None else Outcome(expect), report.outcome)
 
 
 @cli.command()
@@ -799,9 +803,7 @@ def equiv(first: str, second: str, inputs: str | None, tokens: int | None, seed:
         click.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False, allow_nan=False))
     else:
         _emit(report, False)
-    if expect is not None and report.verdict.option != expect:
-        click.echo(f"Error: expected {Equivalence(expect.replace('-', ' '))}, got {report.verdict}", err=True)
-        sys.exit(EXIT_EXPECT)
+    _check_expect(None if expect is None else Equivalence(expect.replace("-", " ")), report.verdict)
 
 
 @cli.command()
