@@ -263,18 +263,6 @@ class CanonicalReport(WrittenCheckpoint):
     rules: tuple[tuple[str, ...], ...] = ()     # the normal form of each group
     like: Path | None = None                    # the reference the units were matched to
 
-    def __str__(self) -> str:
-        rounding = "n/a" if self.rounding is None else f"{self.rounding:.2e}"
-        lines = [f"{self.output}: {self.architecture}, {len(self.layers)} MLP layers of {self.source} in canonical "
-                 "form",
-                 f"  largest relative change of a layer's output: {rounding} (inputs: {self.inputs})"]
-        for group, rules in zip(self.groups, self.rules, strict=True):
-            lines += [f"  σ = {group.activation.name}, {group.form}: {rule}" for rule in rules]
-        for layer in self.layers:
-            lines.append(f"  layer {layer.index}: {layer.moved} units moved, {layer.gate_flips} gates and "
-                         f"{layer.value_flips} value paths turned, {layer.ties} tied, {layer.degenerate} degenerate")
-        return "\n".join(lines)
-
     def table(self) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
         """The layers as plain text cells (head, rows), for the LaTeX and HTML renderers."""
         def span(values: tuple[float, float] | None) -> str:

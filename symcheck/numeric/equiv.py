@@ -25,11 +25,12 @@ import time
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Unpack
+from typing import Any, Unpack, cast
 
 import numpy as np
 
 from symcheck.core.errors import NumericError
+from symcheck.core.rendering import render
 from symcheck.core.results import Renderable
 from symcheck.core.verdict import Equivalence
 from symcheck.engine.group.layer import LayerGroup
@@ -115,10 +116,8 @@ class EquivReport(Renderable):
             return Equivalence.NOT_EQUIVALENT
         return Equivalence.EQUIVALENT if found == {Equivalence.EQUIVALENT} else Equivalence.UNDETERMINED
 
-    def __str__(self) -> str:
-        lines = [f"{self.first} vs {self.second} ({self.architecture}): {self.verdict}"]
-        lines += [f"  layer {v.index}: {v.verdict} — {v.reason}" for v in self.layers]
-        return "\n".join(lines)
+    def __str__(self) -> str:  # by the text printer (symcheck.output.text), as every format is
+        return cast(str, render(self, "text"))
 
     def table(self) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
         """The layers as plain text cells (head, rows), for the LaTeX and HTML renderers."""

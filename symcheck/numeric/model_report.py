@@ -39,12 +39,13 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Unpack
+from typing import Any, Unpack, cast
 
 import numpy as np
 
 from symcheck.core.budget import DEFAULT_TIMEOUT
 from symcheck.core.errors import NumericError
+from symcheck.core.rendering import render
 from symcheck.core.results import Renderable
 from symcheck.engine.check_result import CheckResult
 from symcheck.engine.symmetries import check, check_exchange, check_inverse_scaling
@@ -154,22 +155,11 @@ class ModelReport(Renderable):
         """'file → target' for every link followed, for the renderers."""
         return tuple(f"{f.name} → {t}" for f, t in self.links)
 
-    def __str__(self) -> str:
-        lines = [f"{self.name} ({self.architecture.name}): {len(self.layers)} of {self.count} MLP layers, "
-                 f"{self.tokens} input rows ({self.inputs})"]
-        lines += [f"  link followed: {line}" for line in self.link_lines()]
-        for r in self.layers:
-            lines.append(f"  layer {r.index}: {r.form.name}, σ = {r.activation.name}, exchange defect "
-                         f"{_figure(r.exchange_defect)}, rescaling residual {_figure(r.rescaling_residual)}, "
-                         f"relative error {_figure(r.relative_error)}")
-        return "\n".join(lines)
+    def __str__(self) -> str:  # by the text printer (symcheck.output.text), as every format is
+        return cast(str, render(self, "text"))
 
     def __repr__(self) -> str:
         return f"<ModelReport {self.name} ({self.architecture.name}): {len(self.layers)} layers>"
-
-
-def _figure(value: float | None) -> str:
-    return "—" if value is None else f"{value:.3g}"
 
 
 # --------------------------------------------------------------------------- verdicts

@@ -5,7 +5,7 @@ import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
 from symcheck.core.rendering import render
 from symcheck.core.verdict import Outcome
@@ -127,17 +127,11 @@ class NumericReport:
             "elapsed_seconds": round(self.elapsed, 4),
         }
 
-    def __str__(self) -> str:
-        sizes = ", ".join(f"{k}={v}" for k, v in self.sizes.items())
-        lines = [f"numeric {self.kind}: {self.claim}",
-                 f"  left   {self.left}", f"  right  {self.right}",
-                 f"  σ = {self.activation.name}, {self.form} form, {self.dtype}, {sizes}",
-                 f"  data   {self.source}", f"  routes {'; '.join(dict.fromkeys(self.routes))}",
-                 f"  {self.summary}"]
-        return "\n".join(lines)
+    def __str__(self) -> str:  # by the text printer (symcheck.output.text), as every format is
+        return cast(str, render(self, "text"))
 
     # numeric evidence has no LaTeX or HTML form, so it is no Renderable (which promises both):
-    # a rich panel, and Jupyter shows the text of ``__str__``
+    # a rich panel, and Jupyter shows its text
     def __rich__(self) -> Any:  # a rich renderable
         return render(self, "rich")
 

@@ -14,11 +14,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Unpack
+from typing import Any, Unpack, cast
 
 import numpy as np
 
 from symcheck.core.errors import NumericError
+from symcheck.core.rendering import render
 from symcheck.core.results import Renderable
 from symcheck.engine.group.layer import LayerGroup, layer_group
 from symcheck.numeric.architectures import Factor, MlpLayer, Model, open_model
@@ -30,7 +31,7 @@ from symcheck.numeric.planner import parse_memory, size_text
 from symcheck.numeric.safetensors_io import TensorInfo, open_checkpoint
 
 __all__ = ["PER_ENTRY", "LayerChange", "TransformReport", "WrittenCheckpoint", "apply_element", "check_budget",
-           "layer_groups", "output_change", "transform", "write_elements"]
+           "figure_text", "layer_groups", "output_change", "range_text", "transform", "write_elements"]
 
 #: bytes one entry of a block costs while it is rewritten: the gathered bits, float64, the
 #: rounding's temporaries (BF16's round-to-odd holds six arrays) and the rounded bits
@@ -79,24 +80,20 @@ class WrittenCheckpoint(Renderable):
         values = [layer.rounding for layer in self.layers]
         return None if any(v is None for v in values) else max(values, default=0.0)
 
+    def __str__(self) -> str:  # by the text printer (symcheck.output.text), as every format is
+        return cast(str, render(self, "text"))
+
 
 @dataclass(frozen=True)
 class TransformReport(WrittenCheckpoint):
     """A transformed checkpoint: where it went, each layer's element (LayerChange) and the rounding."""
 
-    def __str__(self) -> str:
-        lines = [f"{self.output}: {self.architecture}, {len(self.layers)} MLP layers transformed from {self.source}",
-                 f"  largest relative change of a layer's output: {_figure(self.rounding)} (inputs: {self.inputs})"]
-        for layer in self.layers:
-            lines.append(f"  layer {layer.index}: {'permuted, ' if layer.permuted else ''}"
-                         f"a {_range(layer.gate)}, λ {_range(layer.value)}, rounding {_figure(layer.rounding)}")
-        return "\n".join(lines)
-
     def table(self) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
         """The layers as plain text cells (head, rows), for the LaTeX and HTML renderers."""
         return (("layer", "permuted", "gate a", "value λ", "c", "rounding"),
-                tuple((str(layer.index), "yes" if layer.permuted else "no", _range(layer.gate), _range(layer.value),
-                       _range(layer.c), _figure(layer.rounding)) for layer in self.layers))
+                tuple((str(layer.index), "yes" if layer.permuted else "no", range_text(layer.gate),
+                       range_text(layer.value), range_text(layer.c), figure_text(layer.rounding))
+                      for layer in self.layers))
 
     def to_dict(self) -> dict[str, Any]:
         return {"source": str(self.source), "output": str(self.output), "architecture": self.architecture,
@@ -107,11 +104,13 @@ class TransformReport(WrittenCheckpoint):
                 "elapsed_seconds": round(self.elapsed, 4)}
 
 
-def _figure(value: float | None) -> str:
+def figure_text(value: float | None) -> str:
+    """A rounding figure, as the table cells and the plain text show it."""
     return "n/a" if value is None else f"{value:.2e}"
 
 
-def _range(values: tuple[float, float] | None) -> str:
+def range_text(values: tuple[float, float] | None) -> str:
+    """The range of a per-unit scale (None: every unit 1), as the table cells and the plain text show it."""
     if values is None:
         return "= 1"
     low, high = values

@@ -28,6 +28,11 @@ if TYPE_CHECKING:  # registered by qualified name: printing text loads no result
     from symcheck.engine.family_result import FamilyResult
     from symcheck.engine.group.layer import LayerGroup
     from symcheck.engine.group.results import SymmetryGroup
+    from symcheck.numeric.canonical import CanonicalReport
+    from symcheck.numeric.equiv import EquivReport
+    from symcheck.numeric.model_report import ModelReport
+    from symcheck.numeric.report import NumericReport
+    from symcheck.numeric.transform import TransformReport
     from symcheck.paper.family_audit import FamilyAudit
 
 __all__ = ["formula", "lines", "statement", "text"]
@@ -412,4 +417,70 @@ def family_audit_text(audit: FamilyAudit, **_options: Any) -> str:
         p = f", p = {r.degree}" if r.degree is not None else ""
         out.append(f"  {r.form:<10} {r.transformation + where:<34} {r.verdict.value:<12} {r.basis}{p}")
         out.extend(f"      region {g.region}: {g.verdict.value}" for g in r.regions if len(r.regions) > 1)
+    return "\n".join(out)
+
+
+# ---- numeric evidence and checkpoints -----------------------------------------------------------
+
+@renderer("text", "symcheck.numeric.report.NumericReport")
+def numeric_text(report: NumericReport, **_options: Any) -> str:
+    """The claim, the two sides compared, the layer and its sizes, the data, the routes taken
+    (each once) and the summary."""
+    sizes = ", ".join(f"{k}={v}" for k, v in report.sizes.items())
+    return "\n".join([f"numeric {report.kind}: {report.claim}",
+                      f"  left   {report.left}", f"  right  {report.right}",
+                      f"  σ = {report.activation.name}, {report.form} form, {report.dtype}, {sizes}",
+                      f"  data   {report.source}", f"  routes {'; '.join(dict.fromkeys(report.routes))}",
+                      f"  {report.summary}"])
+
+
+def _model_figure(value: float | None) -> str:
+    return "—" if value is None else f"{value:.3g}"
+
+
+@renderer("text", "symcheck.numeric.model_report.ModelReport")
+def model_text(report: ModelReport, **_options: Any) -> str:
+    """The model and its inputs, the links followed, a line per layer with its form, σ and figures."""
+    out = [f"{report.name} ({report.architecture.name}): {len(report.layers)} of {report.count} MLP layers, "
+           f"{report.tokens} input rows ({report.inputs})"]
+    out.extend(f"  link followed: {line}" for line in report.link_lines())
+    out.extend(f"  layer {r.index}: {r.form.name}, σ = {r.activation.name}, exchange defect "
+               f"{_model_figure(r.exchange_defect)}, rescaling residual {_model_figure(r.rescaling_residual)}, "
+               f"relative error {_model_figure(r.relative_error)}" for r in report.layers)
+    return "\n".join(out)
+
+
+@renderer("text", "symcheck.numeric.transform.TransformReport")
+def transform_text(report: TransformReport, **_options: Any) -> str:
+    """Where the checkpoint went, the largest rounding, a line per layer with its element."""
+    from symcheck.numeric.transform import figure_text, range_text
+    out = [f"{report.output}: {report.architecture}, {len(report.layers)} MLP layers transformed from "
+           f"{report.source}",
+           f"  largest relative change of a layer's output: {figure_text(report.rounding)} (inputs: {report.inputs})"]
+    out.extend(f"  layer {layer.index}: {'permuted, ' if layer.permuted else ''}a {range_text(layer.gate)}, "
+               f"λ {range_text(layer.value)}, rounding {figure_text(layer.rounding)}" for layer in report.layers)
+    return "\n".join(out)
+
+
+@renderer("text", "symcheck.numeric.canonical.CanonicalReport")
+def canonical_text(report: CanonicalReport, **_options: Any) -> str:
+    """Where the canonical form went, the largest rounding, each group's rules, a line per layer
+    with what it changed."""
+    from symcheck.numeric.transform import figure_text
+    out = [f"{report.output}: {report.architecture}, {len(report.layers)} MLP layers of {report.source} in "
+           "canonical form",
+           f"  largest relative change of a layer's output: {figure_text(report.rounding)} (inputs: {report.inputs})"]
+    for group, rules in zip(report.groups, report.rules, strict=True):
+        out.extend(f"  σ = {group.activation.name}, {group.form}: {rule}" for rule in rules)
+    out.extend(f"  layer {layer.index}: {layer.moved} units moved, {layer.gate_flips} gates and "
+               f"{layer.value_flips} value paths turned, {layer.ties} tied, {layer.degenerate} degenerate"
+               for layer in report.layers)
+    return "\n".join(out)
+
+
+@renderer("text", "symcheck.numeric.equiv.EquivReport")
+def equiv_text(report: EquivReport, **_options: Any) -> str:
+    """The two models and the verdict, a line per layer with its verdict and why."""
+    out = [f"{report.first} vs {report.second} ({report.architecture}): {report.verdict}"]
+    out.extend(f"  layer {v.index}: {v.verdict} — {v.reason}" for v in report.layers)
     return "\n".join(out)

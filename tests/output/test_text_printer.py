@@ -2,20 +2,30 @@
 renderer registered for its type returns, not logic of its own."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import sympy
 
 from symcheck.core import rendering
 from symcheck.core.results import Status, Step
-from symcheck.core.verdict import Verdict
+from symcheck.core.verdict import Equivalence, Verdict
 from symcheck.engine.check_result import CheckResult
 from symcheck.engine.family_result import FamilyResult, RegionVerdict
 from symcheck.engine.group.layer import LayerGroup
 from symcheck.engine.group.results import SymmetryGroup
 from symcheck.language.activations import activation
 from symcheck.language.family import parse_family
+from symcheck.language.layer_formulations import Sizes, formulation
 from symcheck.language.transformations import StructuralKind, Transformation, TransformationKind, domain
 from symcheck.language.unit_forms import form
+from symcheck.numeric.architectures import ARCHITECTURES
+from symcheck.numeric.canonical import CanonicalReport, LayerCanon
+from symcheck.numeric.equiv import EquivReport, LayerVerdict
+from symcheck.numeric.model_report import LayerRecord, ModelReport
+from symcheck.numeric.report import NumericReport
+from symcheck.numeric.transform import LayerChange, TransformReport
+from symcheck.numeric.vocabulary import NumericCheckKind, NumericForm
 from symcheck.paper.auditing import Audit, AuditRow
 from symcheck.paper.derivations import Derivation
 from symcheck.paper.family_audit import FamilyAudit, FamilyAuditRow
@@ -65,8 +75,43 @@ def _layer_group() -> LayerGroup:
     return LayerGroup(activation("relu"), "mlp", _group(), _STEPS, ("what is left",))
 
 
+def _numeric() -> NumericReport:
+    return NumericReport(NumericCheckKind.EXCHANGE, "the claim", NumericForm.GATED, activation("relu"), "L", "R",
+                         "float32", {"d": 3, "m": 5}, 2.0, 1e-6, "the data", ("route a", "route b", "route a"), 1)
+
+
+def _record(index: int, name: str, figures: tuple[float | None, float | None, float | None]) -> LayerRecord:
+    return LayerRecord(index, f"h.{index}.", formulation(name), activation("relu"), "relu", Sizes(3, 5, 3), {},
+                       *figures)
+
+
+def _model() -> ModelReport:
+    return ModelReport(Path("dir"), "tiny", ARCHITECTURES["opt"], (_record(0, "mlp", (None, 0.5, 1.23456e-7)),
+                                                                    _record(2, "gated", (12345.0, None, 0.0))),
+                       4, 16, "the rows", 1, "serial", 0.0, links=((Path("dir/a.safetensors"), Path("/b")),))
+
+
+def _transform() -> TransformReport:
+    return TransformReport(Path("src"), Path("out"), "llama", (), (
+        LayerChange(0, True, (0.5, 2.0), None, None, 1.5e-3), LayerChange(1, False, None, (3.0, 3.0), None, None)),
+        "the rows", 1, 2, (), 0.0)
+
+
+def _canonical() -> CanonicalReport:
+    return CanonicalReport(Path("src"), Path("out"), "opt", (_layer_group(),), (
+        LayerCanon(0, 3, 1, 2, None, None, 4, 5, 2.5e-4),), "the rows", 1, 2, (), 0.0,
+        rules=(("first rule", "second rule"),))
+
+
+def _equiv() -> EquivReport:
+    return EquivReport(Path("a"), Path("b"), "llama", (LayerVerdict(0, Equivalence.EQUIVALENT, "found g"),
+                                                      LayerVerdict(1, Equivalence.UNDETERMINED, "no match")),
+                       "the rows", 0.0)
+
+
 RESULTS = {Audit: _audit, Derivation: _derivation, CheckResult: _check, FamilyResult: _family_result,
-           FamilyAudit: _family_audit, SymmetryGroup: _group, LayerGroup: _layer_group}
+           FamilyAudit: _family_audit, SymmetryGroup: _group, LayerGroup: _layer_group, NumericReport: _numeric,
+           ModelReport: _model, TransformReport: _transform, CanonicalReport: _canonical, EquivReport: _equiv}
 
 
 @pytest.mark.parametrize("cls", list(RESULTS), ids=lambda c: c.__name__)
@@ -113,3 +158,38 @@ def test_a_group_and_a_layer_group_say_partial_and_list_their_steps() -> None:
                      "  Proof of it: p  [verified]", "  note: partial on purpose"]
     assert layer[0] == "weight symmetries of the mlp layer, σ = relu (partial): partial"
     assert layer[-3:] == ["  Statement: s  [given]", "  Proof of it: p  [verified]", "  not covered: what is left"]
+
+
+def test_a_numeric_report_gives_its_sizes_its_routes_once_each_and_its_summary_last() -> None:
+    report = _numeric()
+    assert str(report).splitlines() == [
+        "numeric exchange: the claim", "  left   L", "  right  R", "  σ = relu, gated form, float32, d=3, m=5",
+        "  data   the data", "  routes route a; route b", f"  {report.summary}"]
+
+
+def test_a_model_report_gives_a_line_per_link_and_per_layer_a_missing_figure_as_a_dash() -> None:
+    assert str(_model()).splitlines() == [
+        "tiny (opt): 2 of 4 MLP layers, 16 input rows (the rows)", "  link followed: a.safetensors → /b",
+        "  layer 0: mlp, σ = relu, exchange defect —, rescaling residual 0.5, relative error 1.23e-07",
+        "  layer 2: gated, σ = relu, exchange defect 1.23e+04, rescaling residual —, relative error 0"]
+
+
+def test_a_transform_report_gives_each_layers_scales_and_rounding_and_the_largest_as_n_a_when_one_is() -> None:
+    assert str(_transform()).splitlines() == [
+        "out: llama, 2 MLP layers transformed from src",
+        "  largest relative change of a layer's output: n/a (inputs: the rows)",
+        "  layer 0: permuted, a in [0.5, 2], λ = 1, rounding 1.50e-03",
+        "  layer 1: a = 1, λ = 3, rounding n/a"]
+
+
+def test_a_canonical_report_gives_each_groups_rules_then_each_layers_changes() -> None:
+    assert str(_canonical()).splitlines() == [
+        "out: opt, 1 MLP layers of src in canonical form",
+        "  largest relative change of a layer's output: 2.50e-04 (inputs: the rows)",
+        "  σ = relu, mlp: first rule", "  σ = relu, mlp: second rule",
+        "  layer 0: 3 units moved, 1 gates and 2 value paths turned, 4 tied, 5 degenerate"]
+
+
+def test_an_equiv_report_gives_the_models_verdict_then_each_layers_with_its_reason() -> None:
+    assert str(_equiv()).splitlines() == ["a vs b (llama): undetermined", "  layer 0: equivalent — found g",
+                                          "  layer 1: undetermined — no match"]
