@@ -13,8 +13,8 @@ The activation comes from the config key transformers' module for the family rea
 versions would read differently is refused) and maps to a catalogue entry by the frameworks'
 definitions: ``gelu_new`` and ``gelu_pytorch_tanh`` are both the tanh approximation ``gelu_tanh``.
 
->>> ARCHITECTURES["gpt2"].form, ARCHITECTURES["phi3"].roles["key"].start
-('mlp', 'intermediate')
+>>> ARCHITECTURES["gpt2"].form is LayerForm.MLP, ARCHITECTURES["phi3"].roles["key"].start
+(True, 'intermediate')
 """
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ from types import MappingProxyType
 from typing import Any
 
 from symcheck.core.errors import WeightsError
+from symcheck.engine.group.layer_forms import LayerForm
 from symcheck.numeric.regular_files import read_json
 from symcheck.numeric.safetensors_io import Checkpoint, TensorInfo, open_checkpoint
 
@@ -77,7 +78,7 @@ class Architecture:
     name: str
     model_types: tuple[str, ...]
     classes: tuple[str, ...]
-    form: str                                   # "gated" or "mlp"
+    form: LayerForm
     prefixes: tuple[str, ...]                   # layer i's MLP tensors start with one of these
     roles: Mapping[str, Role]                   # query (gated only), key, value
     output_bias: str | None = None
@@ -94,6 +95,9 @@ class Architecture:
     #: disagree with ``activation`` is refused as ambiguous
     other_readings: tuple[tuple[str, ...], ...] = ()
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "form", LayerForm(self.form))  # a string reads back as the member
+
     @property
     def unit_tensors(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(r.tensor for r in self.roles.values()))
@@ -105,7 +109,7 @@ class Architecture:
 def _gated(name: str, model_types: tuple[str, ...], classes: tuple[str, ...], **options: Any) -> Architecture:
     roles = {"query": Role("gate_proj.weight", 0), "key": Role("up_proj.weight", 0),
              "value": Role("down_proj.weight", 1)}
-    return Architecture(name, model_types, classes, "gated", ("model.layers.{i}.mlp.", "layers.{i}.mlp."),
+    return Architecture(name, model_types, classes, LayerForm.GATED, ("model.layers.{i}.mlp.", "layers.{i}.mlp."),
                         MappingProxyType(roles), **options)
 
 
@@ -114,7 +118,7 @@ _LLAMA_BIASED = {"query": Role("gate_proj.weight", 0, bias="gate_proj.bias"),
                  "value": Role("down_proj.weight", 1)}
 
 ARCHITECTURES: Mapping[str, Architecture] = MappingProxyType({
-    "llama": Architecture("llama", ("llama",), ("LlamaForCausalLM", "LlamaModel"), "gated",
+    "llama": Architecture("llama", ("llama",), ("LlamaForCausalLM", "LlamaModel"), LayerForm.GATED,
                           ("model.layers.{i}.mlp.", "layers.{i}.mlp."), MappingProxyType(_LLAMA_BIASED),
                           output_bias="down_proj.bias", bias_flag=("mlp_bias", False)),
     "mistral": _gated("mistral", ("mistral",), ("MistralForCausalLM", "MistralModel")),
@@ -130,19 +134,19 @@ ARCHITECTURES: Mapping[str, Architecture] = MappingProxyType({
     # GELU there, and hidden_act is not read
     "gemma2": _gated("gemma2", ("gemma2",), ("Gemma2ForCausalLM", "Gemma2Model"),
                      activation=("hidden_activation",), default_activation="gelu_pytorch_tanh"),
-    "phi3": Architecture("phi3", ("phi3",), ("Phi3ForCausalLM", "Phi3Model"), "gated",
+    "phi3": Architecture("phi3", ("phi3",), ("Phi3ForCausalLM", "Phi3Model"), LayerForm.GATED,
                          ("model.layers.{i}.mlp.", "layers.{i}.mlp."),
                          MappingProxyType({"query": Role("gate_up_proj.weight", 0),
                                            "key": Role("gate_up_proj.weight", 0, start="intermediate"),
                                            "value": Role("down_proj.weight", 1)})),
-    "gpt2": Architecture("gpt2", ("gpt2",), ("GPT2LMHeadModel", "GPT2Model"), "mlp",
+    "gpt2": Architecture("gpt2", ("gpt2",), ("GPT2LMHeadModel", "GPT2Model"), LayerForm.MLP,
                          ("transformer.h.{i}.mlp.", "h.{i}.mlp."),
                          MappingProxyType({"key": Role("c_fc.weight", 1, bias="c_fc.bias"),
                                            "value": Role("c_proj.weight", 0)}),
                          output_bias="c_proj.bias", layers=("n_layer",), hidden=("n_embd",),
                          intermediate=("n_inner",), activation=("activation_function",),
                          default_activation="gelu_new"),
-    "opt": Architecture("opt", ("opt",), ("OPTForCausalLM", "OPTModel"), "mlp",
+    "opt": Architecture("opt", ("opt",), ("OPTForCausalLM", "OPTModel"), LayerForm.MLP,
                         ("model.decoder.layers.{i}.", "decoder.layers.{i}."),
                         MappingProxyType({"key": Role("fc1.weight", 0, bias="fc1.bias"),
                                           "value": Role("fc2.weight", 1)}),
@@ -174,7 +178,7 @@ class MlpLayer:
 
     index: int
     prefix: str
-    form: str
+    form: LayerForm
     hf_activation: str
     activation: str                 # the catalogue entry
     d: int
@@ -184,6 +188,9 @@ class MlpLayer:
     value: Factor
     query: Factor | None = None
     output_bias: TensorInfo | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "form", LayerForm(self.form))  # a string reads back as the member
 
     @property
     def biased(self) -> bool:

@@ -33,6 +33,7 @@ import numpy as np
 
 from symcheck.core.errors import NumericError
 from symcheck.engine.group.layer import LayerGroup
+from symcheck.engine.group.layer_forms import LayerForm
 from symcheck.numeric.architectures import Factor, Model, open_model
 from symcheck.numeric.layer_elements import Element, prove_element
 from symcheck.numeric.options import InputRows, Resources, Settings, grouped
@@ -276,7 +277,7 @@ class CanonicalReport(WrittenCheckpoint):
 
     def to_dict(self) -> dict[str, Any]:
         return {"source": str(self.source), "output": str(self.output), "architecture": self.architecture,
-                "groups": [{"activation": g.activation.name, "form": g.form, "complete": g.complete,
+                "groups": [{"activation": g.activation.name, "form": g.form.value, "complete": g.complete,
                             "rules": list(rules)} for g, rules in zip(self.groups, self.rules, strict=True)],
                 "layers": [layer.to_dict() for layer in self.layers], "rounding": self.rounding,
                 "inputs": self.inputs, "memory": self.memory, "files": self.files, "skipped": list(self.skipped),
@@ -284,7 +285,7 @@ class CanonicalReport(WrittenCheckpoint):
 
 
 def canonical(directory: str | Path | Model, output: str | Path, *, rows: InputRows | None = None,
-              run: Resources | None = None, groups: dict[tuple[str, str], LayerGroup] | None = None,
+              run: Resources | None = None, groups: dict[tuple[str, LayerForm], LayerGroup] | None = None,
               like: str | Path | Model | None = None, progress: Progress | None = None,
               **settings: Unpack[Settings]) -> CanonicalReport:
     """Write ``output``: the model of ``directory`` in canonical form (module docstring).

@@ -34,6 +34,7 @@ from symcheck.core.rendering import render
 from symcheck.core.results import Renderable
 from symcheck.core.verdict import Equivalence
 from symcheck.engine.group.layer import LayerGroup
+from symcheck.engine.group.layer_forms import LayerForm
 from symcheck.exact.balls import arb_sign
 from symcheck.numeric.architectures import Factor, MlpLayer, Model, open_model
 from symcheck.numeric.checkpoint_writer import UNIT_ROUNDOFF
@@ -450,7 +451,7 @@ def _find(group: LayerGroup, A: _Side, B: _Side, seed: int, budget: int
 
 
 def equiv(first: str | Path | Model, second: str | Path | Model, *, rows: InputRows | None = None,
-          run: Resources | None = None, groups: dict[tuple[str, str], LayerGroup] | None = None,
+          run: Resources | None = None, groups: dict[tuple[str, LayerForm], LayerGroup] | None = None,
           progress: Progress | None = None, **settings: Unpack[ClusterSettings]) -> EquivReport:
     """Every MLP layer of two checkpoints compared (module docstring): one layer of each held at a
     time, a block of units at a time within ``run.memory`` (per layer task); ``run.workers`` local

@@ -17,6 +17,7 @@ import numpy as np
 
 from symcheck.core.errors import NumericError, SymcheckError
 from symcheck.engine.group.layer import LayerGroup, exact_real, shown
+from symcheck.engine.group.layer_forms import LayerForm
 
 __all__ = ["Element", "IllegalElement", "identity", "prove_element", "read_elements"]
 
@@ -44,8 +45,9 @@ class Element:
     def is_identity(self) -> bool:
         return self.permutation is None and self.gate is None and self.value is None
 
-    def multipliers(self, form: str, m: int) -> dict[str, np.ndarray | None]:
-        """Role (query, key, value) → the per-unit multiplier of its weights and bias (None: 1)."""
+    def multipliers(self, form: LayerForm | str, m: int) -> dict[str, np.ndarray | None]:
+        """Role (query, key, value) → the per-unit multiplier of its weights and bias (None: 1), for
+        a layer of ``form`` (a string reads as the member; a typo is an error, not a plain MLP)."""
         gate = self.gate
         lam = self.value
         c = self.c
@@ -53,7 +55,7 @@ class Element:
         if lam is not None or c is not None:
             divisor = (np.ones(m) if lam is None else lam) * (np.ones(m) if c is None else c)
         inverse = None if divisor is None else 1.0 / divisor
-        if form == "gated":
+        if LayerForm(form) is LayerForm.GATED:
             return {"query": gate, "key": lam, "value": inverse}
         return {"key": gate, "value": inverse}
 

@@ -22,6 +22,7 @@ from symcheck.core.errors import NumericError
 from symcheck.core.rendering import render
 from symcheck.core.results import Renderable
 from symcheck.engine.group.layer import LayerGroup, layer_group
+from symcheck.engine.group.layer_forms import LayerForm
 from symcheck.numeric.architectures import Factor, MlpLayer, Model, open_model
 from symcheck.numeric.checkpoint_writer import copy_directory, narrow, rows_view, widen
 from symcheck.numeric.layer_elements import Element, prove_element, read_elements
@@ -97,7 +98,7 @@ class TransformReport(WrittenCheckpoint):
 
     def to_dict(self) -> dict[str, Any]:
         return {"source": str(self.source), "output": str(self.output), "architecture": self.architecture,
-                "groups": [{"activation": g.activation.name, "form": g.form, "complete": g.complete,
+                "groups": [{"activation": g.activation.name, "form": g.form.value, "complete": g.complete,
                             "gate": g.gate_values()} for g in self.groups],
                 "layers": [layer.to_dict() for layer in self.layers], "rounding": self.rounding,
                 "inputs": self.inputs, "memory": self.memory, "files": self.files, "skipped": list(self.skipped),
@@ -119,19 +120,19 @@ def range_text(values: tuple[float, float] | None) -> str:
 
 # ---- the groups and the elements ------------------------------------------------------------------
 
-def layer_groups(model: Model, timeout: float) -> dict[tuple[str, str], LayerGroup]:
+def layer_groups(model: Model, timeout: float) -> dict[tuple[str, LayerForm], LayerGroup]:
     """The layer group of each (σ, form) the model has, computed once."""
     kinds = dict.fromkeys((layer.activation, layer.form) for layer in model.layers)
     return {kind: layer_group(kind[0], kind[1], timeout=timeout) for kind in kinds}
 
 
-def _elements(model: Model, groups: dict[tuple[str, str], LayerGroup], permute: Any, scale_value: Any,
+def _elements(model: Model, groups: dict[tuple[str, LayerForm], LayerGroup], permute: Any, scale_value: Any,
               scale_gate: Any) -> list[Element]:
     count, ms = len(model.layers), {layer.m for layer in model.layers}
     m = ms.pop() if len(ms) == 1 else None
     if m is None:
         raise NumericError("the layers have different widths m; give the elements per layer", name="permute")
-    if scale_value is not None and model.architecture.form != "gated":
+    if scale_value is not None and model.architecture.form is not LayerForm.GATED:
         raise NumericError(f"--scale-value: the {model.architecture.name} MLP is plain, σ(k_j·x + b_j)·v_j, and has no "
                            "value path; scale its gate with --scale-gate", name="scale-value")
     P = read_elements(permute, "permute", count, m)
@@ -212,7 +213,7 @@ def apply_element(layer: MlpLayer, out_tensors: dict[str, TensorInfo], element: 
 
 def transform(directory: str | Path | Model, output: str | Path, *, permute: Any = None, scale_value: Any = None,
               scale_gate: Any = None, rows: InputRows | None = None, run: Resources | None = None,
-              groups: dict[tuple[str, str], LayerGroup] | None = None,
+              groups: dict[tuple[str, LayerForm], LayerGroup] | None = None,
               progress: Progress | None = None, **settings: Unpack[Settings]) -> TransformReport:
     """Write ``output``: the model of ``directory`` moved by the elements given (module docstring).
 

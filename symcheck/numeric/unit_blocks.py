@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from symcheck.engine.group.layer_forms import LayerForm
 from symcheck.numeric.architectures import Factor, MlpLayer
 from symcheck.numeric.checkpoint_writer import rows_view, widen
 from symcheck.numeric.safetensors_io import read_block
@@ -73,7 +74,7 @@ def units_at(factor: Factor, units: np.ndarray) -> np.ndarray:
 
 def layer_factors(layer: MlpLayer) -> tuple[Factor, Factor | None, Factor]:
     """The layer's gate, value path (gated; None for a plain MLP) and output factors."""
-    if layer.form == "gated":
+    if layer.form is LayerForm.GATED:
         assert layer.query is not None  # every gated architecture has a query role (ARCHITECTURES)
         return layer.query, layer.key, layer.value
     return layer.key, None, layer.value

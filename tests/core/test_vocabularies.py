@@ -11,6 +11,7 @@ from symcheck.core.results import Status, Step
 from symcheck.core.verdict import CrossVerdict, Equivalence, Expectation, Outcome, Verdict, Verification
 from symcheck.engine.certificate.emit import Rejection, RejectionStage
 from symcheck.engine.group.facts import ASetKind, BoundKind
+from symcheck.engine.group.layer_forms import LAYER_FORMS, LayerForm, layer_form
 from symcheck.engine.zero import PieceStatus
 from symcheck.language.transformations import (
     Domain,
@@ -48,6 +49,7 @@ VOCABULARIES: dict[type[StrEnum], set[str]] = {
     RejectionStage: {"emit", "kernel"},
     NumericForm: {"gated", "rank1", "bilinear", "query-mlp"},
     Route: {"factor", "kernel", "rank1", "gated", "mlp"},
+    LayerForm: {"gated", "mlp"},
 }
 MEMBERS = [member for vocabulary in VOCABULARIES for member in vocabulary]
 
@@ -258,3 +260,33 @@ def test_a_numeric_form_is_read_from_its_name() -> None:
         numeric_form("bilnear")
     with pytest.raises(UnknownNameError):
         numeric_form("query-mlp")  # the absorb check's form, not one --form offers
+
+
+def test_a_layer_form_is_read_from_its_name() -> None:
+    from symcheck.core.errors import UnknownNameError
+    assert layer_form(" Gated ") is LayerForm.GATED and layer_form("mlp") is LayerForm.MLP
+    assert set(LAYER_FORMS) == set(LayerForm)  # every form has its unit for the proof
+    with pytest.raises(UnknownNameError, match="did you mean 'gated'"):
+        layer_form("gatd")
+    with pytest.raises(UnknownNameError, match="expected one of: gated, mlp"):
+        layer_form("rank1")  # a unit form, not a layer's
+
+
+def test_a_layer_group_reads_its_form_from_the_string_and_writes_it_plain() -> None:
+    from symcheck.engine.group.layer import LayerGroup, layer_group
+    group = layer_group("relu", "MLP")
+    assert group.form is LayerForm.MLP and not group.gated
+    data = group.to_dict()
+    assert type(data["form"]) is str and json.dumps(data["form"]) == '"mlp"'
+    assert LayerGroup(group.activation, "gated", group.group, ()).form is LayerForm.GATED  # type: ignore[arg-type]
+
+
+def test_a_checkpoints_layers_carry_their_architectures_form() -> None:
+    from pathlib import Path
+
+    from symcheck.numeric.architectures import ARCHITECTURES, open_model
+    assert {arch.form for arch in ARCHITECTURES.values()} == set(LayerForm)
+    assert ARCHITECTURES["gpt2"].form is LayerForm.MLP and ARCHITECTURES["llama"].form is LayerForm.GATED
+    model = open_model(Path(__file__).parents[2] / "examples" / "tiny-llama")
+    assert {layer.form for layer in model.layers} == {LayerForm.GATED}
+    assert all(layer.form is LayerForm.GATED for layer in model.layers)

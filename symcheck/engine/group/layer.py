@@ -35,7 +35,7 @@ import sympy
 from sympy import S
 
 from symcheck.core.budget import DEFAULT_TIMEOUT
-from symcheck.core.errors import ParseError, UnknownNameError
+from symcheck.core.errors import ParseError
 from symcheck.core.formula import (
     Indexed,
     Paren,
@@ -46,7 +46,6 @@ from symcheck.core.formula import (
     Sum,
     Tuple,
 )
-from symcheck.core.names import closest
 from symcheck.core.printing import text
 from symcheck.core.rendering import render
 from symcheck.core.results import Renderable, Status, Step
@@ -54,6 +53,7 @@ from symcheck.engine.certificate.emit import certify_zero
 from symcheck.engine.certificate.tree import Unsupported, sigma_tree
 from symcheck.engine.group.assemble import symmetry_group
 from symcheck.engine.group.facts import C, G, certified_sign, exact_number
+from symcheck.engine.group.layer_forms import LAYER_FORMS, LayerForm, layer_form
 from symcheck.engine.group.members import pair_witness
 from symcheck.engine.group.results import ASetKind, SymmetryGroup
 from symcheck.engine.kernel_gate import admit
@@ -61,10 +61,8 @@ from symcheck.language.activations import Activation
 from symcheck.language.activations import activation as _lookup
 from symcheck.language.symbols import A, Z, sigma_at
 
-__all__ = ["LAYER_FORMS", "LayerGroup", "LayerMembership", "exact_real", "layer_form", "layer_group"]
+__all__ = ["LAYER_FORMS", "LayerForm", "LayerGroup", "LayerMembership", "exact_real", "layer_form", "layer_group"]
 
-#: the layer forms and one unit of each, as the proof writes it
-LAYER_FORMS = {"gated": "σ(q_j·x + b_j)·(k_j·x + e_j)·v_j", "mlp": "σ(k_j·x + b_j)·v_j"}
 #: what the layer group does not cover (the proof states it)
 NOT_COVERED = (
     ("transformations that mix units (v_j replaced by a combination of several units' values, or "
@@ -73,14 +71,6 @@ NOT_COVERED = (
     "norm's weights or the next layer is another question)"),
     ("degenerate units (q_j and k_j linearly dependent, v_j = 0) may have more symmetries; they are "
     "never needed for the members listed"))
-
-
-def layer_form(form: str) -> str:
-    """The layer form's name (gated or mlp); UnknownNameError with suggestions otherwise."""
-    key = form.strip().lower().replace("_", "-")
-    if key not in LAYER_FORMS:
-        raise UnknownNameError("layer form", form, closest(key, LAYER_FORMS), tuple(LAYER_FORMS))
-    return key
 
 
 def exact_real(value: Any) -> sympy.Expr:
@@ -120,13 +110,16 @@ class LayerGroup(Renderable):
     """The per-unit weight symmetries of an MLP layer with σ = ``activation`` (module docstring)."""
 
     activation: Activation
-    form: str
+    form: LayerForm
     group: SymmetryGroup
     proof: tuple[Step, ...]
     not_covered: tuple[str, ...] = NOT_COVERED
     #: the kernel-accepted certificate of the value-path identity (gated), or None
     value_certificate: dict | None = None
     elapsed: float = 0.0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "form", LayerForm(self.form))  # a JSON string reads back as the member
 
     @property
     def complete(self) -> bool:
@@ -139,7 +132,7 @@ class LayerGroup(Renderable):
 
     @property
     def gated(self) -> bool:
-        return self.form == "gated"
+        return self.form is LayerForm.GATED
 
     @property
     def title(self) -> str:
@@ -246,7 +239,7 @@ class LayerGroup(Renderable):
         return cast(str, render(self, "text"))
 
     def to_dict(self) -> dict[str, Any]:
-        return {"activation": self.activation.name, "formula": self.activation.formula, "form": self.form,
+        return {"activation": self.activation.name, "formula": self.activation.formula, "form": self.form.value,
                 "unit": self.unit, "complete": self.complete, "families": list(self.families()),
                 "gate": [{"a": c.aset.to_dict(), "c": None if c.c is None else sympy.sstr(c.c)}
                          for c in self.group.components],
@@ -260,13 +253,13 @@ class LayerGroup(Renderable):
 
 # ---- building it --------------------------------------------------------------------------------
 
-def layer_group(act: Any, form: str = "gated", *, timeout: float = DEFAULT_TIMEOUT) -> LayerGroup:
+def layer_group(act: Any, form: LayerForm | str = LayerForm.GATED, *, timeout: float = DEFAULT_TIMEOUT) -> LayerGroup:
     """The weight-symmetry group of a ``form`` layer (gated or mlp) with σ = ``act``, from G_σ."""
     started = time.perf_counter()
     key = layer_form(form)
     sigma = act if isinstance(act, Activation) else _lookup(act)
     group = symmetry_group(sigma, timeout=timeout)
-    gated = key == "gated"
+    gated = key is LayerForm.GATED
     unit = Product((sigma_at(_U), _W, _V)) if gated else Product((sigma_at(_U), _V))
     steps = [Step("Layer", f"y = Σ_j {LAYER_FORMS[key]}", Relation(Rel.EQ, _Y, Sum(_J, unit)),
                   f"u = {'q_j·x + b_j, w = k_j·x + e_j' if gated else 'k_j·x + b_j'}, v = v_j: σ's argument is "
