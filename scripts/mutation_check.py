@@ -21,7 +21,7 @@ refusal swapped for another, observed by a probe run, see ``_refusal_swap``).
     python3 scripts/mutation_check.py                      # the whole core, 2 jobs
     python3 scripts/mutation_check.py --module regions --list
     python3 scripts/mutation_check.py --module zero --max 20 --json
-    python3 scripts/mutation_check.py --id regions:324:compare-1 --tests tests/test_mutants_regions.py
+    python3 scripts/mutation_check.py --id regions:324:compare-1 --tests tests/exact/test_case_splits.py
     python3 scripts/mutation_check.py --json > report.json; \
         python3 scripts/mutation_check.py --survivors-of report.json   # after adding tests
 
@@ -69,34 +69,34 @@ ROOT = Path(__file__).resolve().parent.parent
 # The soundness core, and the tests that exercise each module (directly or through the
 # decisions built on it). A mutant runs only its module's files, with ``-x``.
 CORE: dict[str, tuple[str, ...]] = {
-    "roots": ("test_root_proposals_inside.py", "test_cache_keys.py", "test_root_proposals_cache.py", "test_mutants_roots.py", "test_mutants_parametrised.py", "test_mutants_regions.py", "test_roots.py", "test_regions.py", "test_split_soundness.py", "test_symmetries.py"),
-    "signs": ("test_point_values.py", "test_cache_keys.py", "test_exact_sign_contract.py", "test_mutants_signs.py", "test_substitute_without_sign_guesses.py", "test_roots.py", "test_regions.py", "test_split_soundness.py", "test_symmetries.py"),
-    "regions": ("test_mutants_regions.py", "test_mutants_undecided.py", "test_mutants_zero.py", "test_regions.py", "test_split_soundness.py", "test_roots.py", "test_symmetries.py"),
-    "zero": ("test_cache_keys.py", "test_zero_identities.py", "test_mutants_zero.py", "test_fallback_wiring.py", "test_split_soundness.py", "test_regions.py", "test_symmetries.py"),
-    "plane": ("test_mutants_plane.py", "test_plane.py", "test_fallback_wiring.py"),
-    "evaluate": ("test_real_root_enclosures.py", "test_mutants_evaluate.py", "test_point_coordinate_types.py", "test_inverse_functions_at_rationals.py", "test_mutants_undecided.py", "test_evaluate.py", "test_arb_enclose_range.py", "test_intervals.py"),
-    "balls": ("test_balls_upper_end_zero.py", "test_mutants_balls.py", "test_inverse_functions_at_rationals.py", "test_mutants_refusals.py", "test_mutants_hulls.py", "test_mutants_evaluate.py", "test_arb_enclose_range.py", "test_evaluate.py", "test_intervals.py"),
-    "intervals": ("test_interval_helpers.py", "test_interval_domains.py", "test_second_opinion_gamma.py", "test_mutants_balls.py", "test_mutants_refusals.py", "test_mutants_hulls.py", "test_mutants_intervals.py", "test_intervals.py", "test_arb_enclose_range.py"),
-    "symmetries": ("test_mutants_symmetries.py", "test_mutants_steps.py", "test_fallback_wiring.py", "test_mutants_degree_domain.py", "test_symmetries.py", "test_guard.py", "test_custom_forms.py"),
-    "theorems": ("test_mutants_symmetries.py", "test_symmetries.py"),
+    "roots": ("test_root_proposals_inside.py", "test_cache_keys.py", "test_root_proposals_cache.py", "test_root_isolation.py", "test_root_arguments_on_intervals.py", "test_case_splits.py", "test_roots.py", "test_regions.py", "test_split_soundness.py", "test_symmetries.py"),
+    "signs": ("test_point_values.py", "test_cache_keys.py", "test_exact_sign_contract.py", "test_certified_signs.py", "test_substitute_without_sign_guesses.py", "test_roots.py", "test_regions.py", "test_split_soundness.py", "test_symmetries.py"),
+    "regions": ("test_case_splits.py", "test_undecided_comparisons.py", "test_zero_decisions.py", "test_regions.py", "test_split_soundness.py", "test_roots.py", "test_symmetries.py"),
+    "zero": ("test_cache_keys.py", "test_zero_identities.py", "test_zero_decisions.py", "test_fallback_wiring.py", "test_split_soundness.py", "test_regions.py", "test_symmetries.py"),
+    "plane": ("test_plane_cases.py", "test_plane.py", "test_fallback_wiring.py"),
+    "evaluate": ("test_real_root_enclosures.py", "test_certified_evaluation.py", "test_point_coordinate_types.py", "test_inverse_functions_at_rationals.py", "test_undecided_comparisons.py", "test_evaluate.py", "test_arb_enclose_range.py", "test_intervals.py"),
+    "balls": ("test_balls_upper_end_zero.py", "test_ball_signs_and_powers.py", "test_inverse_functions_at_rationals.py", "test_refusal_kinds.py", "test_hulls.py", "test_certified_evaluation.py", "test_arb_enclose_range.py", "test_evaluate.py", "test_intervals.py"),
+    "intervals": ("test_interval_helpers.py", "test_interval_domains.py", "test_second_opinion_gamma.py", "test_ball_signs_and_powers.py", "test_refusal_kinds.py", "test_hulls.py", "test_interval_enclosures.py", "test_intervals.py", "test_arb_enclose_range.py"),
+    "symmetries": ("test_certified_witnesses.py", "test_proof_steps.py", "test_fallback_wiring.py", "test_rescaling_degree_domain.py", "test_symmetries.py", "test_guard.py", "test_custom_forms.py"),
+    "theorems": ("test_certified_witnesses.py", "test_symmetries.py"),
     # split from symmetries (issue 24): the steps a decision is written as, and its numeric evidence
-    "proof_steps": ("test_mutants_symmetries.py", "test_mutants_steps.py", "test_fallback_wiring.py", "test_mutants_degree_domain.py", "test_symmetries.py", "test_guard.py", "test_custom_forms.py", "test_group.py"),
-    "evidence": ("test_mutants_symmetries.py", "test_expect_and_json_names.py", "test_fallback_wiring.py", "test_symmetries.py"),
-    "domain": ("test_mutants_domain.py", "test_domain.py"),
-    "guard": ("test_mutants_guard.py", "test_guard.py"),
-    "fallback": ("test_mutants_fallback.py", "test_fallback.py", "test_fallback_wiring.py"),
-    "smt": ("test_mutants_smt.py", "test_smt.py"),
-    "homogeneity": ("test_mutants_homogeneity.py", "test_homogeneity.py", "test_audit_certified.py"),
+    "proof_steps": ("test_certified_witnesses.py", "test_proof_steps.py", "test_fallback_wiring.py", "test_rescaling_degree_domain.py", "test_symmetries.py", "test_guard.py", "test_custom_forms.py", "test_group.py"),
+    "evidence": ("test_certified_witnesses.py", "test_expect_and_json_names.py", "test_fallback_wiring.py", "test_symmetries.py"),
+    "domain": ("test_definedness_proofs.py", "test_domain.py"),
+    "guard": ("test_guard_withdrawals.py", "test_guard.py"),
+    "fallback": ("test_fallback_witnesses.py", "test_fallback.py", "test_fallback_wiring.py"),
+    "smt": ("test_z3_cross_check.py", "test_smt.py"),
+    "homogeneity": ("test_homogeneity_degree.py", "test_homogeneity.py", "test_audit_certified.py"),
 }
 
 # The deciding modules the realistic family (REALISTIC_OPERATORS) covers besides the core above:
 # group assembly, the proof kernel and its certificate emitter and gate, the exact zero
 # argument, the parser, the numeric checks and the command line. The old family is not run
 # on them (its exclusion tables were written for the core only): see FAMILY_MODULES.
-_GROUP_TESTS = ("test_group_flat.py", "test_group_break_orders.py", "test_group_log_periodic_harmonics.py", "test_slips_groups.py",
-                "test_slips_group_degree.py", "test_group.py", "test_group_cli.py", "test_group_consistency.py",
+_GROUP_TESTS = ("test_group_flat.py", "test_group_break_orders.py", "test_group_log_periodic_harmonics.py", "test_group_discrete_components.py",
+                "test_group_taylor_order.py", "test_group.py", "test_group_cli.py", "test_group_consistency.py",
                 "test_group_fuzz.py", "test_tiny_constant_groups.py")
-_KERNEL_TESTS = ("test_kernel_integer_parts_at_points.py", "test_kernel_change_fresh_names.py", "test_kernel_tree_grammar.py", "test_kernel_polynomial_nodes.py", "test_kernel_change_regions.py", "test_kernel_tree_depth.py", "test_mutants_kernel_bundle.py", "test_certificate_gaps.py", "test_functions_table.py",
+_KERNEL_TESTS = ("test_kernel_integer_parts_at_points.py", "test_kernel_change_fresh_names.py", "test_kernel_tree_grammar.py", "test_kernel_polynomial_nodes.py", "test_kernel_change_regions.py", "test_kernel_tree_depth.py", "test_kernel_bundles.py", "test_certificate_gaps.py", "test_functions_table.py",
                  "test_kernel_units.py", "test_kernel_rules.py", "test_kernel_certificates.py",
                  "test_kernel_cli.py", "test_certificate_emitter.py")
 _EMIT_TESTS = ("test_emitter_rewrite_reach.py", "test_certificate_emitter.py", "test_kernel_certificates.py",
@@ -110,13 +110,13 @@ DECIDING: dict[str, tuple[str, ...]] = {
                                       "certificate_tree")},
     **{f"kernel_{name}": _KERNEL_TESTS for name in ("check", "derivative", "evaluate", "normal", "points",
                                                     "rules", "signs", "tree", "verdict")},
-    "zero_proof": ("test_zero_proofs_over_e.py", "test_radical_zero_proofs.py", "test_slips_zero.py", "test_mutants_zero.py", "test_symmetries.py", "test_group.py"),
-    "parsing": ("test_parser_vocabulary.py", "test_slips_parsing.py", "test_extremum_proofs.py", "test_parsing_relation_factors.py", "test_parsing_condition_names.py", "test_parsing_constant_factors.py", "test_parsing.py", "test_domain.py", "test_mutants_domain.py",
+    "zero_proof": ("test_zero_proofs_over_e.py", "test_radical_zero_proofs.py", "test_zero_tiny_residual.py", "test_zero_decisions.py", "test_symmetries.py", "test_group.py"),
+    "parsing": ("test_parser_vocabulary.py", "test_parsing_defined_on_r.py", "test_extremum_proofs.py", "test_parsing_relation_factors.py", "test_parsing_condition_names.py", "test_parsing_constant_factors.py", "test_parsing.py", "test_domain.py", "test_definedness_proofs.py",
                 "test_parse_unevaluated.py", "test_tiny_constant_signs.py"),
-    "numeric_checks": ("test_numeric_relative_change.py", "test_slips_numeric.py", "test_numeric_form_names.py", "test_numeric_checks.py", "test_numeric_empty.py",
+    "numeric_checks": ("test_numeric_relative_change.py", "test_numeric_underflow.py", "test_numeric_form_names.py", "test_numeric_checks.py", "test_numeric_empty.py",
                        "test_numeric_nonfinite.py", "test_numeric.py", "test_memory_estimate.py",
                        "test_memory_estimate_skewed_sizes.py"),
-    "cli": ("test_slips_cli.py", "test_cli.py", "test_cli_errors.py", "test_expect_and_json_names.py",
+    "cli": ("test_expect_exit_status.py", "test_cli.py", "test_cli_errors.py", "test_expect_and_json_names.py",
             "test_group_cli.py", "test_kernel_cli.py"),
 }
 CORE.update({name: files for name, files in DECIDING.items()})
@@ -1591,10 +1591,18 @@ def _kill(process: subprocess.Popen) -> None:
     process.wait()
 
 
+def test_path(name: str, root: Path = ROOT) -> str | None:
+    """Where the test file ``name`` is in ``root``: the tables name a file by its basename, which is
+    unique under tests/ (the files sit in folders by layer); a path (``--tests``) is taken as given."""
+    if "/" in name:
+        return name if (root / name).exists() else None
+    found = sorted((root / "tests").rglob(name))
+    return str(found[0].relative_to(root)) if found else None
+
+
 def test_files(module: str, override: Sequence[str] = (), root: Path = ROOT) -> list[str]:
     """The module's test files that exist in ``root`` (the copy the run uses), and its doctests."""
-    names = override or [f"tests/{name}" for name in CORE[module]]
-    files = [name for name in names if (root / name).exists()]
+    files = [path for name in (override or CORE[module]) if (path := test_path(name, root))]
     # the module's own doctests run too (the suite runs them with --doctest-modules)
     return files + [f"symcheck/{PATHS[module]}"]
 

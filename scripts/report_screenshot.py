@@ -1,5 +1,5 @@
 """Make docs/report.png, the README's picture of `symcheck report`: the page for relu as headless
-Chromium lays it out (the browser tests/test_report_html.py drives), shrunk to a small palette PNG.
+Chromium lays it out (the browser tests/output/test_report_html.py drives), shrunk to a small palette PNG.
 
     python scripts/report_screenshot.py        # needs chromium, chromium-driver, selenium
 """

@@ -9,7 +9,7 @@ from importlib.metadata import PackageNotFoundError, version
 from symcheck.core import rendering
 
 # Every name is imported on first use (PEP 562): importing the package (as `symcheck --help`
-# does, the command line being a module of it) loads no SymPy; tests/test_instant_cli.py checks.
+# does, the command line being a module of it) loads no SymPy; tests/cli/test_instant_cli.py checks.
 _ERRORS = ("DomainError", "EvaluationError", "InsufficientMemoryError", "NumericError", "ParseError",
            "PlotError", "SymcheckError", "TargetError", "UnknownNameError", "WeightsError")
 _LAZY = {

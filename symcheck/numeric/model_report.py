@@ -48,7 +48,6 @@ from symcheck.core.errors import NumericError
 from symcheck.core.rendering import render
 from symcheck.core.results import Renderable
 from symcheck.engine.check_result import CheckResult
-from symcheck.engine.group.layer_forms import LayerForm
 from symcheck.engine.symmetries import check, check_exchange, check_inverse_scaling
 from symcheck.language.activations import Activation, activation
 from symcheck.language.layer_formulations import Formulation, Sizes, formulation
@@ -68,14 +67,14 @@ __all__ = ["DEFAULT_TOKENS", "VERDICTS", "LayerFigures", "LayerRecord", "ModelRe
 
 _T = TransformationKind
 #: the verdicts of a layer, by key: (transformation, its scale's domain, forms it applies to)
-VERDICTS: Mapping[LayerVerdictKey, tuple[TransformationKind, str | None, tuple[LayerForm, ...]]] = MappingProxyType({
-    LayerVerdictKey.EXCHANGE: (_T.EXCHANGE, None, (LayerForm.GATED,)),
-    LayerVerdictKey.INVERSE_SCALING_POSITIVE: (_T.INVERSE_SCALING, "positive", (LayerForm.GATED,)),
-    LayerVerdictKey.INVERSE_SCALING_MINUS_ONE: (_T.INVERSE_SCALING, "-1", (LayerForm.GATED,)),
-    LayerVerdictKey.KEY_VALUE_RESCALING: (_T.KEY_VALUE_RESCALING, "positive", (LayerForm.GATED, LayerForm.MLP)),
+VERDICTS: Mapping[LayerVerdictKey, tuple[TransformationKind, str | None, tuple[str, ...]]] = MappingProxyType({
+    LayerVerdictKey.EXCHANGE: (_T.EXCHANGE, None, ("gated",)),
+    LayerVerdictKey.INVERSE_SCALING_POSITIVE: (_T.INVERSE_SCALING, "positive", ("gated",)),
+    LayerVerdictKey.INVERSE_SCALING_MINUS_ONE: (_T.INVERSE_SCALING, "-1", ("gated",)),
+    LayerVerdictKey.KEY_VALUE_RESCALING: (_T.KEY_VALUE_RESCALING, "positive", ("gated", "mlp")),
 })
 #: the unit statement each form's verdicts are decided on (an MLP unit is σ(x·k)·v)
-_UNIT = {LayerForm.GATED: "gated", LayerForm.MLP: "sigma(b)"}
+_UNIT = {"gated": "gated", "mlp": "sigma(b)"}
 #: bytes per float64
 _S = 8
 #: the factor scaling the keys (and dividing the values): a power of two, so both are exact
@@ -167,7 +166,7 @@ class ModelReport(Renderable):
 
 
 @functools.lru_cache(maxsize=64)
-def layer_verdicts(act: Activation, form: LayerForm, timeout: float = DEFAULT_TIMEOUT
+def layer_verdicts(act: Activation, form: str, timeout: float = DEFAULT_TIMEOUT
                    ) -> tuple[tuple[LayerVerdictKey, CheckResult | None], ...]:
     """The symbolic verdicts for σ on ``form`` (``gated`` or ``mlp``), as (key, result) pairs;
     a transformation that does not apply to the form has None. Cached: once per activation."""
@@ -350,7 +349,7 @@ def _gated_chunk(layer: MlpLayer, Xb: np.ndarray, Xplain: np.ndarray, chunk: Chu
     number of rows the stacked figures differed in the last bits; with a multiple of 16, each
     row lies at the same place in the kernels' register tiles either way (every even count
     gave the same figures to the bit on the development machine's OpenBLAS, tested in
-    ``tests/test_model_stacked_products.py``). Every stage is checked finite, as the evaluator
+    ``tests/numeric/test_model_stacked_products.py``). Every stage is checked finite, as the evaluator
     checks it."""
     Q, K, V, Vb = chunk.query, chunk.key, chunk.value, chunk.value_over_beta
     assert Q is not None
@@ -418,7 +417,7 @@ def _sweep_on(layer: MlpLayer, X: np.ndarray, memory: int | str, act: Activation
         raise NumericError(f"inputs have {d} columns; layer {layer.index} takes d = {layer.d}", name="inputs")
     plan = cut(N, layer.d, layer.m, layer.e, memory, biased=layer.biased)
     X1 = np.hstack([X, np.ones((N, 1))]) if layer.biased else X
-    gated_form = layer.form is LayerForm.GATED
+    gated_form = layer.form == "gated"
     squares = dict.fromkeys(("f", "swap", "scaled", "error", "ref"), 0.0)
     kept = np.empty((N, layer.e)) if keep else None
     buffers = Buffers()

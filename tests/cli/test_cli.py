@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from conftest import invoke_cli
+from support import invoke_cli
 
 
 def run(*args: str) -> subprocess.CompletedProcess:

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from conftest import invoke_cli
+from support import invoke_cli
 
 HOSTILE = "__import__('os').system('true')"
 

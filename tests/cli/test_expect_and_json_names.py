@@ -13,9 +13,8 @@ import pytest
 from symcheck.core.verdict import Verdict
 from symcheck.paper import claims
 
-from conftest import invoke_cli, paper_claims
+from support import ROOT, invoke_cli, paper_claims
 
-ROOT = Path(__file__).resolve().parent.parent
 SMALL = ("--d", "8", "--m", "16", "--tokens", "8")
 
 

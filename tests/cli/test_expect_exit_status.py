@@ -14,7 +14,7 @@ import symcheck as sc
 from symcheck.core.verdict import Verdict
 from symcheck.engine import symmetries
 
-from conftest import invoke_cli
+from support import invoke_cli
 
 VERDICTS = ("holds", "broken", "inconclusive")
 

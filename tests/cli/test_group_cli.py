@@ -5,7 +5,8 @@ import json
 
 import pytest
 
-from conftest import invoke_cli as invoke
+from support import ROOT
+from support import invoke_cli as invoke
 
 
 def test_json_carries_the_components_the_argument_and_the_alphas() -> None:
@@ -68,8 +69,7 @@ def test_latex_target() -> None:
 
 
 def test_the_documented_example_is_what_the_command_prints(monkeypatch: pytest.MonkeyPatch) -> None:
-    from pathlib import Path
-    page = (Path(__file__).resolve().parent.parent / "docs" / "groups.md").read_text(encoding="utf-8")
+    page = (ROOT / "docs" / "groups.md").read_text(encoding="utf-8")
     start = page.index("$ symcheck group --act tanh --form gated\n")
     shown = page[start:page.index("```", start)].split("\n", 1)[1]
     monkeypatch.setenv("COLUMNS", "100")

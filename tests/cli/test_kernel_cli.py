@@ -5,7 +5,7 @@ import json
 
 from symcheck.cli import main
 
-from kernel_certificates import relu_scaling_positive
+from support.kernel_certificates import relu_scaling_positive
 
 
 def run(path, *extra):

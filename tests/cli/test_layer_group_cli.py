@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from conftest import invoke_cli as invoke
+from support import invoke_cli as invoke
 
 
 def test_json_gives_the_families_the_proof_and_what_is_not_covered() -> None:

@@ -12,8 +12,8 @@ from rich.console import Console
 
 from symcheck.numeric.model_report import model_report
 
-from conftest import invoke_cli
-from model_checkpoints import write_model
+from support import invoke_cli
+from support.model_checkpoints import write_model
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ import pytest
 from symcheck.output.documents import latex_document
 from symcheck.paper.targets import PAPER, resolve, steps
 
-from conftest import invoke_cli
+from support import invoke_cli
 
 
 class _Terminal(io.StringIO):

@@ -5,15 +5,12 @@ from __future__ import annotations
 import io
 import re
 import sys
-from pathlib import Path
 
 import pytest
 
 import symcheck as sc
 
-from conftest import invoke_cli
-
-ROOT = Path(__file__).resolve().parent.parent
+from support import ROOT, invoke_cli
 
 
 @pytest.mark.parametrize("act", ["silu", "identity", "relu"])

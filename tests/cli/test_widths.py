@@ -17,7 +17,6 @@ from __future__ import annotations
 import functools
 import json
 import re
-import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -26,7 +25,7 @@ from typing import Any
 import pytest
 import sympy
 
-from conftest import invoke_cli
+from support import invoke_cli
 
 WIDTHS = (40, 80, 120)
 _NOISE = re.compile(r"[\s\u2500-\u259f]")     # whitespace, box drawing and block elements
@@ -103,9 +102,8 @@ def _model(data: dict[str, Any], _: Any = None) -> list[str]:
 
 @functools.cache
 def _model_directory() -> str:
-    """A small LLaMA-style checkpoint, written once per run (tests/model_checkpoints.py)."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from model_checkpoints import write_model
+    """A small LLaMA-style checkpoint, written once per run (tests/support/model_checkpoints.py)."""
+    from support.model_checkpoints import write_model
     directory = Path(tempfile.mkdtemp(prefix="symcheck-widths-")) / "llama"
     write_model(directory)
     return str(directory)

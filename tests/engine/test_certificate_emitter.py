@@ -25,8 +25,8 @@ from symcheck.language.activations import CATALOGUE
 from symcheck.language.symbols import A
 from symcheck.language.transformations import Transformation, domain
 
-from conftest import quick_few
-from kernel_certificates import leaves, numbers, proof_at, put
+from support import quick_few
+from support.kernel_certificates import leaves, numbers, proof_at, put
 
 LOG_PERIODIC = "Piecewise((z*cos(2*pi*log(Abs(z))/log(2)), Ne(z, 0)), (0, True))"
 CHECKS = [("exchange", "gated"), ("exchange", "rank1"), *(("scaling", a) for a in ("positive", "negative", "any", -1))]

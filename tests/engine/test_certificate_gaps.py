@@ -28,7 +28,7 @@ from symcheck.kernel.verdict import Reject
 from symcheck.language.symbols import A, B
 from symcheck.language.transformations import Transformation, domain
 
-from kernel_certificates import SCHEMA, I, Z, add, mul, neg, pw
+from support.kernel_certificates import SCHEMA, I, Z, add, mul, neg, pw
 
 AV, BV = ["var", "a"], ["var", "b"]
 POS, NEG_LINE = [["open", I(0), "inf"]], [["open", "-inf", I(0)]]

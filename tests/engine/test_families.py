@@ -22,7 +22,7 @@ from symcheck.language.family import parse_family
 from symcheck.language.transformations import Transformation
 from symcheck.language.unit_forms import form
 
-from conftest import invoke_cli
+from support import invoke_cli
 
 # region verdicts are decided under wall-clock limits: scaled to the machine's load in tests
 pytestmark = pytest.mark.usefixtures("generous_region_budget")

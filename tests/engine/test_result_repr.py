@@ -5,7 +5,7 @@ import os
 
 import symcheck as sc
 
-from conftest import invoke_cli
+from support import invoke_cli
 
 
 def test_repr_is_one_short_line_with_the_verdict_and_witness() -> None:

@@ -15,7 +15,7 @@ from symcheck.language.symbols import Z
 from symcheck.language.transformations import Transformation, domain
 from symcheck.language.unit_forms import form
 
-from conftest import invoke_cli, quick_few
+from support import invoke_cli, quick_few
 
 requires_z3 = pytest.mark.skipif(not smt.z3_available(),
                                  reason="z3-solver is not installed (the test extra installs it)")

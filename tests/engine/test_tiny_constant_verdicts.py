@@ -29,8 +29,8 @@ import symcheck as sc
 from symcheck.core.errors import DomainError, SymcheckError
 from symcheck.language.symbols import Z
 
-from conftest import invoke_cli
-from tiny_constants import (
+from support import invoke_cli
+from support.tiny_constants import (
     D_TEXT,
     DEFINEDNESS,
     FAMILIES,

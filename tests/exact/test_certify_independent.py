@@ -15,7 +15,7 @@ import symcheck.exact.evaluate as evaluate
 from symcheck.core.errors import EvaluationError
 from symcheck.exact.evaluate import certify_nonzero, recheck_sign
 
-from conftest import invoke_cli
+from support import invoke_cli
 
 z, a, b = sympy.symbols("z a b", real=True)
 R = sympy.Rational

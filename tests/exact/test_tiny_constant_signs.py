@@ -29,7 +29,7 @@ from symcheck.exact.signs import at_point, certified_order, exact_sign
 from symcheck.language.parsing import parse_expression
 from symcheck.language.symbols import Z
 
-from tiny_constants import (
+from support.tiny_constants import (
     BASES,
     D_TEXT,
     FAMILIES,

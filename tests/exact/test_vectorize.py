@@ -16,7 +16,7 @@ from symcheck.exact.evaluate import approximate
 from symcheck.exact.vectorize import erf, erfc, vectorize
 from symcheck.language.symbols import Z
 
-from reference_activations import SQRT2, TORCH
+from support.reference_activations import SQRT2, TORCH
 
 EPS64 = float(np.finfo(np.float64).eps)
 EPS32 = float(np.finfo(np.float32).eps)

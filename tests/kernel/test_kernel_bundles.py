@@ -13,7 +13,7 @@ import pytest
 import symcheck as sc
 from symcheck.kernel.check import BUNDLE_SCHEMA, check, check_document
 
-from conftest import invoke_cli
+from support import invoke_cli
 
 
 @cache

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from symcheck.kernel.check import check
 
-from kernel_certificates import (
+from support.kernel_certificates import (
     ACCEPTED,
     MINUS_ROOT2,
     ROOT2,
@@ -233,7 +233,7 @@ def test_a_tiny_constant_left_after_the_steps_is_rejected():
 
 def cert_member_expr(cert):
     member = cert["claim"]["member"]
-    import kernel_certificates as kc
+    from support import kernel_certificates as kc
     sigma_scaled = json.loads(json.dumps(member["sigma"]).replace(json.dumps(Z), json.dumps(mul(member["a"], Z))))
     return kc.add(sigma_scaled, kc.mul(I(-1), member["c"], member["sigma"]))
 

@@ -8,7 +8,7 @@ import pytest
 
 from symcheck.kernel.check import check
 
-from kernel_certificates import SCHEMA, I, add, mul, neg
+from support.kernel_certificates import SCHEMA, I, add, mul, neg
 
 POS = [["open", I(0), "inf"]]
 A, B, C = ["var", "a"], ["var", "b"], ["var", "c"]

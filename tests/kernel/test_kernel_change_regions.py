@@ -8,7 +8,7 @@ import pytest
 
 from symcheck.kernel.check import check
 
-from kernel_certificates import SCHEMA, I, mul, pw
+from support.kernel_certificates import SCHEMA, I, mul, pw
 
 AV, BV = ["var", "a"], ["var", "b"]
 

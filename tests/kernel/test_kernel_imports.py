@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-KERNEL = Path(__file__).resolve().parent.parent / "symcheck" / "kernel"
+from support import ROOT
+
+KERNEL = ROOT / "symcheck" / "kernel"
 
 
 def allowed(module: str) -> bool:

@@ -9,7 +9,7 @@ import pytest
 
 from symcheck.kernel.check import check
 
-from kernel_certificates import (
+from support.kernel_certificates import (
     HALF,
     PI,
     SCHEMA,

@@ -17,7 +17,7 @@ from symcheck.kernel.signs import prove_sign
 from symcheck.kernel.tree import parse_expr
 from symcheck.kernel.verdict import Reject
 
-from kernel_certificates import SCHEMA, Chain, I, Z, add, leaf, mul, neg, pw
+from support.kernel_certificates import SCHEMA, Chain, I, Z, add, leaf, mul, neg, pw
 
 ROOT2 = ["root", [-2, 0, 1], [I(1), I(2)]]
 

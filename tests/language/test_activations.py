@@ -9,7 +9,7 @@ import symcheck as sc
 from symcheck.language.activations import CATALOGUE
 from symcheck.language.symbols import Z
 
-from reference_activations import TORCH
+from support.reference_activations import TORCH
 
 POINTS = [-7.5, -3.0, -1.0, -0.5, -0.25, 0.0, 0.3, 0.5, 1.0, 2.0, 5.5, 6.5]
 

@@ -12,7 +12,7 @@ from symcheck.language.symbols import SIGMA, A, B, Z
 from symcheck.language.transformations import Transformation, domain
 from symcheck.language.unit_forms import form
 
-from conftest import invoke_cli
+from support import invoke_cli
 
 EXCHANGE = Transformation("exchange")
 POSITIVE = Transformation("inverse-scaling", domain("positive"))

@@ -15,7 +15,7 @@ import sympy
 from symcheck.language import parsing
 from symcheck.language.symbols import Z
 
-from conftest import quick_few
+from support import quick_few
 
 A = sympy.pi * (Z + 1) ** 2
 B = sympy.pi * (Z**2 + 2 * Z + 1)

@@ -14,7 +14,7 @@ from symcheck.core.errors import ParseError
 from symcheck.language.params import parse_param
 from symcheck.language.parsing import parse_expression
 
-from conftest import invoke_cli
+from support import invoke_cli
 
 # region verdicts are decided under wall-clock limits: scaled to the machine's load in tests
 pytestmark = pytest.mark.usefixtures("generous_region_budget")

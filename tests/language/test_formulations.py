@@ -11,7 +11,7 @@ from symcheck.language.layer_formulations import FORMULATIONS, Sizes, formulatio
 from symcheck.language.symbols import SIGMA, A, B
 from symcheck.language.unit_forms import form
 
-from conftest import quick_few
+from support import quick_few
 
 SIZES = [Sizes(1, 1, 1, 1), Sizes(2, 1, 2, 2), Sizes(2, 3, 1, 1), Sizes(3, 2, 2, 2), Sizes(2, 2, 1, 3)]
 

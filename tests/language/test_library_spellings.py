@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 import symcheck as sc
 from symcheck.core.errors import ParseError
 
-from conftest import invoke_cli
+from support import invoke_cli
 
 CASES = [
     ("np.tanh(z)", "'np.tanh'; write tanh(z)"),

@@ -18,7 +18,7 @@ from symcheck.exact.signs import at_point, nonsmooth_to_piecewise
 from symcheck.language.parsing import parse_activation
 from symcheck.language.symbols import Z
 
-from tiny_constants import Tiny, tiny_constants
+from support.tiny_constants import Tiny, tiny_constants
 
 pytestmark = pytest.mark.usefixtures("generous_parse_budget")  # verdicts, not the machine's load
 

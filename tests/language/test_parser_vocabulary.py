@@ -14,7 +14,6 @@ import keyword
 import math
 import re
 from fractions import Fraction
-from pathlib import Path
 
 import mpmath
 import numpy
@@ -24,7 +23,8 @@ import sympy
 from symcheck.core.errors import SymcheckError
 from symcheck.language.parsing import extremum, parse_expression
 
-ROOT = Path(__file__).resolve().parent.parent
+from support import ROOT
+
 _DOC = (ROOT / "docs" / "activations.md").read_text()
 _ALLOWED = _DOC[_DOC.index("Allowed:"):_DOC.index("catalogue names as functions")]
 

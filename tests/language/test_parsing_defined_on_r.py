@@ -43,6 +43,6 @@ def test_functions_undefined_somewhere_on_r_are_refused(spec: str) -> None:
 
 @pytest.mark.parametrize("spec", ["asin(z)", "acos(z)"])
 def test_the_command_line_refuses_them_with_exit_status_2(spec: str) -> None:
-    from conftest import invoke_cli
+    from support import invoke_cli
     code, out, err = invoke_cli("scaling", "--act", spec, "--alpha", "-1")
     assert (code, out) == (2, "") and err.startswith("Error:")

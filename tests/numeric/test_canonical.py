@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from traced import large_model, traced_peak
 
 from symcheck.engine.group.layer import layer_group
 from symcheck.numeric.canonical import canonical, canonical_element
@@ -20,8 +19,9 @@ from symcheck.numeric.layer_elements import prove_element
 from symcheck.numeric.safetensors_io import open_checkpoint, read_block
 from symcheck.numeric.transform import transform
 
-from conftest import invoke_cli as invoke
-from model_checkpoints import write_model
+from support import invoke_cli as invoke
+from support.model_checkpoints import write_model
+from support.traced import large_model, traced_peak
 
 DTYPES = {"float32": "F32", "bfloat16": "BF16"}
 #: canonical(g·A) = round(s'·round(λ·A)) against canonical(A) = round(s·A), where s' = s/λ up to
@@ -44,7 +44,7 @@ def _entrywise(first, second) -> float:
 
 torch = pytest.importorskip("torch", reason="needs torch (the torch extra)")
 transformers = pytest.importorskip("transformers", reason="needs transformers (the test extra)")
-import hf_models as hf
+from support import hf_models as hf
 
 
 @pytest.mark.parametrize("dtype", list(DTYPES))

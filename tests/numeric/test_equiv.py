@@ -8,7 +8,7 @@ import zlib
 import numpy as np
 import pytest
 
-from conftest import invoke_cli as invoke
+from support import invoke_cli as invoke
 
 torch = pytest.importorskip("torch", reason="needs torch (the torch extra)")
 transformers = pytest.importorskip("transformers", reason="needs transformers (the test extra)")
@@ -18,7 +18,7 @@ from symcheck.numeric.equiv import ROUNDINGS, SLOPES, equiv
 from symcheck.numeric.mlp_reference import ACTIVATIONS
 from symcheck.numeric.transform import transform
 
-import hf_models as hf
+from support import hf_models as hf
 
 DTYPES = {"float32": "F32", "bfloat16": "BF16"}
 

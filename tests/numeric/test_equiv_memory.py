@@ -10,14 +10,14 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from traced import traced_peak
 
 from symcheck.numeric.architectures import open_model
 from symcheck.numeric.equiv import compare_layer, equiv, output_enclosure
 from symcheck.numeric.transform import layer_groups, transform
 
-from conftest import invoke_cli as invoke
-from model_checkpoints import write_model
+from support import invoke_cli as invoke
+from support.model_checkpoints import write_model
+from support.traced import traced_peak
 
 M = 10
 
@@ -50,7 +50,7 @@ def test_a_witness_within_the_budget_too(tmp_path) -> None:
     """Not equivalent (B's gates scaled by 2, SiLU) found and certified within a small budget."""
     tensors = write_model(tmp_path / "a", "llama", layers=2, d=64, m=1024, dtype="F32")
     tensors = {k: (v * 2 if "layers.1.mlp.gate_proj" in k else v) for k, v in tensors.items()}
-    from model_checkpoints import write_safetensors
+    from support.model_checkpoints import write_safetensors
     write_model(tmp_path / "b", "llama", layers=2, d=64, m=1024, dtype="F32")
     write_safetensors(tmp_path / "b" / "model.safetensors", {n: ("F32", v) for n, v in tensors.items()})
     first, second = open_model(tmp_path / "a"), open_model(tmp_path / "b")

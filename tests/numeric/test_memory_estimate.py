@@ -14,7 +14,7 @@ from symcheck.numeric import checks, planner
 from symcheck.numeric.checks import prepare
 from symcheck.numeric.planner import available_memory, require_memory
 
-from conftest import invoke_cli
+from support import invoke_cli
 
 
 def test_the_issue_example_is_refused_with_exit_2_and_the_sizes() -> None:

@@ -10,7 +10,7 @@ import pytest
 from symcheck.numeric.architectures import open_model
 from symcheck.numeric.model_report import inputs_for, layer_output, model_report
 
-from model_checkpoints import LAYOUTS, forward, write_model
+from support.model_checkpoints import LAYOUTS, forward, write_model
 
 D, M = 6, 10
 ARCHS = tuple(LAYOUTS)
@@ -113,7 +113,7 @@ def test_an_exact_gelu_layer_agrees_with_its_reference(tmp_path) -> None:
 def test_llama_with_mlp_bias_reads_the_biases(tmp_path) -> None:
     tensors = write_model(tmp_path / "model", "llama", layers=1, d=D, m=M, extra={"mlp_bias": True})
     # add the three biases as save_pretrained would write them for mlp_bias = true
-    from model_checkpoints import write_safetensors
+    from support.model_checkpoints import write_safetensors
     rng = np.random.default_rng(9)
     p = "model.layers.0.mlp."
     biases = {p + "gate_proj.bias": rng.standard_normal(M), p + "up_proj.bias": rng.standard_normal(M),
@@ -141,7 +141,7 @@ def test_a_small_budget_cuts_the_layer_but_not_the_figures(tmp_path) -> None:
 def _with_mlp_bias(directory) -> None:
     """A one-layer LLaMA with mlp_bias: the three biases added to its file."""
     tensors = write_model(directory, "llama", layers=1, d=D, m=M, extra={"mlp_bias": True})
-    from model_checkpoints import write_safetensors
+    from support.model_checkpoints import write_safetensors
     rng = np.random.default_rng(5)
     p = "model.layers.0.mlp."
     biases = {p + "gate_proj.bias": rng.standard_normal(M), p + "up_proj.bias": rng.standard_normal(M),

@@ -10,8 +10,8 @@ import pytest
 from symcheck.core.errors import NumericError, WeightsError
 from symcheck.numeric.model_report import model_report
 
-from conftest import invoke_cli
-from model_checkpoints import write_model, write_safetensors
+from support import invoke_cli
+from support.model_checkpoints import write_model, write_safetensors
 
 pytestmark = pytest.mark.slow  # among the heaviest files measured: left out of the quick run
 

@@ -25,8 +25,8 @@ from symcheck.core.errors import NumericError
 from symcheck.numeric import distributed as ours
 from symcheck.numeric.model_report import model_report
 
-from conftest import invoke_cli
-from model_checkpoints import write_model
+from support import invoke_cli
+from support.model_checkpoints import write_model
 
 pytestmark = pytest.mark.slow  # among the heaviest files measured: left out of the quick run
 

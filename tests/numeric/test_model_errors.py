@@ -14,7 +14,7 @@ from symcheck.cli import main
 from symcheck.core.errors import NumericError, WeightsError
 from symcheck.numeric.model_report import model_report, parse_layers
 
-from model_checkpoints import write_model, write_safetensors
+from support.model_checkpoints import write_model, write_safetensors
 
 
 def _cli(capsys, *args: str) -> tuple[int, str, str]:
@@ -151,7 +151,7 @@ def test_an_integer_tensor_is_refused_by_name(tmp_path) -> None:
     entries = {n: ("F32", v) for n, v in tensors.items()}
     entries["model.layers.0.mlp.down_proj.weight"] = ("I32", np.zeros((4, 5), dtype=np.int32))
     # the writer writes I32 through its dtype table: add it for this one file
-    import model_checkpoints
+    from support import model_checkpoints
     model_checkpoints._STORED["I32"] = "<i4"
     try:
         write_safetensors(tmp_path / "model.safetensors", entries)

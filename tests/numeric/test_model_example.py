@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,9 +12,9 @@ import pytest
 from symcheck.numeric.architectures import open_model
 from symcheck.numeric.model_report import layer_output
 
-from conftest import invoke_cli
+from support import ROOT, invoke_cli
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = ROOT / "examples"
 TINY = EXAMPLES / "tiny-llama"
 
 

@@ -20,7 +20,7 @@ from symcheck.core.errors import WeightsError
 from symcheck.numeric.architectures import open_model
 from symcheck.numeric.model_report import layer_output
 
-from model_checkpoints import write_safetensors
+from support.model_checkpoints import write_safetensors
 
 torch = pytest.importorskip("torch", reason="needs torch (the torch extra)")
 transformers = pytest.importorskip("transformers", reason="needs transformers (the test extra)")

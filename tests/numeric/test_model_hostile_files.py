@@ -27,8 +27,8 @@ from symcheck.numeric.architectures import open_model
 from symcheck.numeric.model_report import model_report
 from symcheck.numeric.safetensors_io import read_header
 
-from conftest import invoke_cli
-from model_checkpoints import write_model
+from support import invoke_cli
+from support.model_checkpoints import write_model
 
 #: a generous bound for a subprocess that must end by itself (it ends in about a second); a
 #: hang would otherwise stop the whole test run

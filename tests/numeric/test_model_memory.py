@@ -10,15 +10,14 @@ import json
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 
-from model_checkpoints import write_model
+from support import ROOT
+from support.model_checkpoints import write_model
 
 pytestmark = pytest.mark.slow  # among the heaviest files measured: left out of the quick run
 
-ROOT = Path(__file__).resolve().parent.parent
 
 PROGRAM = textwrap.dedent("""
     import json, sys, tracemalloc

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from symcheck.numeric import safetensors_io
 from symcheck.numeric.safetensors_io import read_header, read_into
 
-from model_checkpoints import stored, write_model, write_safetensors
+from support.model_checkpoints import stored, write_model, write_safetensors
 
 DTYPES = ("F64", "F32", "F16", "BF16")
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from symcheck.numeric.safetensors_io import read_block, read_header
 
-from model_checkpoints import bfloat16_bits, stored, write_safetensors
+from support.model_checkpoints import bfloat16_bits, stored, write_safetensors
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32", "float16"])

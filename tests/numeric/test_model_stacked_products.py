@@ -10,7 +10,7 @@ from symcheck.numeric import model_report
 from symcheck.numeric.architectures import open_model
 from symcheck.numeric.model_report import layer_output, measure_layer
 
-from model_checkpoints import write_model
+from support.model_checkpoints import write_model
 
 
 @pytest.mark.parametrize("arch, dtype", [("llama", "BF16"), ("llama", "F32"), ("gemma", "BF16"), ("phi3", "F16")])

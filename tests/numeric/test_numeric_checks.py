@@ -12,7 +12,7 @@ import symcheck as sc
 from symcheck.core.errors import NumericError
 from symcheck.numeric.checks import measure, prepare, tolerance
 
-from conftest import invoke_cli, quick_few
+from support import invoke_cli, quick_few
 
 SMALL = {"d": 12, "m": 24, "tokens": 48}
 ALPHAS = {"positive": "3", "minus-one": "-1", "any": "-3"}

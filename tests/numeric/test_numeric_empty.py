@@ -14,7 +14,7 @@ from symcheck.numeric.kernels import bilinear_attention, evaluate, gated, mlp, q
 from symcheck.numeric.planner import parse_memory
 from symcheck.numeric.weights import WeightsError, load_inputs, load_layer
 
-from conftest import invoke_cli
+from support import invoke_cli
 
 RNG = np.random.default_rng(5)
 D, M, R, E = 4, 6, 2, 3

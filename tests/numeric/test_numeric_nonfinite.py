@@ -17,7 +17,7 @@ from symcheck.numeric.checks import measure
 from symcheck.numeric.kernels import bilinear_attention, evaluate, gated, mlp, query_mlp, rank1, rank_r
 from symcheck.numeric.planner import bilinear_plan
 
-from conftest import invoke_cli
+from support import invoke_cli
 
 RNG = np.random.default_rng(11)
 N, D, M, R, E = 9, 6, 8, 2, 5

@@ -3,7 +3,6 @@ input rows and the resources. Keywords given one by one still work, each put int
 a group with its own keywords beside it, or a keyword no group has, is an error."""
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -15,7 +14,9 @@ from symcheck.core.errors import NumericError
 from symcheck.numeric.options import DEFAULT_TOKENS, InputRows, Resources, grouped
 from symcheck.numeric.planner import DEFAULT_MEMORY
 
-TINY = Path(__file__).resolve().parent.parent / "examples" / "tiny-llama"
+from support import ROOT
+
+TINY = ROOT / "examples" / "tiny-llama"
 
 
 def test_keywords_go_to_their_groups_and_the_rest_are_the_defaults() -> None:

@@ -1,5 +1,5 @@
 """`symcheck transform`: elements proved before anything is written, dtype kept, rounding once,
-files copied, memory within the budget (checkpoints written by tests/model_checkpoints.py)."""
+files copied, memory within the budget (checkpoints written by tests/support/model_checkpoints.py)."""
 from __future__ import annotations
 
 import json
@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from traced import large_model, traced_peak
 
 from symcheck.core.errors import NumericError, WeightsError
 from symcheck.numeric.architectures import open_model
@@ -20,8 +19,9 @@ from symcheck.numeric.model_report import layer_output
 from symcheck.numeric.safetensors_io import read_header
 from symcheck.numeric.transform import transform
 
-from conftest import invoke_cli as invoke
-from model_checkpoints import write_model
+from support import invoke_cli as invoke
+from support.model_checkpoints import write_model
+from support.traced import large_model, traced_peak
 
 M = 10
 

@@ -14,7 +14,7 @@ transformers = pytest.importorskip("transformers", reason="needs transformers (t
 from symcheck.numeric.checkpoint_writer import UNIT_ROUNDOFF
 from symcheck.numeric.transform import transform
 
-import hf_models as hf
+from support import hf_models as hf
 
 DTYPES = {"float32": "F32", "bfloat16": "BF16"}
 

@@ -15,7 +15,7 @@ from symcheck.numeric.equiv import equiv
 from symcheck.numeric.transform import transform
 from symcheck.output.documents import latex_document
 
-from model_checkpoints import write_model, write_safetensors
+from support.model_checkpoints import write_model, write_safetensors
 
 
 @pytest.fixture(scope="module")

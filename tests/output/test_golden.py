@@ -2,8 +2,8 @@
 
 After an intended change to the output, update the goldens and look at the diff:
 
-    SYMCHECK_UPDATE_GOLDEN=1 python -m pytest tests/test_golden.py
-    git diff tests/golden
+    SYMCHECK_UPDATE_GOLDEN=1 python -m pytest tests/output/test_golden.py
+    git diff tests/output/golden
 
 and regenerate proofs/ (notebooks and .tex):
 
@@ -21,7 +21,8 @@ from symcheck.cli import target_result
 from symcheck.output.documents import latex_document
 from symcheck.paper.targets import PAPER
 
-ROOT = Path(__file__).resolve().parent.parent
+from support import ROOT
+
 GOLDEN = Path(__file__).resolve().parent / "golden"
 PROOFS = ROOT / "proofs"
 UPDATE = os.environ.get("SYMCHECK_UPDATE_GOLDEN") == "1"
@@ -57,7 +58,7 @@ def test_golden(name: str) -> None:
         GOLDEN.mkdir(exist_ok=True)
         path.write_text(actual, encoding="ascii")
         return
-    _compare(path, actual, "SYMCHECK_UPDATE_GOLDEN=1 python -m pytest tests/test_golden.py")
+    _compare(path, actual, "SYMCHECK_UPDATE_GOLDEN=1 python -m pytest tests/output/test_golden.py")
 
 
 def test_no_stray_golden_files() -> None:

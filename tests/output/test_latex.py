@@ -19,7 +19,7 @@ from symcheck.output import latex
 from symcheck.output.documents import latex_document
 from symcheck.paper.targets import PAPER
 
-from conftest import invoke_cli, quick_few
+from support import invoke_cli, quick_few
 
 PDFLATEX = shutil.which("pdflatex")
 needs_pdflatex = pytest.mark.skipif(

@@ -11,7 +11,7 @@ import pytest
 import symcheck as sc
 from symcheck.output import plots
 
-from conftest import invoke_cli
+from support import invoke_cli
 
 pytest.importorskip("matplotlib", reason="matplotlib is the optional 'plot' extra")
 

@@ -15,9 +15,8 @@ import pytest
 
 from symcheck.output.report_html import UNSAFE
 
-from conftest import invoke_cli
+from support import ROOT, invoke_cli
 
-ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
 
@@ -136,7 +135,7 @@ def test_the_readme_screenshot_is_made_this_way(browser, relu_page: Path, tmp_pa
 # ---- symcheck model DIR --html FILE ----------------------------------------------------------------
 
 def test_a_model_report_is_one_page(tmp_path: Path) -> None:
-    from model_checkpoints import write_model
+    from support.model_checkpoints import write_model
     directory = tmp_path / "tiny-llama"
     write_model(directory, "llama", layers=3, d=6, m=10, dtype="BF16", shards=1)
     path = tmp_path / "model.html"

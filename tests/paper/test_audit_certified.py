@@ -22,7 +22,7 @@ from symcheck.language.transformations import Transformation, domain
 from symcheck.language.unit_forms import form as unit_form
 from symcheck.paper.auditing import Ground, audit, query_value
 
-from conftest import invoke_cli
+from support import invoke_cli
 
 R = sympy.Rational
 QV = "query-value-rescaling"

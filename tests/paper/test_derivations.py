@@ -14,7 +14,7 @@ from symcheck.language.symbols import SIGMA, A, B
 from symcheck.paper import derivations as dv
 from symcheck.paper.derivations import DERIVATIONS, Claim, Derivation, checks, derive, gated, sums
 
-from conftest import quick_few
+from support import quick_few
 
 F = FORMULATIONS
 REPRS = ("MatMul(", "HadamardProduct(", "Symbol(", "ElementwiseApplyFunction", "Lambda(", "MatrixSymbol(",

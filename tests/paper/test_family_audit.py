@@ -18,7 +18,7 @@ from symcheck.core.rendering import render
 from symcheck.kernel.check import check as kernel_check
 from symcheck.paper.family_audit import FamilyAudit
 
-from conftest import invoke_cli
+from support import invoke_cli
 
 # region verdicts are decided under wall-clock limits: scaled to the machine's load in tests
 pytestmark = pytest.mark.usefixtures("generous_region_budget")

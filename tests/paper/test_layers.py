@@ -10,7 +10,7 @@ from symcheck.language.layer_formulations import Sizes
 from symcheck.language.transformations import Transformation, domain
 from symcheck.paper.layer_agreement import layer_check
 
-from conftest import quick_few
+from support import quick_few
 
 GATED = [Transformation("exchange"), Transformation("inverse-scaling", domain("positive")),
          Transformation("inverse-scaling", domain(-1))]

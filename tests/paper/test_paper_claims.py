@@ -5,7 +5,7 @@ import pytest
 
 import symcheck as sc
 
-from conftest import paper_claims
+from support import paper_claims
 
 COLUMNS = {"exchange": None, "positive": "positive", "minus-one": -1, "any": "any"}
 CASES = [(c["act"], c["form"], column, c[column]) for c in paper_claims() for column in COLUMNS]

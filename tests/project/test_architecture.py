@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "symcheck"
+from support import ROOT
+
+PACKAGE = ROOT / "symcheck"
 LAYERS = ("core", "kernel", "exact", "language", "engine", "numeric", "paper", "output")
 
 

@@ -6,11 +6,12 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_numeric.py"
+from support import ROOT
+
+SCRIPT = ROOT / "benchmarks" / "bench_numeric.py"
 
 
 @pytest.fixture(scope="module")

@@ -17,9 +17,8 @@ import pytest
 import symcheck
 from symcheck.cli import cli
 
-from conftest import invoke_cli
+from support import ROOT, invoke_cli
 
-ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 API_PAGE = DOCS / "reference" / "api.md"
 #: a mkdocstrings directive: `::: dotted.path` alone on a line

@@ -15,7 +15,7 @@ import os
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import invoke_cli
+from support import invoke_cli
 
 EXAMPLES = int(os.environ.get("SYMCHECK_DECISION_FUZZ_EXAMPLES", "20"))
 

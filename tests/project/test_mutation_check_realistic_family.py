@@ -4,11 +4,10 @@ family's mutants exactly as they were."""
 from __future__ import annotations
 
 import importlib.util
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from support import ROOT
 
 
 @pytest.fixture(scope="module")
@@ -131,7 +130,7 @@ def test_the_report_scores_each_family_apart(check) -> None:
 def test_every_deciding_module_has_a_path_and_tests(check) -> None:
     for name in check.CORE:
         assert (ROOT / "symcheck" / check.PATHS[name]).is_file(), name
-        assert all((ROOT / "tests" / f).is_file() for f in check.CORE[name]), name
+        assert all(check.test_path(f) for f in check.CORE[name]), name
     assert {"group", "group_maximality", "parsing", "numeric_checks", "cli", "kernel_check",
             "kernel_gate", "certificate_emit", "zero_proof"} <= set(check.FAMILY_MODULES["new"])
     assert not set(check.DECIDING) & set(check.FAMILY_MODULES["old"])

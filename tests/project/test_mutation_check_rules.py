@@ -7,11 +7,9 @@ that no longer matches a generated mutant would silently stop excluding anything
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from support import ROOT
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "symcheck"
+from support import ROOT
+
+PACKAGE = ROOT / "symcheck"
 BELOW_OUTPUT = ("core", "exact", "language", "engine", "numeric", "paper")
 #: a control word of two letters or more, or a control symbol LaTeX uses in formulas
 COMMAND = re.compile(r"\\(?:[A-Za-z]{2,}|[,;:!{}|])")

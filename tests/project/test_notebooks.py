@@ -19,9 +19,10 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+from support import ROOT
+
 pytestmark = pytest.mark.slow  # among the heaviest files measured: left out of the quick run
 
-ROOT = Path(__file__).resolve().parent.parent
 PROOFS = ROOT / "proofs"
 KERNEL = "python3"
 CELL_TIMEOUT = 600

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from support import ROOT
+
 #: the pages a reader reads examples on: the README and the site's own pages (the generated
 #: references hold no examples of their own)
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]

@@ -13,9 +13,9 @@ from __future__ import annotations
 import ast
 import re
 from collections import Counter
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from support import ROOT
+
 PACKAGE = ROOT / "symcheck"
 LEDGER = ROOT / "docs" / "trust-ledger.md"
 DECISION_LAYERS = ("exact", "language", "engine", "paper")

@@ -33,7 +33,7 @@ def large_model(directory, budget: int = 2**20) -> tuple[Any, dict]:
     from symcheck.numeric.architectures import open_model
     from symcheck.numeric.transform import layer_groups
 
-    from model_checkpoints import write_model
+    from support.model_checkpoints import write_model
     write_model(directory, "llama", layers=6, d=64, m=1024, dtype="F32", shards=3)
     model = open_model(directory)
     assert model.checkpoint.nbytes >= 4 * budget

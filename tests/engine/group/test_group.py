@@ -19,7 +19,7 @@ from symcheck.exact.evaluate import certify_nonzero
 from symcheck.exact.signs import at_point
 from symcheck.language.symbols import Z
 
-from conftest import QUICK_ACTIVATIONS, quick_few
+from support import QUICK_ACTIVATIONS, quick_few
 
 LOG_PERIODIC = "Piecewise((z*cos(2*pi*log(Abs(z))/log(2)), Ne(z, 0)), (0, True))"
 

@@ -16,7 +16,7 @@ from symcheck.engine.group.assemble import symmetry_group
 from symcheck.kernel.check import check, check_document
 from symcheck.language.activations import CATALOGUE
 
-from kernel_certificates import numbers, put
+from support.kernel_certificates import numbers, put
 
 LOG_PERIODIC = "Piecewise((z*cos(2*pi*log(Abs(z))/log(2)), Ne(z, 0)), (0, True))"
 TINY = ["rat", 1, 10 ** 100]

@@ -11,7 +11,7 @@ import symcheck as sc
 from symcheck.engine.group.assemble import symmetry_group
 from symcheck.engine.group.results import SymmetryGroup
 
-from conftest import QUICK_ACTIVATIONS, quick_few
+from support import QUICK_ACTIVATIONS, quick_few
 
 DOMAINS = ("positive", "negative", "any", "-1", "2", "1/2", "-3")
 NAMES = [a.name for a in sc.catalogue()] + [

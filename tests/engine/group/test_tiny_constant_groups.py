@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 import symcheck as sc
 from symcheck.core.errors import SymcheckError
 
-from conftest import invoke_cli
-from tiny_constants import D_TEXT, P_TEXT, POSITIONS, Position, Tiny, mp_rational, tiny_constants
+from support import invoke_cli
+from support.tiny_constants import D_TEXT, P_TEXT, POSITIONS, Position, Tiny, mp_rational, tiny_constants
 
 # verdicts, not the machine's load; slow: among the heaviest files measured, left out of the quick run
 pytestmark = [pytest.mark.usefixtures("generous_parse_budget"), pytest.mark.slow]
