@@ -48,6 +48,7 @@ from symcheck.core.errors import NumericError
 from symcheck.core.rendering import render
 from symcheck.core.results import Renderable
 from symcheck.engine.check_result import CheckResult
+from symcheck.engine.group.layer_forms import LayerForm
 from symcheck.engine.symmetries import check, check_exchange, check_inverse_scaling
 from symcheck.language.activations import Activation, activation
 from symcheck.language.layer_formulations import Formulation, Sizes, formulation
@@ -67,14 +68,14 @@ __all__ = ["DEFAULT_TOKENS", "VERDICTS", "LayerFigures", "LayerRecord", "ModelRe
 
 _T = TransformationKind
 #: the verdicts of a layer, by key: (transformation, its scale's domain, forms it applies to)
-VERDICTS: Mapping[LayerVerdictKey, tuple[TransformationKind, str | None, tuple[str, ...]]] = MappingProxyType({
-    LayerVerdictKey.EXCHANGE: (_T.EXCHANGE, None, ("gated",)),
-    LayerVerdictKey.INVERSE_SCALING_POSITIVE: (_T.INVERSE_SCALING, "positive", ("gated",)),
-    LayerVerdictKey.INVERSE_SCALING_MINUS_ONE: (_T.INVERSE_SCALING, "-1", ("gated",)),
-    LayerVerdictKey.KEY_VALUE_RESCALING: (_T.KEY_VALUE_RESCALING, "positive", ("gated", "mlp")),
+VERDICTS: Mapping[LayerVerdictKey, tuple[TransformationKind, str | None, tuple[LayerForm, ...]]] = MappingProxyType({
+    LayerVerdictKey.EXCHANGE: (_T.EXCHANGE, None, (LayerForm.GATED,)),
+    LayerVerdictKey.INVERSE_SCALING_POSITIVE: (_T.INVERSE_SCALING, "positive", (LayerForm.GATED,)),
+    LayerVerdictKey.INVERSE_SCALING_MINUS_ONE: (_T.INVERSE_SCALING, "-1", (LayerForm.GATED,)),
+    LayerVerdictKey.KEY_VALUE_RESCALING: (_T.KEY_VALUE_RESCALING, "positive", (LayerForm.GATED, LayerForm.MLP)),
 })
 #: the unit statement each form's verdicts are decided on (an MLP unit is σ(x·k)·v)
-_UNIT = {"gated": "gated", "mlp": "sigma(b)"}
+_UNIT = {LayerForm.GATED: "gated", LayerForm.MLP: "sigma(b)"}
 #: bytes per float64
 _S = 8
 #: the factor scaling the keys (and dividing the values): a power of two, so both are exact
@@ -166,7 +167,7 @@ class ModelReport(Renderable):
 
 
 @functools.lru_cache(maxsize=64)
-def layer_verdicts(act: Activation, form: str, timeout: float = DEFAULT_TIMEOUT
+def layer_verdicts(act: Activation, form: LayerForm, timeout: float = DEFAULT_TIMEOUT
                    ) -> tuple[tuple[LayerVerdictKey, CheckResult | None], ...]:
     """The symbolic verdicts for σ on ``form`` (``gated`` or ``mlp``), as (key, result) pairs;
     a transformation that does not apply to the form has None. Cached: once per activation."""
@@ -417,7 +418,7 @@ def _sweep_on(layer: MlpLayer, X: np.ndarray, memory: int | str, act: Activation
         raise NumericError(f"inputs have {d} columns; layer {layer.index} takes d = {layer.d}", name="inputs")
     plan = cut(N, layer.d, layer.m, layer.e, memory, biased=layer.biased)
     X1 = np.hstack([X, np.ones((N, 1))]) if layer.biased else X
-    gated_form = layer.form == "gated"
+    gated_form = layer.form is LayerForm.GATED
     squares = dict.fromkeys(("f", "swap", "scaled", "error", "ref"), 0.0)
     kept = np.empty((N, layer.e)) if keep else None
     buffers = Buffers()
