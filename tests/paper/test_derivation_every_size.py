@@ -137,7 +137,7 @@ def test_the_mutants_really_differ_at_larger_sizes() -> None:
 def test_every_verified_step_passed_a_check_valid_for_every_size(name: str) -> None:
     for step in derive(name).steps:
         assert step.verified
-        every_size = [r for r in step.checks if r.kind != "explicit"]
+        every_size = [r for r in step.checks if r.kind != ("explicit",)]
         assert every_size and all(r.status == "verified" for r in every_size), str(step)
         assert not any(r.status == "not-applicable" for r in step.checks)
 
@@ -146,7 +146,7 @@ def test_every_verified_step_passed_a_check_valid_for_every_size(name: str) -> N
 @pytest.mark.slow
 def test_the_per_unit_steps_are_proved_for_symbolic_sizes(name: str, number: int) -> None:
     step = derive(name).steps[number - 1]
-    kinds = {r.kind: r for r in step.checks}
+    kinds = {kind: r for r in step.checks for kind in r.kind}  # a record may name several methods
     assert kinds["generic-entry"].status == "verified"
     assert "for every size" in kinds["generic-entry"].detail
 
