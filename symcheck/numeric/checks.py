@@ -239,9 +239,9 @@ def prepare(check_name: NumericCheckKind, *, act: Any = "silu", form: NumericFor
 def measure(check_name: NumericCheckKind, **options: Any) -> NumericReport:
     """``prepare(check_name, **options).run()``.
 
-    >>> measure("exchange", act="silu", d=8, m=16, tokens=32).outcome
+    >>> measure("exchange", act="silu", d=8, m=16, tokens=32).outcome.value
     'differ'
-    >>> measure("rank1", act="gelu", d=8, m=16, tokens=32).outcome
+    >>> measure("rank1", act="gelu", d=8, m=16, tokens=32).outcome.value
     'agree'
     """
     progress = options.pop("progress", None)

@@ -218,3 +218,13 @@ def test_shadowed_indices_are_not_merged_or_reordered() -> None:
     right = sympy.Sum(sympy.Sum(u[0, i], (i, 0, 1)), (i, 0, 2))
     assert not sums.scalars_equal(left, right)
     assert left.doit() != right.doit()
+
+
+def test_a_check_kind_still_equals_its_text() -> None:
+    """``CheckRecord.kind`` became a tuple of methods; the text it was before ("explicit",
+    "matrix-expression+scalar") is what notebooks compare with, so it must stay equal."""
+    from symcheck.paper.derivations.checks import CheckRecord
+    both = CheckRecord("matrix-expression+scalar", "verified", "")
+    assert both.kind == "matrix-expression+scalar" and both.kind != "matrix-expression"
+    assert both.kind == ("matrix-expression", "scalar") and {both.kind: 1}["matrix-expression+scalar"] == 1
+    assert CheckRecord("explicit", "verified", "").kind == "explicit"

@@ -60,6 +60,17 @@ class CheckKinds(tuple[CheckKind, ...]):
     def __str__(self) -> str:
         return "+".join(self)
 
+    # the text form ("explicit", "matrix-expression+scalar") is what ``kind`` was before it was
+    # typed, and what notebooks and users compare with: it stays equal (and hashes alike)
+    def __eq__(self, other: object) -> bool:
+        return str(self) == other if isinstance(other, str) else tuple.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
 
 @dataclass(frozen=True, init=False)
 class CheckRecord:
