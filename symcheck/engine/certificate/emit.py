@@ -309,13 +309,17 @@ def certify_zero(expr: Any, space: Mapping[Any, Any], *, about: str = "", check_
     return emit_certificate(node, claim, domains, about, check_it, started, seconds)
 
 
-def _statement(sigma: Any, transformation: Any, unit: Any) -> tuple[Any, Any, Node, dict]:
-    """σ and the form as objects, and the statement's left − right tree with every domain."""
+def _statement(sigma: Any, transformation: Any, unit: Any) -> tuple[Any, Any, Node, dict] | str:
+    """σ and the form as objects, and the statement's left − right tree with every domain; or,
+    when the statement has no tree, the reason (the caller's refusal)."""
     from symcheck.language.activations import activation
     from symcheck.language.unit_forms import form
-    sigma = activation(sigma)
-    unit = unit if not isinstance(unit, str) else form(unit)
-    return (sigma, unit, *statement_claim(sigma.expr, transformation, unit))
+    try:
+        sigma = activation(sigma)
+        unit = unit if not isinstance(unit, str) else form(unit)
+        return (sigma, unit, *statement_claim(sigma.expr, transformation, unit))
+    except (Unsupported, Reject, RecursionError) as why:
+        return f"the statement has no tree: {why}"
 
 
 def certify_statement(sigma: Any, transformation: Any, unit: Any = "gated", *, check_it: bool = True,
@@ -327,10 +331,10 @@ def certify_statement(sigma: Any, transformation: Any, unit: Any = "gated", *, c
     ``unit`` a :class:`~symcheck.language.unit_forms.Form` or a form's name.
     """
     started = time.perf_counter()
-    try:
-        sigma, unit, expr, domains = _statement(sigma, transformation, unit)
-    except (Unsupported, Reject, RecursionError) as why:
-        return checked_outcome(None, started, check_it, f"the statement has no tree: {why}")
+    stated = _statement(sigma, transformation, unit)
+    if isinstance(stated, str):
+        return checked_outcome(None, started, check_it, stated)
+    sigma, unit, expr, domains = stated
     about = f"{transformation.describe()}, {unit.name} form, σ = {sigma.name}"
     claim = {"kind": "zero", "expr": to_json(expr), "vars": domains}
     return emit_certificate(expr, claim, domains, about, check_it, started, seconds)
@@ -341,10 +345,10 @@ def certify_witness(sigma: Any, transformation: Any, unit: Any, point: Mapping[s
     """The certificate of a ``broken``: the statement's left − right, σ substituted, is non-zero at
     ``point`` (variable name → exact rational); the kernel re-evaluates it there itself."""
     started = time.perf_counter()
-    try:
-        sigma, unit, expr, domains = _statement(sigma, transformation, unit)
-    except (Unsupported, Reject, RecursionError) as why:
-        return checked_outcome(None, started, check_it, f"the statement has no tree: {why}")
+    stated = _statement(sigma, transformation, unit)
+    if isinstance(stated, str):
+        return checked_outcome(None, started, check_it, stated)
+    sigma, unit, expr, domains = stated
     about = f"{transformation.describe()}, {unit.name} form, σ = {sigma.name}: broken"
     return witnessed_certificate({"kind": "nonzero", "expr": to_json(expr), "vars": domains}, sorted(domains),
                                  point, about, started, check_it)
