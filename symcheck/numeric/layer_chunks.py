@@ -1,10 +1,12 @@
 """A model layer's weights, a chunk of units at a time, as the model report works through them.
 
 Each chunk's factors are read from the checkpoint's files (:func:`~symcheck.numeric.safetensors_io.read_block`,
-BF16 widened exactly) into arrays reused from chunk to chunk — a fresh array of a chunk's
-weights (tens of MB) cost its page faults on every chunk, more than widening did — as the
-units' rows (c, width), every entry checked to be finite. The values' rows also come divided
-by β, for the rescaled output.
+BF16 widened exactly) into arrays reused from chunk to chunk (a fresh array of a chunk's
+weights, tens of MB, cost its page faults on every chunk, more than widening did), as the
+units' rows (c, width), every entry checked to be finite. Values stored with their units as
+columns (down_proj) come as the transposed view of (width, c) rows read in the file's order:
+writing them in a transposing stride cost more than the products through them saved. The
+values' rows also come divided by β, for the rescaled output.
 
 (Reading the next chunk on a second thread while the caller computes was tried: on the
 benchmark's model it saved nothing, wall or CPU, so chunks are read in turn.)
@@ -106,17 +108,28 @@ def _read(layer: MlpLayer, u0: int, u1: int, map_bytes: int, beta: float, buffer
     # the BF16 check's workspace, within map_bytes as the cut counts it
     scratch = buffers.get("widening", (max(1, min(WIDEN_ENTRIES, map_bytes // 4)),), np.uint16)
     key = units(layer.key, u0, u1, map_bytes, layer.biased, buffers.get("key", (c, d1)), scratch=scratch)
-    halved = buffers.get("value/β", (c, layer.e))
-    value = units(layer.value, u0, u1, map_bytes, False, buffers.get("value", (c, layer.e)), (halved, beta),
-                  scratch)
+    halved, value_rows = _value_arrays(layer, c, buffers)
+    value = units(layer.value, u0, u1, map_bytes, False, value_rows, (halved, beta), scratch)
     query = (None if layer.query is None else
              units(layer.query, u0, u1, map_bytes, layer.biased, buffers.get("query", (c, d1)), scratch=scratch))
     return Chunk(u0, u1, query, key, value, halved)
 
 
-def chunks(layer: MlpLayer, spans: Sequence[tuple[int, int]], map_bytes: int, beta: float) -> Iterator[Chunk]:
-    """The chunks of units ``spans`` ((u0, u1) each), in order, in one set of arrays: a chunk's
-    arrays are valid until the caller asks for the next one."""
-    buffers = Buffers()
+def _value_arrays(layer: MlpLayer, c: int, buffers: Buffers) -> tuple[np.ndarray, np.ndarray]:
+    """The arrays the values and the values / β are read into, as (c, e) views: C-contiguous
+    when the checkpoint stores the values' units as rows; when it stores them as columns
+    (down_proj is (e, m)), the transposed views of C-contiguous (e, c) arrays, so that reading
+    writes the file's rows in order, not in a transposing stride (the BLAS takes the
+    transposed operand as it is)."""
+    if layer.value.units_axis == 0:
+        return buffers.get("value/β", (c, layer.e)), buffers.get("value", (c, layer.e))
+    return buffers.get("value/β", (layer.e, c)).T, buffers.get("value", (layer.e, c)).T
+
+
+def chunks(layer: MlpLayer, spans: Sequence[tuple[int, int]], map_bytes: int, beta: float,
+           buffers: Buffers | None = None) -> Iterator[Chunk]:
+    """The chunks of units ``spans`` ((u0, u1) each), in order, in one set of arrays (``buffers``,
+    else new ones): a chunk's arrays are valid until the caller asks for the next one."""
+    buffers = Buffers() if buffers is None else buffers
     for u0, u1 in spans:
         yield _read(layer, u0, u1, map_bytes, beta, buffers)

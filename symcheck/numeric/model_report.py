@@ -302,10 +302,12 @@ def _relative(difference: float, reference: float) -> float | None:
     return math.sqrt(difference / reference)
 
 
-def measure_layer(layer: MlpLayer, X: np.ndarray, memory: int | str, act: Activation | None = None
-                  ) -> LayerFigures:
-    """The layer's figures on the rows X (float64, (N, d)), within ``memory``."""
-    return _sweep(layer, X, memory, act, keep=False)[0]
+def measure_layer(layer: MlpLayer, X: np.ndarray, memory: int | str, act: Activation | None = None,
+                  buffers: Buffers | None = None) -> LayerFigures:
+    """The layer's figures on the rows X (float64, (N, d)), within ``memory``. ``buffers``: the
+    work arrays, reused from layer to layer by a caller that measures several in turn (fresh
+    arrays may cost their page faults again on every layer)."""
+    return _sweep(layer, X, memory, act, keep=False, buffers=buffers)[0]
 
 
 def layer_output(layer: MlpLayer, X: np.ndarray, memory: int | str = DEFAULT_MEMORY,
@@ -318,16 +320,16 @@ def layer_output(layer: MlpLayer, X: np.ndarray, memory: int | str = DEFAULT_MEM
 
 
 def _sweep(layer: MlpLayer, X: np.ndarray, memory: int | str, act: Activation | None,
-           keep: bool) -> tuple[LayerFigures, np.ndarray | None]:
+           keep: bool, buffers: Buffers | None = None) -> tuple[LayerFigures, np.ndarray | None]:
     # One BLAS thread: a chunk's products are small, and a threaded BLAS spends more time waiting
     # than computing on them (40× slower seen on a busy two-core machine); the same arithmetic
     # wherever the layer runs, too. More cores: more layers at once (``workers``).
     try:
         from threadpoolctl import threadpool_limits
     except ImportError:  # pragma: no cover - threadpoolctl is a dependency
-        return _sweep_on(layer, X, memory, act, keep)
+        return _sweep_on(layer, X, memory, act, keep, buffers)
     with threadpool_limits(limits=1, user_api="blas"):
-        return _sweep_on(layer, X, memory, act, keep)
+        return _sweep_on(layer, X, memory, act, keep, buffers)
 
 
 def _gated_chunk(layer: MlpLayer, Xb: np.ndarray, Xplain: np.ndarray, chunk: Chunk,
@@ -410,7 +412,7 @@ def _squares(sums: dict[str, np.ndarray], squares: dict[str, float]) -> None:
 
 
 def _sweep_on(layer: MlpLayer, X: np.ndarray, memory: int | str, act: Activation | None,
-              keep: bool) -> tuple[LayerFigures, np.ndarray | None]:
+              keep: bool, buffers: Buffers | None) -> tuple[LayerFigures, np.ndarray | None]:
     act = activation(layer.activation) if act is None else act
     sigma = act.to_numpy(np.dtype(np.float64))
     N, d = X.shape
@@ -421,14 +423,14 @@ def _sweep_on(layer: MlpLayer, X: np.ndarray, memory: int | str, act: Activation
     gated_form = layer.form is LayerForm.GATED
     squares = dict.fromkeys(("f", "swap", "scaled", "error", "ref"), 0.0)
     kept = np.empty((N, layer.e)) if keep else None
-    buffers = Buffers()
+    buffers = Buffers() if buffers is None else buffers
     spans = [(u0, min(u0 + plan.units, layer.m)) for u0 in range(0, layer.m, plan.units)]
     for t0 in range(0, N, plan.rows):
         t1 = min(t0 + plan.rows, N)
         Xb, Xplain = X1[t0:t1], X[t0:t1]
         sums = {k: np.zeros((t1 - t0, layer.e))
                 for k in (("f", "swap", "scaled", "ref") if gated_form else ("f", "scaled", "ref"))}
-        for chunk in chunks(layer, spans, plan.map_bytes, _BETA):
+        for chunk in chunks(layer, spans, plan.map_bytes, _BETA, buffers):
             K, V = chunk.key, chunk.value
             if gated_form:
                 _gated_chunk(layer, Xb, Xplain, chunk, sigma, sums, buffers,
@@ -495,8 +497,9 @@ def model_report(path: str | Path | Model, *, layers: str | Iterable[int] | None
     if run.serial:
         verdicts = {kind: layer_verdicts(acts[kind[0]], kind[1], timeout) for kind in kinds}
         figures = []
+        buffers = Buffers()  # one set of work arrays for every layer of a serial run
         for layer in chosen:
-            figures.append(measure_layer(layer, X, budget, acts[layer.activation]))
+            figures.append(measure_layer(layer, X, budget, acts[layer.activation], buffers))
             if progress is not None:
                 progress(f"layer {layer.index}")
         runner = "serial"
