@@ -166,26 +166,31 @@ def test_the_emitted_certificates_are_accepted(name):
     assert check(EMITTED[name]).accepted
 
 
+def _every_piece(node, path=()):
+    """(path of the case split, index, piece) for every piece of a proof tree, outer ones first."""
+    for i, piece in enumerate(node.get("pieces", ())):
+        yield path, i, piece
+        yield from _every_piece(piece, path + ("pieces", i))
+
+
+def _nudged(end, shift):
+    """A rational region end moved by shift · 10⁻¹⁰⁰ (relative to its denominator)."""
+    p, q = end[1], 1 if end[0] == "int" else end[2]
+    return ["rat", p * 10 ** 100 + shift, q * 10 ** 100]
+
+
 @pytest.mark.parametrize("name", sorted(EMITTED))
 def test_every_region_end_moved_by_a_tiny_amount_is_rejected(name):
     cert = EMITTED[name]
     moved = 0
-
-    def visit(node, path):
-        nonlocal moved
-        for i, piece in enumerate(node.get("pieces", ())):
-            region = piece["region"]
-            for j in range(1, len(region)):
-                end = region[j]
-                if isinstance(end, list) and end[0] in ("int", "rat"):
-                    p, q = end[1], 1 if end[0] == "int" else end[2]
-                    edited = copy.deepcopy(cert)
-                    target = proof_at(edited, path + ("pieces", i))
-                    target["region"][j] = ["rat", p * 10 ** 100 + 1, q * 10 ** 100]
-                    rejected(edited)
-                    moved += 1
-            visit(piece, path + ("pieces", i))
-    visit(cert["proof"], ())
+    for path, i, piece in _every_piece(cert["proof"]):
+        region = piece["region"]
+        for j in range(1, len(region)):
+            if isinstance(region[j], list) and region[j][0] in ("int", "rat"):
+                edited = copy.deepcopy(cert)
+                proof_at(edited, path + ("pieces", i))["region"][j] = _nudged(region[j], 1)
+                rejected(edited)
+                moved += 1
     assert moved or "pieces" not in cert["proof"]
 
 
@@ -272,26 +277,18 @@ def test_a_cut_moved_consistently_is_rejected(name):
     # what rejects it is a branch condition (or a subst) that no longer holds on a piece
     cert = EMITTED[name]
     moved = 0
-
-    def visit(node, path):
-        nonlocal moved
-        pieces = node.get("pieces", ())
-        for i, piece in enumerate(pieces):
-            if piece["region"][0] == "point" and piece["region"][1][0] in ("int", "rat"):
-                end = piece["region"][1]
-                p, q = end[1], 1 if end[0] == "int" else end[2]
-                for shift in (1, -1):
-                    new = ["rat", p * 10 ** 100 + shift, q * 10 ** 100]
-                    edited = copy.deepcopy(cert)
-                    target = proof_at(edited, path)
-                    target["pieces"][i]["region"][1] = new
-                    target["pieces"][i - 1]["region"][2] = new
-                    target["pieces"][i + 1]["region"][1] = new
-                    verdict = rejected(edited)
-                    assert "gap or overlap" not in verdict.reason
-                    moved += 1
-            visit(piece, path + ("pieces", i))
-    visit(cert["proof"], ())
+    for path, i, piece in _every_piece(cert["proof"]):
+        if piece["region"][0] == "point" and piece["region"][1][0] in ("int", "rat"):
+            for shift in (1, -1):
+                new = _nudged(piece["region"][1], shift)
+                edited = copy.deepcopy(cert)
+                target = proof_at(edited, path)
+                target["pieces"][i]["region"][1] = new
+                target["pieces"][i - 1]["region"][2] = new
+                target["pieces"][i + 1]["region"][1] = new
+                verdict = rejected(edited)
+                assert "gap or overlap" not in verdict.reason
+                moved += 1
     assert moved or "pieces" not in cert["proof"]
 
 

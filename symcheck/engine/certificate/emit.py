@@ -309,17 +309,18 @@ def certify_zero(expr: Any, space: Mapping[Any, Any], *, about: str = "", check_
     return emit_certificate(node, claim, domains, about, check_it, started, seconds)
 
 
-def _statement(sigma: Any, transformation: Any, unit: Any) -> tuple[Any, Any, Node, dict] | str:
-    """σ and the form as objects, and the statement's left − right tree with every domain; or,
-    when the statement has no tree, the reason (the caller's refusal)."""
+def _statement(sigma: Any, transformation: Any, unit: Any) -> tuple[Node, dict, str] | str:
+    """The statement's left − right tree (σ and the form read as objects), every domain and what
+    it is about; or, when the statement has no tree, the reason (the caller's refusal)."""
     from symcheck.language.activations import activation
     from symcheck.language.unit_forms import form
     try:
         sigma = activation(sigma)
         unit = unit if not isinstance(unit, str) else form(unit)
-        return (sigma, unit, *statement_claim(sigma.expr, transformation, unit))
+        expr, domains = statement_claim(sigma.expr, transformation, unit)
     except (Unsupported, Reject, RecursionError) as why:
         return f"the statement has no tree: {why}"
+    return expr, domains, f"{transformation.describe()}, {unit.name} form, σ = {sigma.name}"
 
 
 def certify_statement(sigma: Any, transformation: Any, unit: Any = "gated", *, check_it: bool = True,
@@ -334,8 +335,7 @@ def certify_statement(sigma: Any, transformation: Any, unit: Any = "gated", *, c
     stated = _statement(sigma, transformation, unit)
     if isinstance(stated, str):
         return checked_outcome(None, started, check_it, stated)
-    sigma, unit, expr, domains = stated
-    about = f"{transformation.describe()}, {unit.name} form, σ = {sigma.name}"
+    expr, domains, about = stated
     claim = {"kind": "zero", "expr": to_json(expr), "vars": domains}
     return emit_certificate(expr, claim, domains, about, check_it, started, seconds)
 
@@ -348,10 +348,9 @@ def certify_witness(sigma: Any, transformation: Any, unit: Any, point: Mapping[s
     stated = _statement(sigma, transformation, unit)
     if isinstance(stated, str):
         return checked_outcome(None, started, check_it, stated)
-    sigma, unit, expr, domains = stated
-    about = f"{transformation.describe()}, {unit.name} form, σ = {sigma.name}: broken"
+    expr, domains, about = stated
     return witnessed_certificate({"kind": "nonzero", "expr": to_json(expr), "vars": domains}, sorted(domains),
-                                 point, about, started, check_it)
+                                 point, f"{about}: broken", started, check_it)
 
 
 def certify_nonmember(sigma: Any, a: Any, c: Any, point: Mapping[str, Any], *, check_it: bool = True) -> Outcome:
