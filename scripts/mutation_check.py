@@ -98,7 +98,10 @@ _GROUP_TESTS = ("test_group_flat.py", "test_group_break_orders.py", "test_group_
                 "test_group_fuzz.py", "test_tiny_constant_groups.py")
 _KERNEL_TESTS = ("test_kernel_integer_parts_at_points.py", "test_kernel_change_fresh_names.py", "test_kernel_tree_grammar.py", "test_kernel_polynomial_nodes.py", "test_kernel_change_regions.py", "test_kernel_tree_depth.py", "test_kernel_bundles.py", "test_certificate_gaps.py", "test_functions_table.py",
                  "test_kernel_units.py", "test_kernel_rules.py", "test_kernel_certificates.py",
-                 "test_kernel_cli.py", "test_certificate_emitter.py")
+                 "test_kernel_cli.py", "test_certificate_emitter.py",
+                 # the family claims (nonzero-region, covers by several probes), Taylor bounds, points
+                 "test_family_kernel_regions.py", "test_kernel_taylor.py", "test_kernel_points_between.py",
+                 "test_kernel_zero_power.py")
 _EMIT_TESTS = ("test_emitter_rewrite_reach.py", "test_certificate_emitter.py", "test_kernel_certificates.py",
                "test_kernel_cli.py", "test_kernel_units.py", "test_group.py")
 DECIDING: dict[str, tuple[str, ...]] = {
@@ -109,7 +112,8 @@ DECIDING: dict[str, tuple[str, ...]] = {
     **{name: _EMIT_TESTS for name in ("certificate_emit", "certificate_points", "certificate_rewrite",
                                       "certificate_tree")},
     **{f"kernel_{name}": _KERNEL_TESTS for name in ("check", "derivative", "evaluate", "normal", "points",
-                                                    "rules", "signs", "tree", "verdict")},
+                                                    "rules", "signs", "tree", "verdict", "bounds",
+                                                    "complete", "probe")},
     "zero_proof": ("test_zero_proofs_over_e.py", "test_radical_zero_proofs.py", "test_zero_tiny_residual.py", "test_zero_decisions.py", "test_symmetries.py", "test_group.py"),
     "parsing": ("test_parser_vocabulary.py", "test_parsing_defined_on_r.py", "test_extremum_proofs.py", "test_parsing_relation_factors.py", "test_parsing_condition_names.py", "test_parsing_constant_factors.py", "test_parsing.py", "test_domain.py", "test_definedness_proofs.py",
                 "test_parse_unevaluated.py", "test_tiny_constant_signs.py"),
