@@ -73,10 +73,10 @@ CORE: dict[str, tuple[str, ...]] = {
     "signs": ("test_point_values.py", "test_cache_keys.py", "test_exact_sign_contract.py", "test_certified_signs.py", "test_substitute_without_sign_guesses.py", "test_roots.py", "test_regions.py", "test_split_soundness.py", "test_symmetries.py"),
     "regions": ("test_case_splits.py", "test_undecided_comparisons.py", "test_zero_decisions.py", "test_regions.py", "test_split_soundness.py", "test_roots.py", "test_symmetries.py"),
     "zero": ("test_cache_keys.py", "test_zero_identities.py", "test_zero_decisions.py", "test_fallback_wiring.py", "test_split_soundness.py", "test_regions.py", "test_symmetries.py"),
-    "plane": ("test_plane_cases.py", "test_plane.py", "test_fallback_wiring.py"),
+    "plane": ("test_plane_case_justification.py", "test_plane_cases.py", "test_plane.py", "test_fallback_wiring.py"),
     "evaluate": ("test_real_root_enclosures.py", "test_certified_evaluation.py", "test_point_coordinate_types.py", "test_inverse_functions_at_rationals.py", "test_undecided_comparisons.py", "test_evaluate.py", "test_arb_enclose_range.py", "test_intervals.py"),
     "balls": ("test_balls_upper_end_zero.py", "test_ball_signs_and_powers.py", "test_inverse_functions_at_rationals.py", "test_refusal_kinds.py", "test_hulls.py", "test_certified_evaluation.py", "test_arb_enclose_range.py", "test_evaluate.py", "test_intervals.py"),
-    "intervals": ("test_interval_helpers.py", "test_interval_domains.py", "test_second_opinion_gamma.py", "test_ball_signs_and_powers.py", "test_refusal_kinds.py", "test_hulls.py", "test_interval_enclosures.py", "test_intervals.py", "test_arb_enclose_range.py"),
+    "intervals": ("test_interval_exact_values.py", "test_interval_helpers.py", "test_interval_domains.py", "test_second_opinion_gamma.py", "test_ball_signs_and_powers.py", "test_refusal_kinds.py", "test_hulls.py", "test_interval_enclosures.py", "test_intervals.py", "test_arb_enclose_range.py"),
     "symmetries": ("test_certified_witnesses.py", "test_proof_steps.py", "test_fallback_wiring.py", "test_rescaling_degree_domain.py", "test_symmetries.py", "test_guard.py", "test_custom_forms.py"),
     "theorems": ("test_certified_witnesses.py", "test_symmetries.py"),
     # split from symmetries (issue 24): the steps a decision is written as, and its numeric evidence
@@ -95,14 +95,15 @@ CORE: dict[str, tuple[str, ...]] = {
 # on them (its exclusion tables were written for the core only): see FAMILY_MODULES.
 _GROUP_TESTS = ("test_group_flat.py", "test_group_break_orders.py", "test_group_log_periodic_harmonics.py", "test_group_discrete_components.py",
                 "test_group_taylor_order.py", "test_group.py", "test_group_cli.py", "test_group_consistency.py",
-                "test_group_fuzz.py", "test_tiny_constant_groups.py")
+                "test_group_fuzz.py", "test_tiny_constant_groups.py", "test_group_finite_formulas.py",
+                "test_member_fallback_refutation.py")
 _KERNEL_TESTS = ("test_kernel_integer_parts_at_points.py", "test_kernel_change_fresh_names.py", "test_kernel_tree_grammar.py", "test_kernel_polynomial_nodes.py", "test_kernel_change_regions.py", "test_kernel_tree_depth.py", "test_kernel_bundles.py", "test_certificate_gaps.py", "test_functions_table.py",
                  "test_kernel_units.py", "test_kernel_rules.py", "test_kernel_certificates.py",
                  "test_kernel_cli.py", "test_certificate_emitter.py",
                  # the family claims (nonzero-region, covers by several probes), Taylor bounds, points
                  "test_family_kernel_regions.py", "test_kernel_taylor.py", "test_kernel_points_between.py",
                  "test_kernel_zero_power.py")
-_EMIT_TESTS = ("test_emitter_rewrite_reach.py", "test_certificate_emitter.py", "test_kernel_certificates.py",
+_EMIT_TESTS = ("test_emitter_rewrite_reach.py", "test_certificate_gaps.py", "test_certificate_emitter.py", "test_kernel_certificates.py",
                "test_kernel_cli.py", "test_kernel_units.py", "test_group.py")
 DECIDING: dict[str, tuple[str, ...]] = {
     **{name: _GROUP_TESTS for name in ("group", "group_breaks", "group_facts", "group_formulations",
@@ -116,7 +117,7 @@ DECIDING: dict[str, tuple[str, ...]] = {
                                                     "complete", "probe")},
     "zero_proof": ("test_zero_proofs_over_e.py", "test_radical_zero_proofs.py", "test_zero_tiny_residual.py", "test_zero_decisions.py", "test_symmetries.py", "test_group.py"),
     "parsing": ("test_parser_vocabulary.py", "test_parsing_defined_on_r.py", "test_extremum_proofs.py", "test_parsing_relation_factors.py", "test_parsing_condition_names.py", "test_parsing_constant_factors.py", "test_parsing.py", "test_domain.py", "test_definedness_proofs.py",
-                "test_parse_unevaluated.py", "test_tiny_constant_signs.py"),
+                "test_parse_unevaluated.py", "test_tiny_constant_signs.py", "test_families_keywords.py"),
     "numeric_checks": ("test_numeric_relative_change.py", "test_numeric_underflow.py", "test_numeric_form_names.py", "test_numeric_checks.py", "test_numeric_empty.py",
                        "test_numeric_nonfinite.py", "test_numeric.py", "test_memory_estimate.py",
                        "test_memory_estimate_skewed_sizes.py"),
@@ -520,6 +521,8 @@ _ONE_ARGUMENT_RULES = (
     'lambda u: u.args[0] if isinstance(u, sympy.log) and _positive(u.args[0]) else None),',
     'lambda u: sympy.atan(sympy.sinh(2 * u.args[0])) / 2 if isinstance(u, sympy.tanh) else Non…',
 )
+EQUIVALENT[("parsing", "`args[0]` → `args[-1]`, in `u = args[0] if len(args) == 1 else args[0] / args[1]`")] = (
+    "the first args[0] is read only when len(args) == 1, where args[-1] is args[0]")
 EQUIVALENT.update({("zero", f"`u.args[0]` → `u.args[-1]`, in `{line}`"):
                    "u is an instance of sinh, asinh, atan, tanh, cosh, exp or log, each of one argument in SymPy "
                    "(log(x, b) is built as log(x)/log(b)), so u.args[-1] is u.args[0]"

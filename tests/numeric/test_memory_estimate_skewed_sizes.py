@@ -33,3 +33,35 @@ def test_each_drawn_array_is_counted_at_its_size(monkeypatch, name, d, m, dtype)
     assert set(arrays) <= set(counted[0]) and {"X", "K", "V"} <= set(arrays)
     for role, array in arrays.items():
         assert counted[0][role] == array.nbytes, role
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("d, m", [(400, 2), (2, 3000)])
+def test_the_absorbed_keys_product_is_counted_at_its_peak(monkeypatch, dtype, d, m) -> None:
+    """absorb computes K·Q_gᵀ in float64 (K and Q_g widened, the product, its cast) and frees
+    the temporaries before prepare returns, so what prepare holds afterwards cannot see a term
+    of that estimate dropping a factor d; the peak while the two sides are built can."""
+    import tracemalloc
+
+    counted: list[dict[str, int]] = []
+    peaks: list[int] = []
+    original_require, original_sides = planner.require_memory, checks._sides
+
+    def spy_require(parts, working, available=None, advice=""):
+        counted.append(dict(parts))
+        return original_require(parts, working, available, advice)
+
+    def spy_sides(*args):
+        tracemalloc.start()
+        try:
+            return original_sides(*args)
+        finally:
+            peaks.append(tracemalloc.get_traced_memory()[1])
+            tracemalloc.stop()
+
+    prepare("absorb", d=2, m=2, tokens=2, dtype=dtype)  # warm-up: imports and caches are not the check's
+    monkeypatch.setattr(checks, "require_memory", spy_require)
+    monkeypatch.setattr(checks, "_sides", spy_sides)
+    prepare("absorb", d=d, m=m, tokens=2, dtype=dtype)
+    assert len(counted) == len(peaks) == 1
+    assert peaks[0] <= counted[0]["K·Q_gᵀ"] + 64 * 1024, (peaks[0], counted[0]["K·Q_gᵀ"])
