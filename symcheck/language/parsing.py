@@ -1134,7 +1134,10 @@ def _integer_part(build: Callable[..., sympy.Expr], *args: sympy.Expr) -> sympy.
     argument, or u/c for Mod); otherwise the node is kept as written, for certified
     evaluation at each use."""
     as_written = build(*args, evaluate=False)
-    u = args[0] if len(args) == 1 else args[0] / args[1]
+    if len(args) == 1:
+        (u,) = args
+    else:
+        u = args[0] / args[1]
     try:
         k = sympy.floor(u)
         if not k.is_Integer:

@@ -126,3 +126,18 @@ def test_the_check_of_sympys_degree_reads_sigma_at_the_pin_itself() -> None:
                        "(pi*(z - 10/7), (z > 99/100) & (z < 201/100)), (cos(exp(-5000)) - 1, True))")
     degree = homogeneity_degree(sigma)
     assert degree.kind == "pinned" and degree.pin.z == 1 and degree.p == 1
+
+
+def test_an_undecided_sample_carries_no_value_and_says_so(monkeypatch) -> None:
+    """Where σ(z) is neither certified non-zero nor proved zero the sample has no sign and no
+    value, and its words (shown in the proof and the JSON) say it was not decided."""
+    from symcheck.engine import homogeneity
+
+    monkeypatch.setattr(homogeneity, "certify_nonzero", lambda *args, **kwargs: None)
+    monkeypatch.setattr(homogeneity, "_exactly_zero", lambda *args: False)
+    degree = homogeneity_degree(activation("silu"))
+    assert degree.samples and all((s.sign, s.exact, s.certificate) == (None, None, "not decided")
+                                  for s in degree.samples)
+    assert all(str(s).endswith(" not decided") for s in degree.samples)
+    assert {row["certificate"] for row in degree.to_dict()["samples"]} == {"not decided"}
+    assert "σ undecided at" in str(degree.to_dict())

@@ -21,3 +21,16 @@ def test_a_root_of_a_quotient_keeps_its_denominator(c: sympy.Expr) -> None:
     assert not proved_zero(root - sympy.sqrt(1 + c))  # √(1 + 1/c) ≠ √(1 + c) unless c = 1
     cube = (2 + 1 / c) ** S("1/3")
     assert not proved_zero(cube - (2 * c + 1) ** S("1/3"))
+
+
+@pytest.mark.parametrize("c", CONSTANTS, ids=str)
+@pytest.mark.parametrize("p, q", [(-1, 2), (-1, 3), (-2, 3), (1, 2), (2, 3)])
+def test_a_root_with_a_negative_exponent_keeps_both_parts_of_its_base(c, p, q) -> None:
+    """r = (1 + 1/c)^(p/q): r^q = ((c + 1)/c)^p is r^q·(c + 1)^(−p) = c^(−p) for p < 0, with the
+    base's numerator kept. Dropping either part of the base makes r a root of c or of c + 1,
+    and a prover that uses it "proves" r equal to that root."""
+    r = (1 + 1 / c) ** sympy.Rational(p, q)
+    for wrong in (c ** sympy.Rational(-p if p < 0 else p, q), (1 + c) ** sympy.Rational(abs(p), q),
+                  c ** sympy.Rational(p, q), (1 + c) ** sympy.Rational(p, q)):
+        assert abs(sympy.N(r - wrong, 30)) > sympy.Rational(1, 1000)  # really different numbers
+        assert not proved_zero(r - wrong), wrong

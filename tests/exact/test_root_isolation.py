@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sympy import S
 
-from symcheck.exact.roots import Cuts, roots_in
+from symcheck.exact.roots import Cuts, _isolated, roots_in
 from symcheck.exact.signs import Undecided, exact_sign
 from symcheck.language.symbols import Z
 
@@ -221,3 +221,20 @@ def test_transcendental_coefficients_with_algebraic_ratios_are_cut_on_the_whole_
     """Divided by its leading coefficient (certified non-zero) the polynomial is monic with
     rational coefficients: its real roots are isolated exactly, also where no bisection runs."""
     assert roots_in(g, Z, -S.Infinity, S.Infinity).points == roots
+
+
+@pytest.mark.parametrize(("g", "lower", "upper", "near"), [
+    ((sympy.exp(Z) - 2)**2, -S.One, S(3), "0.693147"),                       # a double root at log 2
+    ((sympy.exp(Z) - 2)**2 * sympy.exp(-Z), -S.One, S(3), "0.693147"),
+    (sympy.sin(Z - S(1) / 3)**2 * (Z + 5), -S.One, S(3), "0.333333"),       # a double root at 1/3
+    # at an end: every box on the way is the upper (lower) half of the one before
+    ((Z - 3)**2 * (2 + sympy.sin(Z)), -S.One, S(3), "3"),
+    ((Z + 1)**2 * (2 + sympy.sin(Z)), -S.One, S(3), "-1"),
+    ((sympy.exp(Z) - 2)**2, sympy.log(2) - 1, sympy.log(2), "0.693147"),
+])
+def test_a_multiple_root_is_refused_where_it_is_after_bisecting_to_the_depth_limit(g, lower, upper, near) -> None:
+    """Bisection stops at a box MAX_DEPTH halvings deep around the root and says where it is —
+    inside the interval or at either end — rather than at the box limit, whose refusal would not
+    say that the trouble is a root, nor where."""
+    with pytest.raises(Undecided, match=rf"^cannot isolate the roots of .* near {near} \(a multiple root"):
+        _isolated(g, Z, lower, upper, lambda *args: [])
