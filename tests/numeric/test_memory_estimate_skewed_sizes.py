@@ -9,23 +9,31 @@ from symcheck.numeric import checks, planner
 from symcheck.numeric.checks import prepare
 
 
+def _counted_parts(monkeypatch) -> list[dict[str, int]]:
+    """The parts of each estimate the check hands to require_memory, by name, as it is made."""
+    counted: list[dict[str, int]] = []
+    original = planner.require_memory
+
+    def spy(parts, working, available=None, advice=""):
+        counted.append(dict(parts))
+        return original(parts, working, available, advice)
+
+    monkeypatch.setattr(checks, "require_memory", spy)
+    return counted
+
+
 @pytest.mark.parametrize("name", ["absorb", "exchange", "scaling", "rank1"])
 @pytest.mark.parametrize("d, m", [(12, 3), (3, 20)])
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 def test_each_drawn_array_is_counted_at_its_size(monkeypatch, name, d, m, dtype) -> None:
-    counted: list[dict[str, int]] = []
     drawn: list[dict] = []
-    original_require, original_sides = planner.require_memory, checks._sides
-
-    def spy_require(parts, working, available=None, advice=""):
-        counted.append(dict(parts))
-        return original_require(parts, working, available, advice)
+    original_sides = checks._sides
 
     def spy_sides(check_name, form, sizes, arrays, *rest):
         drawn.append(dict(arrays))
         return original_sides(check_name, form, sizes, arrays, *rest)
 
-    monkeypatch.setattr(checks, "require_memory", spy_require)
+    counted = _counted_parts(monkeypatch)
     monkeypatch.setattr(checks, "_sides", spy_sides)
     prepare(name, d=d, m=m, tokens=5, dtype=dtype)
     assert len(counted) == len(drawn) == 1
@@ -43,13 +51,8 @@ def test_the_absorbed_keys_product_is_counted_at_its_peak(monkeypatch, dtype, d,
     of that estimate dropping a factor d; the peak while the two sides are built can."""
     import tracemalloc
 
-    counted: list[dict[str, int]] = []
     peaks: list[int] = []
-    original_require, original_sides = planner.require_memory, checks._sides
-
-    def spy_require(parts, working, available=None, advice=""):
-        counted.append(dict(parts))
-        return original_require(parts, working, available, advice)
+    original_sides = checks._sides
 
     def spy_sides(*args):
         tracemalloc.start()
@@ -60,7 +63,7 @@ def test_the_absorbed_keys_product_is_counted_at_its_peak(monkeypatch, dtype, d,
             tracemalloc.stop()
 
     prepare("absorb", d=2, m=2, tokens=2, dtype=dtype)  # warm-up: imports and caches are not the check's
-    monkeypatch.setattr(checks, "require_memory", spy_require)
+    counted = _counted_parts(monkeypatch)
     monkeypatch.setattr(checks, "_sides", spy_sides)
     prepare("absorb", d=d, m=m, tokens=2, dtype=dtype)
     assert len(counted) == len(peaks) == 1
