@@ -72,7 +72,7 @@ CORE: dict[str, tuple[str, ...]] = {
     "roots": ("test_root_proposals_inside.py", "test_cache_keys.py", "test_root_proposals_cache.py", "test_root_isolation.py", "test_root_arguments_on_intervals.py", "test_case_splits.py", "test_roots.py", "test_regions.py", "test_split_soundness.py", "test_symmetries.py"),
     "signs": ("test_point_values.py", "test_cache_keys.py", "test_exact_sign_contract.py", "test_certified_signs.py", "test_substitute_without_sign_guesses.py", "test_roots.py", "test_regions.py", "test_split_soundness.py", "test_symmetries.py"),
     "regions": ("test_case_splits.py", "test_undecided_comparisons.py", "test_zero_decisions.py", "test_regions.py", "test_split_soundness.py", "test_roots.py", "test_symmetries.py"),
-    "zero": ("test_cache_keys.py", "test_zero_identities.py", "test_zero_decisions.py", "test_fallback_wiring.py", "test_split_soundness.py", "test_regions.py", "test_symmetries.py"),
+    "zero": ("test_zero_plain_numbers.py", "test_cache_keys.py", "test_zero_identities.py", "test_zero_decisions.py", "test_fallback_wiring.py", "test_split_soundness.py", "test_regions.py", "test_symmetries.py"),
     "plane": ("test_plane_resolver_exact.py", "test_plane_case_justification.py", "test_plane_cases.py", "test_plane.py", "test_fallback_wiring.py"),
     "evaluate": ("test_real_root_enclosures.py", "test_certified_evaluation.py", "test_point_coordinate_types.py", "test_inverse_functions_at_rationals.py", "test_undecided_comparisons.py", "test_evaluate.py", "test_arb_enclose_range.py", "test_intervals.py"),
     "balls": ("test_balls_upper_end_zero.py", "test_ball_signs_and_powers.py", "test_inverse_functions_at_rationals.py", "test_refusal_kinds.py", "test_hulls.py", "test_certified_evaluation.py", "test_arb_enclose_range.py", "test_evaluate.py", "test_intervals.py"),
@@ -97,7 +97,7 @@ _GROUP_TESTS = ("test_group_flat.py", "test_group_break_orders.py", "test_group_
                 "test_group_taylor_order.py", "test_group.py", "test_group_cli.py", "test_group_consistency.py",
                 "test_group_fuzz.py", "test_tiny_constant_groups.py", "test_group_finite_formulas.py",
                 "test_member_fallback_refutation.py")
-_KERNEL_TESTS = ("test_kernel_integer_parts_at_points.py", "test_kernel_change_fresh_names.py", "test_kernel_tree_grammar.py", "test_kernel_polynomial_nodes.py", "test_kernel_change_regions.py", "test_kernel_tree_depth.py", "test_kernel_bundles.py", "test_certificate_gaps.py", "test_functions_table.py",
+_KERNEL_TESTS = ("test_kernel_sign_claims.py", "test_kernel_integer_parts_at_points.py", "test_kernel_change_fresh_names.py", "test_kernel_tree_grammar.py", "test_kernel_polynomial_nodes.py", "test_kernel_change_regions.py", "test_kernel_tree_depth.py", "test_kernel_bundles.py", "test_certificate_gaps.py", "test_functions_table.py",
                  "test_kernel_units.py", "test_kernel_rules.py", "test_kernel_certificates.py",
                  "test_kernel_cli.py", "test_certificate_emitter.py",
                  # the family claims (nonzero-region, covers by several probes), Taylor bounds, points
@@ -538,6 +538,10 @@ _ERFC_ROUTE = ("it only moves where erfc (erf) takes the asymptotic route: for r
                "after any number of terms (DLMF 7.12(i)) and the first omitted term is hulled in, so both routes "
                "enclose the value on the whole interval; only the width differs")
 SOUND_EITHER_WAY: dict[tuple[str, str], str] = {
+    ("intervals", "`self.sign_bounds(x)[0]` → `self.sign_bounds(x)[-1]`, in `if self.sign_bounds(x)[0] >= 0:`"):
+        "acos(x) = 2·atan(√((1 − x)/(1 + x))) on all of (−1, 1], so the branch only chooses the better-"
+        "conditioned formula; where x reaches −1, 1/(1 + x) of an enclosure holding 0 is refused "
+        "(division by zero or an unbounded enclosure), never a wrong value",
     **{("roots", f"`depth + 1` → `{to}`, in `stack += [(mid, b, depth + 1), (a, mid, depth + 1)]`"):
        "the depth only bounds the work: a bracket is kept only when g's sign at both ends and g' on the box "
        "are certified, at any depth, and both the depth limit and the box limit (MAX_BOXES, still counted) "

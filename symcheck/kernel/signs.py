@@ -55,7 +55,7 @@ Region = tuple  # ("open", lo, hi) | ("point", Point)
 def prove_sign(g: Node, claim: object, box: dict[str, Region], by: str | None = None) -> str:
     """The name of the argument that proved ``claim`` (one of CLAIMS, or the certificate's
     unchecked JSON) for g on the box; Reject otherwise."""
-    if claim not in CLAIMS or not isinstance(claim, str):
+    if not isinstance(claim, str) or claim not in CLAIMS:  # a list or dict is not hashable
         raise Reject(f"unknown sign claim {show(claim, 30)}; known: {sorted(CLAIMS)}")
     if by is not None and by not in ARGUMENTS:
         raise Reject(f"unknown sign argument {show(by, 30)}; known: {list(ARGUMENTS)}")

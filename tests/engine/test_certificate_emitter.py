@@ -371,3 +371,16 @@ def test_the_emitter_never_raises_on_what_it_cannot_state():
                  sympy.Piecewise((z, sympy.sin(z) > 0), (2 * z, True))):
         outcome = certify_zero(expr, {z: ()})
         assert isinstance(outcome, Rejection) and outcome.reason
+
+
+@pytest.mark.parametrize("act", ["z*(sin(z)**2 + cos(z)**3)", "z*cos(2*z) + z*sin(z)**2"])
+def test_a_refusal_of_the_emitter_reports_the_time_it_took(act):
+    """A statement the emitter cannot prove (here: false) is refused at the emit stage, with the
+    seconds spent emitting, which `--json` reports: at least 0 and at most the call's own time."""
+    import time
+
+    started = time.perf_counter()
+    outcome = certify_statement(act, transformation("exchange", None), "gated")
+    elapsed = time.perf_counter() - started
+    assert isinstance(outcome, Rejection) and outcome.stage.value == "emit", str(outcome)
+    assert 0 <= outcome.emit_seconds <= elapsed and outcome.check_seconds == 0

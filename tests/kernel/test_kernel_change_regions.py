@@ -23,7 +23,9 @@ def forged(a_region: list) -> dict:
 
 
 @pytest.mark.parametrize("a_region", [["open", I(1), "inf"], ["open", ["rat", 1, 2], "inf"],
-                                      ["open", I(0), I(3)], ["open", "-inf", I(-1)]])
+                                      ["open", I(0), I(3)], ["open", "-inf", I(-1)],
+                                      # a point: its image under b ↦ P·b is the point P·b, not itself
+                                      ["point", I(1)], ["point", ["rat", 1, 2]], ["point", I(-2)]])
 def test_a_change_on_a_region_with_another_end_is_rejected(a_region) -> None:
     verdict = check(forged(a_region))
     assert not verdict.accepted
