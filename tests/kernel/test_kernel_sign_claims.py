@@ -1,7 +1,7 @@
 """The kernel knows six sign claims (pos, neg, zero, nonneg, nonpos, nonzero) and refuses every
-other value a certificate may carry there (a list or an object too, as a refusal, not a TypeError) — the names of its sign arguments ("point",
-"roots", …) included, which sit beside the claim in the same JSON object and are the likeliest
-to be confused with one."""
+other value a certificate may carry there — a list or an object too, as a refusal and not a
+TypeError, and the names of its sign arguments ("point", "roots", …), which sit beside the claim
+in the same JSON object and are the likeliest to be confused with one."""
 from __future__ import annotations
 
 import pytest
