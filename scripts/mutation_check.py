@@ -542,11 +542,10 @@ SOUND_EITHER_WAY: dict[tuple[str, str], str] = {
         "acos(x) = 2·atan(√((1 − x)/(1 + x))) on all of (−1, 1], so the branch only chooses the better-"
         "conditioned formula; where x reaches −1, 1/(1 + x) of an enclosure holding 0 is refused "
         "(division by zero or an unbounded enclosure), never a wrong value",
-    **{("roots", f"`depth + 1` → `{to}`, in `stack += [(mid, b, depth + 1), (a, mid, depth + 1)]`"):
-       "the depth only bounds the work: a bracket is kept only when g's sign at both ends and g' on the box "
-       "are certified, at any depth, and both the depth limit and the box limit (MAX_BOXES, still counted) "
-       "end in Undecided; a half that keeps its parent's depth is bisected further, nothing more"
-       for to in ("depth",)},
+    ("roots", "`depth + 1` → `depth`, in `stack += [(mid, b, depth + 1), (a, mid, depth + 1)]`"):
+        "the depth only bounds the work: a bracket is kept only when g's sign at both ends and g' on the box "
+        "are certified, at any depth, and both the depth limit and the box limit (MAX_BOXES, still counted) "
+        "end in Undecided; a half that keeps its parent's depth is bisected further, nothing more",
     **{("intervals", f"`total[0]` → `total[{i}]`, in `small = _bits(term[1]) < _bits(total[0]) - 1 + tol`"):
        "`small` only chooses where the positive series stops (the sum's upper end for its lower end): "
        "the tail bound 2·t_(n+1) is added wherever it stops, once ratio(n+1) <= 1/2, so the "

@@ -3,6 +3,8 @@
 what prepare and run allocate at such sizes is in test_memory_estimate.py."""
 from __future__ import annotations
 
+import tracemalloc
+
 import pytest
 
 from symcheck.numeric import checks, planner
@@ -49,8 +51,6 @@ def test_the_absorbed_keys_product_is_counted_at_its_peak(monkeypatch, dtype, d,
     """absorb computes K·Q_gᵀ in float64 (K and Q_g widened, the product, its cast) and frees
     the temporaries before prepare returns, so what prepare holds afterwards cannot see a term
     of that estimate dropping a factor d; the peak while the two sides are built can."""
-    import tracemalloc
-
     peaks: list[int] = []
     original_sides = checks._sides
 
