@@ -58,3 +58,28 @@ def test_a_constant_factor_keeps_the_written_value(name: str, constant: str, inn
             got = sympy.N(sigma.expr.xreplace({z: sympy.Rational(point)}), 40)
             assert abs(mpmath.mpf(str(got)) - expected) <= mpmath.mpf(10) ** -30 * (1 + abs(expected)), \
                 (written, sigma.expr, point, got, expected)
+
+
+#: arguments of one strict sign that hold an irrational number (SymPy decides |u|, sign(u), H(u)
+#: for them, and the parser keeps that only when it proves the case everywhere)
+SIGNED_INNER = {"(z**2 + pi)": lambda z: z**2 + mpmath.pi, "(-z**2 - sqrt(2))": lambda z: -z**2 - mpmath.sqrt(2),
+                "(exp(z) + log(2))": lambda z: mpmath.exp(z) + mpmath.log(2)}
+FACTORS = {"2": lambda: mpmath.mpf(2), "-3": lambda: mpmath.mpf(-3), "(1/5)": lambda: mpmath.mpf(1) / 5, **CONSTANTS}
+
+
+@settings(max_examples=40, deadline=None)
+@given(name=st.sampled_from(["Abs", "sign", "Heaviside"]), factor=st.sampled_from(sorted(FACTORS)),
+       inner=st.sampled_from(sorted(SIGNED_INNER)))
+def test_a_factor_of_a_signed_irrational_argument_keeps_the_written_value(name, factor, inner) -> None:
+    """f(c·u) with u of one sign holding an irrational: the factor taken out (|c|, sign(c), or
+    the flip of H) multiplies the case proved for u, and nothing of u's value is lost."""
+    written = f"{name}({factor}*{inner})"
+    sigma = sc.activation(written)
+    (z,) = sigma.expr.free_symbols or {sympy.Symbol("z", real=True)}
+    with mpmath.workdps(40):
+        for point in POINTS:
+            x = mpmath.mpf(point)
+            expected = MPMATH[name](FACTORS[factor]() * SIGNED_INNER[inner](x))
+            got = sympy.N(sigma.expr.xreplace({z: sympy.Rational(point)}), 40)
+            assert abs(mpmath.mpf(str(got)) - expected) <= mpmath.mpf(10) ** -30 * (1 + abs(expected)), \
+                (written, sigma.expr, point, got, expected)
