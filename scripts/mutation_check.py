@@ -305,10 +305,6 @@ _DEAD_EXP = "SymPy's exp.eval itself rewrites exp(log u) to u for every u whenev
 EQUIVALENT: dict[tuple[str, str], str] = {
     ("balls", "`n < 0` → `n <= 0`, in `if n < 0:`"):
         "pow_int returns fmpq(1) for n == 0 on the line above, on every path, so n <= 0 is n < 0 here",
-    ("plane", "`len(expr.args) > 1` → `len(expr.args) >= 1`, in `at_zero = expr.args[1] if len(expr.args) > 1 else S.Half`"):
-        "SymPy >= 1.9 (the package needs 1.12) always stores Heaviside's value at 0 as args[1], so len(args) is 2",
-    ("plane", "`1` → `0`, in `at_zero = expr.args[1] if len(expr.args) > 1 else S.Half`"):
-        "SymPy >= 1.9 (the package needs 1.12) always stores Heaviside's value at 0 as args[1], so len(args) is 2",
     ("fallback", "`v > 0` → `v >= 0`, in `if finite and v > RESOLVED * scale and v > 0:`"):
         "`v > RESOLVED * scale` with RESOLVED = 1e-12 and scale a finite sum of absolute values already gives v > 0",
     ("evaluate", "`len(node.args) > 1` → `len(node.args) >= 1`, in `h0 = node.args[1] if len(node.args) > 1 else sympy.S.Half`"):
@@ -682,12 +678,22 @@ SOUND_EITHER_WAY: dict[tuple[str, str], str] = {
        "enveloping at every truncation (DLMF 7.12(i)), and the first omitted term, the whole enclosure term "
        "whichever end was read, is added as hull(term, 0) after the loop, so erfc is enclosed wherever it stops"
        for i, j in (("0", "-1"), ("0", "1"), ("1", "0"))},
+    **{("intervals", f"`range(8)` → `{to}`, in `for k in range(8):`"):
+       "k only sets the size of the step tried away from mpmath's guess (the smallest first); a candidate is "
+       "returned only when c·e^c is certified on the asked side of x, so one attempt fewer gives a looser "
+       "certified bound or Imprecise (a refusal), never a wrong side"
+       for to in ("range(1, 8)", "range(8 - 1)")},
     ("intervals", "`2 * m + 3` → `2 * m - 3`, in `next_ratio_below_1 = mpf_lt(from_int(2 * m + 3), two_x2[0])`"):
         "for real x > 0 the asymptotic series of erfc is enveloping at every truncation (DLMF 7.12(i)): the hull with the first omitted term added after the loop encloses erfc wherever the loop stops",
     ("zero", "`expanded == expr` → `expanded != expr`, in `if expanded == expr:`"):
         "the log method then returns simplify(expr) only where expand_log changed nothing, so it reports 0 only where the 'simplify' rewrite of _METHODS, tried first on the same input, already returned 0: it proves nothing new, it only loses the log-rule proofs",
     ("homogeneity", "`samples[z].sign == 0 and samples[SCALE * z].sign == 0`: and → or, in `if z == z1 or (samples[z].sign == 0 and samples[SCALE * z].sign == 0):`"):
         "_conflict then skips z = z₁ and the z where one of σ(z), σ(2z) is an exact 0 (this may take or drop the both-zero z, whose cross is exactly 0 and never certified): a z skipped in addition only loses a Conflict, leaving Pinned, which names the one candidate p and claims nothing about it, so no result becomes wrong",
+    **{("homogeneity", f"`SCALE * z` → `{to}`, in `if z == z1 or (samples[z].sign == 0 and samples[SCALE * z].sign == 0):`"):
+       "_conflict then skips z = z₁ and the z where σ(z) is an exact 0 and σ(2) (or σ(z) again) is: a z skipped in "
+       "addition only loses a Conflict, leaving Pinned, which names the one candidate p and claims nothing about "
+       "it; a both-zero z taken has a cross exactly 0, never certified, so it gives no Conflict either"
+       for to in ("SCALE", "z")},
     ("homogeneity", "`samples[z].sign == 0` → `samples[z].sign != 0`, in `if z == z1 or (samples[z].sign == 0 and samples[SCALE * z].sign == 0):`"):
         "_conflict then skips z = z₁ and the z where one of σ(z), σ(2z) is an exact 0 (this may take or drop the both-zero z, whose cross is exactly 0 and never certified): a z skipped in addition only loses a Conflict, leaving Pinned, which names the one candidate p and claims nothing about it, so no result becomes wrong",
     ("homogeneity", "`samples[SCALE * z].sign == 0` → `samples[SCALE * z].sign != 0`, in `if z == z1 or (samples[z].sign == 0 and samples[SCALE * z].sign == 0):`"):

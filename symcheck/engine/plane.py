@@ -405,7 +405,7 @@ class _Resolver:
             return sympy.Integer(self.sign(self.resolve(expr.args[0])))
         if isinstance(expr, sympy.Heaviside):
             s = self.sign(self.resolve(expr.args[0]))
-            at_zero = expr.args[1] if len(expr.args) > 1 else S.Half
+            at_zero = expr.args[1]  # SymPy stores H(0) as the second argument (1/2 unless given)
             return S.One if s > 0 else S.Zero if s < 0 else self.resolve(at_zero)
         return expr.func(*(self.resolve(arg) for arg in expr.args))
 
