@@ -73,7 +73,7 @@ CORE: dict[str, tuple[str, ...]] = {
     "signs": ("test_point_values.py", "test_cache_keys.py", "test_exact_sign_contract.py", "test_certified_signs.py", "test_substitute_without_sign_guesses.py", "test_roots.py", "test_regions.py", "test_split_soundness.py", "test_symmetries.py"),
     "regions": ("test_case_splits.py", "test_undecided_comparisons.py", "test_zero_decisions.py", "test_regions.py", "test_split_soundness.py", "test_roots.py", "test_symmetries.py"),
     "zero": ("test_zero_plain_numbers.py", "test_cache_keys.py", "test_zero_identities.py", "test_zero_decisions.py", "test_fallback_wiring.py", "test_split_soundness.py", "test_regions.py", "test_symmetries.py"),
-    "plane": ("test_plane_orientation.py", "test_plane_resolver_exact.py", "test_plane_case_justification.py", "test_plane_cases.py", "test_plane.py", "test_fallback_wiring.py"),
+    "plane": ("test_plane_written_sides.py", "test_plane_orientation.py", "test_plane_resolver_exact.py", "test_plane_case_justification.py", "test_plane_cases.py", "test_plane.py", "test_fallback_wiring.py"),
     "evaluate": ("test_real_root_enclosures.py", "test_certified_evaluation.py", "test_point_coordinate_types.py", "test_inverse_functions_at_rationals.py", "test_undecided_comparisons.py", "test_evaluate.py", "test_arb_enclose_range.py", "test_intervals.py"),
     "balls": ("test_balls_upper_end_zero.py", "test_ball_signs_and_powers.py", "test_inverse_functions_at_rationals.py", "test_refusal_kinds.py", "test_hulls.py", "test_certified_evaluation.py", "test_arb_enclose_range.py", "test_evaluate.py", "test_intervals.py"),
     "intervals": ("test_interval_exact_values.py", "test_interval_helpers.py", "test_interval_domains.py", "test_second_opinion_gamma.py", "test_ball_signs_and_powers.py", "test_refusal_kinds.py", "test_hulls.py", "test_interval_enclosures.py", "test_intervals.py", "test_arb_enclose_range.py"),
@@ -327,10 +327,6 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         "only certified_order calls this, after returning 0 for x == y, and two roots of one polynomial with one index are equal",
     ("evaluate", "`lo` → `hi`, in `return [lo]`"):
         "sign bounds satisfy lo <= hi within {-1, 0, 1}, so `lo == hi or lo > 0` leaves lo == hi",
-    ("smt", "`len(e.args) > 1` → `len(e.args) >= 1`, in `at_zero = e.args[1] if len(e.args) > 1 else sympy.Rational(1, 2)`"):
-        "SymPy >= 1.9 (the package needs 1.12) always stores Heaviside's value at 0 as args[1], so len(args) is 2",
-    ("smt", "`1` → `0`, in `at_zero = e.args[1] if len(e.args) > 1 else sympy.Rational(1, 2)`"):
-        "SymPy >= 1.9 (the package needs 1.12) always stores Heaviside's value at 0 as args[1], so len(args) is 2",
     ("zero", "`1` → `0`, in `lambda u: sympy.sqrt(1 + u.args[0] ** 2) if isinstance(u, sympy.asinh) else None),`"):
         _DEAD_COSH,
     ("zero", "`1` → `0`, in `lambda u: u.args[0] / sympy.sqrt(1 + u.args[0] ** 2) if isinstance(u, sympy.asinh) else N…`"):
@@ -683,6 +679,14 @@ SOUND_EITHER_WAY: dict[tuple[str, str], str] = {
        "returned only when c·e^c is certified on the asked side of x, so one attempt fewer gives a looser "
        "certified bound or Imprecise (a refusal), never a wrong side"
        for to in ("range(1, 8)", "range(8 - 1)")},
+    ("intervals", "`target - int(bits)` → `target`, in `needed = target - int(bits)`"):
+        "needed only sets where _erfc_asymptotic stops summing (tol = -bits): for real x > 0 its series is "
+        "enveloping (DLMF 7.12(i)) and the first omitted term is added as hull(term, 0) after the loop, so erfc, and "
+        "erf = 1 - erfc, are enclosed wherever it stops; a larger needed only sums more terms",
+    **{("balls", f"`abs(a) + abs(b)` → `{to}`, in `slack = ((abs(a) + abs(b)) * arb(2) ** (2 - flint.ctx.prec)).upper()`"):
+       "the slack only widens the ball tried; it is returned only when checked to hold [a, b] (ball.lower() <= a "
+       "and ball.upper() >= b, Arb's certain comparisons), and otherwise Arb's union, always sound, is returned"
+       for to in ("abs(a)", "abs(b)")},
     ("intervals", "`2 * m + 3` → `2 * m - 3`, in `next_ratio_below_1 = mpf_lt(from_int(2 * m + 3), two_x2[0])`"):
         "for real x > 0 the asymptotic series of erfc is enveloping at every truncation (DLMF 7.12(i)): the hull with the first omitted term added after the loop encloses erfc wherever the loop stops",
     ("zero", "`expanded == expr` → `expanded != expr`, in `if expanded == expr:`"):

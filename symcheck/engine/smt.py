@@ -146,7 +146,7 @@ class _Translator:
                          z3.If(x < 0, self.real(sympy.Integer(-1)), self.real(sympy.Integer(0))))
         if isinstance(e, sympy.Heaviside):  # SymPy's convention: H(0) = args[1], default 1/2
             x = self.term(e.args[0])
-            at_zero = e.args[1] if len(e.args) > 1 else sympy.Rational(1, 2)
+            at_zero = e.args[1]  # SymPy stores H(0) as the second argument (1/2 unless given)
             return z3.If(x > 0, self.real(sympy.Integer(1)),
                          z3.If(x < 0, self.real(sympy.Integer(0)), self.real(at_zero)))
         if isinstance(e, sympy.Piecewise):
