@@ -97,7 +97,7 @@ _GROUP_TESTS = ("test_group_flat.py", "test_group_break_orders.py", "test_group_
                 "test_group_taylor_order.py", "test_group.py", "test_group_cli.py", "test_group_consistency.py",
                 "test_group_fuzz.py", "test_tiny_constant_groups.py", "test_group_finite_formulas.py",
                 "test_member_fallback_refutation.py")
-_KERNEL_TESTS = ("test_kernel_sign_claims.py", "test_kernel_integer_parts_at_points.py", "test_kernel_change_fresh_names.py", "test_kernel_tree_grammar.py", "test_kernel_polynomial_nodes.py", "test_kernel_change_regions.py", "test_kernel_tree_depth.py", "test_kernel_bundles.py", "test_certificate_gaps.py", "test_functions_table.py",
+_KERNEL_TESTS = ("test_kernel_closed_interval_roots.py", "test_kernel_sign_claims.py", "test_kernel_integer_parts_at_points.py", "test_kernel_change_fresh_names.py", "test_kernel_tree_grammar.py", "test_kernel_polynomial_nodes.py", "test_kernel_change_regions.py", "test_kernel_tree_depth.py", "test_kernel_bundles.py", "test_certificate_gaps.py", "test_functions_table.py",
                  "test_kernel_units.py", "test_kernel_rules.py", "test_kernel_certificates.py",
                  "test_kernel_cli.py", "test_certificate_emitter.py",
                  # the family claims (nonzero-region, covers by several probes), Taylor bounds, points
