@@ -351,7 +351,8 @@ def _gated_chunk(layer: MlpLayer, Xb: np.ndarray, Xplain: np.ndarray, chunk: Chu
     its own. The BLAS does not promise a row's result whatever the rows beside it: with an odd
     number of rows the stacked figures differed in the last bits; with a multiple of 16, each
     row lies at the same place in the kernels' register tiles either way (every even count
-    gave the same figures to the bit on the development machine's OpenBLAS, tested in
+    gave the same figures to the bit on OpenBLAS's Haswell kernels; its SkylakeX small-matrix
+    kernels, for small N, differ in the last bits: tested in
     ``tests/numeric/test_model_stacked_products.py``). Every stage is checked finite, as the evaluator
     checks it."""
     Q, K, V, Vb = chunk.query, chunk.key, chunk.value, chunk.value_over_beta

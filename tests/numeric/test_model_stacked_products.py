@@ -1,7 +1,12 @@
 """The gated route's stacked product through V (f, the exchanged f and the reference's hidden
 rows as one product of 3N rows, when N is a multiple of 16 and the product fits what the cut
-counts) gives the same figures and the same f, to the bit, as three products of N rows each."""
+counts) gives the same figures and the same f as three products of N rows each: to the bit
+where the BLAS gives a row the same result whatever rows are beside it (OpenBLAS's Haswell
+kernels); its SkylakeX small-matrix kernels do not, and there they agree in all but the last bits."""
 from __future__ import annotations
+
+import dataclasses
+import math
 
 import numpy as np
 import pytest
@@ -32,9 +37,27 @@ def test_stacked_products_give_the_figures_of_separate_ones(tmp_path, monkeypatc
     assert taken and all(taken) == stacked and any(taken) == stacked
     monkeypatch.setattr(model_report, "_STACKED_ROWS", 10**9)   # three products of N rows each
     taken.clear()
-    assert measure_layer(layer, X, memory) == figures
-    assert np.array_equal(layer_output(layer, X, memory), output)
+    separate, separate_output = measure_layer(layer, X, memory), layer_output(layer, X, memory)
     assert taken and not any(taken)
+    if _rows_independent(rows, layer.m, layer.d):
+        assert separate == figures
+        assert np.array_equal(separate_output, output)
+    else:
+        for name, value in dataclasses.asdict(figures).items():
+            other = getattr(separate, name)
+            assert (value is None) == (other is None), name
+            assert value is None or math.isclose(value, other, rel_tol=1e-9, abs_tol=1e-12), name
+        assert np.allclose(separate_output, output, rtol=1e-9, atol=1e-12)
+
+
+def _rows_independent(n: int, m: int, d: int) -> bool:
+    """Does this BLAS give N rows of a product through an m×d matrix to the bit whether they
+    are multiplied alone or as the first third of 3N rows? V is handed on as the transposed
+    view of down_proj's rows, as the report does (the layout decides which kernel runs)."""
+    rng = np.random.default_rng(11)
+    rows, matrix = rng.standard_normal((3 * n, m)), rng.standard_normal((d, m)).T
+    stacked = rows @ matrix
+    return all(np.array_equal(rows[k * n:(k + 1) * n] @ matrix, stacked[k * n:(k + 1) * n]) for k in range(3))
 
 
 def test_the_stacked_product_is_taken_only_where_it_fits() -> None:
