@@ -103,3 +103,16 @@ def test_a_member_proved_without_a_kernel_certificate_is_not_a_member(monkeypatc
     assert g.contains(a, c) is not True, str(g)
     assert not g.complete
     assert not g.certificates
+
+
+EVEN = f"Piecewise((Abs(z)*{P}, Ne(z, 0)), (0, True))"
+
+
+def test_the_even_group_reflects_with_its_own_unit() -> None:
+    """An even log-periodic σ: the reflection's member is (−1, 1), proved as (a, c) = (−1, 1) —
+    not (1, −1), which is no member — so a < 0 is −2^(j/2) with c = (−√2)^j."""
+    g = group(EVEN)
+    assert g.contains(-1, 1) is True
+    assert g.contains(-2, 2) is True
+    assert g.contains(-sympy.sqrt(2), -sympy.sqrt(2)) is True
+    assert g.contains(-1, -1) is not True
