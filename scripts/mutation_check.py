@@ -76,7 +76,7 @@ CORE: dict[str, tuple[str, ...]] = {
     "plane": ("test_plane_written_sides.py", "test_plane_orientation.py", "test_plane_resolver_exact.py", "test_plane_case_justification.py", "test_plane_cases.py", "test_plane.py", "test_fallback_wiring.py"),
     "evaluate": ("test_real_root_enclosures.py", "test_certified_evaluation.py", "test_point_coordinate_types.py", "test_inverse_functions_at_rationals.py", "test_undecided_comparisons.py", "test_evaluate.py", "test_arb_enclose_range.py", "test_intervals.py"),
     "balls": ("test_balls_upper_end_zero.py", "test_ball_signs_and_powers.py", "test_inverse_functions_at_rationals.py", "test_refusal_kinds.py", "test_hulls.py", "test_certified_evaluation.py", "test_arb_enclose_range.py", "test_evaluate.py", "test_intervals.py"),
-    "intervals": ("test_interval_exact_values.py", "test_interval_helpers.py", "test_interval_domains.py", "test_second_opinion_gamma.py", "test_ball_signs_and_powers.py", "test_refusal_kinds.py", "test_hulls.py", "test_interval_enclosures.py", "test_intervals.py", "test_arb_enclose_range.py"),
+    "intervals": ("test_interval_atanh_values.py", "test_interval_exact_values.py", "test_interval_helpers.py", "test_interval_domains.py", "test_second_opinion_gamma.py", "test_ball_signs_and_powers.py", "test_refusal_kinds.py", "test_hulls.py", "test_interval_enclosures.py", "test_intervals.py", "test_arb_enclose_range.py"),
     "symmetries": ("test_certified_witnesses.py", "test_proof_steps.py", "test_fallback_wiring.py", "test_rescaling_degree_domain.py", "test_symmetries.py", "test_guard.py", "test_custom_forms.py"),
     "theorems": ("test_certified_witnesses.py", "test_symmetries.py"),
     # split from symmetries (issue 24): the steps a decision is written as, and its numeric evidence
@@ -93,11 +93,12 @@ CORE: dict[str, tuple[str, ...]] = {
 # group assembly, the proof kernel and its certificate emitter and gate, the exact zero
 # argument, the parser, the numeric checks and the command line. The old family is not run
 # on them (its exclusion tables were written for the core only): see FAMILY_MODULES.
-_GROUP_TESTS = ("test_group_flat.py", "test_group_break_orders.py", "test_group_log_periodic_harmonics.py", "test_group_discrete_components.py",
+_GROUP_TESTS = ("test_group_component_formulas.py", "test_group_log_periodic_terms.py", "test_group_asin_analyticity.py",
+                "test_group_flat.py", "test_group_break_orders.py", "test_group_log_periodic_harmonics.py", "test_group_discrete_components.py",
                 "test_group_taylor_order.py", "test_group.py", "test_group_cli.py", "test_group_consistency.py",
                 "test_group_fuzz.py", "test_tiny_constant_groups.py", "test_group_finite_formulas.py",
                 "test_member_fallback_refutation.py")
-_KERNEL_TESTS = ("test_kernel_closed_interval_roots.py", "test_kernel_sign_claims.py", "test_kernel_integer_parts_at_points.py", "test_kernel_change_fresh_names.py", "test_kernel_tree_grammar.py", "test_kernel_polynomial_nodes.py", "test_kernel_change_regions.py", "test_kernel_tree_depth.py", "test_kernel_bundles.py", "test_certificate_gaps.py", "test_functions_table.py",
+_KERNEL_TESTS = ("test_kernel_bounds_branches.py", "test_kernel_probe_regions.py", "test_kernel_vocabulary_gates.py", "test_kernel_closed_interval_roots.py", "test_kernel_sign_claims.py", "test_kernel_integer_parts_at_points.py", "test_kernel_change_fresh_names.py", "test_kernel_tree_grammar.py", "test_kernel_polynomial_nodes.py", "test_kernel_change_regions.py", "test_kernel_tree_depth.py", "test_kernel_bundles.py", "test_certificate_gaps.py", "test_functions_table.py",
                  "test_kernel_units.py", "test_kernel_rules.py", "test_kernel_certificates.py",
                  "test_kernel_cli.py", "test_certificate_emitter.py",
                  # the family claims (nonzero-region, covers by several probes), Taylor bounds, points
@@ -120,7 +121,7 @@ DECIDING: dict[str, tuple[str, ...]] = {
                                                     "rules", "signs", "tree", "verdict", "bounds",
                                                     "complete", "probe")},
     "zero_proof": ("test_zero_proof_exact_generators.py", "test_zero_proofs_over_e.py", "test_radical_zero_proofs.py", "test_zero_tiny_residual.py", "test_zero_decisions.py", "test_symmetries.py", "test_group.py"),
-    "parsing": ("test_parser_vocabulary.py", "test_parsing_defined_on_r.py", "test_extremum_proofs.py", "test_parsing_relation_factors.py", "test_parsing_condition_names.py", "test_parsing_constant_factors.py", "test_parsing.py", "test_domain.py", "test_definedness_proofs.py",
+    "parsing": ("test_parsing_multiline_keywords.py", "test_parser_vocabulary.py", "test_parsing_defined_on_r.py", "test_extremum_proofs.py", "test_parsing_relation_factors.py", "test_parsing_condition_names.py", "test_parsing_constant_factors.py", "test_parsing.py", "test_domain.py", "test_definedness_proofs.py",
                 "test_parse_unevaluated.py", "test_tiny_constant_signs.py", "test_families_keywords.py"),
     "numeric_checks": ("test_numeric_alpha_field.py", "test_random_data_scales.py", "test_numeric_relative_change.py", "test_numeric_underflow.py", "test_numeric_form_names.py", "test_numeric_checks.py", "test_numeric_empty.py",
                        "test_numeric_nonfinite.py", "test_numeric.py", "test_memory_estimate.py",
@@ -517,6 +518,32 @@ _ONE_ARGUMENT_RULES = (
     'lambda u: u.args[0] if isinstance(u, sympy.log) and _positive(u.args[0]) else None),',
     'lambda u: sympy.atan(sympy.sinh(2 * u.args[0])) / 2 if isinstance(u, sympy.tanh) else Non…',
 )
+EQUIVALENT[("kernel_complete", "`@lru_cache(maxsize=1024)` of `_normal_derivative` keyed without `v`, "
+            "in `@lru_cache(maxsize=1024)`")] = (
+    "_normal_derivative is called only by nth_derivative(normal=True) and by itself with the same v, and the one "
+    "caller with normal=True (the Taylor rows' derivatives at 0, _at_zero(nth_derivative(…, j, normal=True))) passes "
+    "no v: every call has v = 't', so no two cached calls differ in v alone")
+EQUIVALENT.update({
+    ("kernel_evaluate", '`_TESTS` gets the extra entry `exp`, in `_TESTS = {"gt": lambda d: d > 0, "ge": lambda d: d >= 0, '
+                        '"lt": lambda d: d < 0,`'):
+        "_TESTS is read only on a piecewise's conditions (exact_truth, truth_over and their recursion through "
+        "and/or/not), and every condition is parsed by tree.parse_cond (the six relations, and/or/not, true/false) "
+        "or built by the emitter's condition with the same heads; substitute and canon keep heads and a rewrite's "
+        "result is its parsed `after`: no condition has the head exp (test_kernel_vocabulary_gates.py pins the gate)",
+    ("kernel_bounds", '`_SIGN_TESTS` gets the extra entry `exp`, in `_SIGN_TESTS = {"gt": (lambda lo, hi: lo > 0, '
+                      'lambda lo, hi: hi <= 0),`'):
+        "_SIGN_TESTS is read only by bounds._truth, called only by bounds._piecewise on a piecewise's conditions "
+        "(and its own recursion through not/and/or): the same grammar gate as _TESTS, no condition has the head exp",
+    ("kernel_signs", '`_ARGUMENTS` gets the extra entry `pos`, in `_ARGUMENTS = {"point": _point, "structure": '
+                     '_structure, "roots": _roots, "enclosure": _en…`'):
+        "prove_sign looks a name up in _ARGUMENTS only after `by not in ARGUMENTS` has rejected it, or from literal "
+        "tuples drawn from ARGUMENTS; 'pos' is not in ARGUMENTS and no other module reads _ARGUMENTS",
+    ("kernel_evaluate", "`_UNARY` gets the extra entry `asin`, in `_UNARY: dict[str, Callable[[arb], arb]] = {`"):
+        "Arb enforces asin's domain itself: arb_asin of a ball with any point outside [-1, 1] is NaN (an exact "
+        "|x| > 1 directly, an inexact ball through rsqrt(1 - x^2) of a ball not certainly positive), which _finite "
+        "refuses as Unknown like _PARTIAL's _in; only the Unknown's text differs, and no caller puts it in a "
+        "verdict (test_kernel_vocabulary_gates.py checks the NaN with Hypothesis balls touching ±1)",
+})
 EQUIVALENT[("plane", "`live[0]` → `live[-1]`, in `var, region = live[0]`")] = (
     "the line runs only under `if len(live) == 1`, where live[-1] is live[0]")
 EQUIVALENT.update({("zero", f"`u.args[0]` → `u.args[-1]`, in `{line}`"):

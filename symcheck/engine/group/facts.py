@@ -113,6 +113,12 @@ class Bound:
     #: the completeness certificate's argument when it is not read off ``kind``
     by: str = ""
 
+    def __post_init__(self) -> None:
+        # sign and kind are the two positional fields: a call that swaps them builds a bound
+        # whose kind nothing reads as "points" (the completeness argument then rests on nothing)
+        if self.sign not in (1, -1) or not isinstance(self.kind, BoundKind):
+            raise TypeError(f"Bound(sign, kind) needs sign ±1 and a BoundKind, got {self.sign!r}, {self.kind!r}")
+
 
 def certified_sign(value: sympy.Expr) -> int | None:
     """0 when proved zero, ±1 when certified non-zero, None when undecided."""
