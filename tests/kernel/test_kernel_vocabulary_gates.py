@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from symcheck.kernel.check import SCHEMA, check
 from symcheck.kernel.evaluate import PRECISIONS, Unknown, enclose, precision
 from symcheck.kernel.points import q
-from symcheck.kernel.signs import ARGUMENTS, CLAIMS, prove_sign
+from symcheck.kernel.signs import CLAIMS, prove_sign
 from symcheck.kernel.tree import FUNCTIONS, parse_cond
 from symcheck.kernel.verdict import Reject
 

@@ -14,7 +14,7 @@ import sympy
 from sympy import S
 
 from symcheck.engine.group.assemble import _finite_groups, symmetry_group
-from symcheck.engine.group.results import J, ASetKind, SymmetryGroup
+from symcheck.engine.group.results import ASetKind, J, SymmetryGroup
 from symcheck.language.symbols import A
 
 P = "cos(2*pi*log(Abs(z))/log(2))"
