@@ -108,7 +108,7 @@ _KERNEL_TESTS = ("test_kernel_bounds_branches.py", "test_kernel_probe_regions.py
                  "test_families_covers.py",
                  # the completeness certificates of the group classes, edited by hand (kernel/complete.py)
                  "test_group_classes.py")
-_EMIT_TESTS = ("test_emitter_relation_paths.py", "test_emitter_rewrite_reach.py", "test_certificate_gaps.py", "test_certificate_emitter.py", "test_kernel_certificates.py",
+_EMIT_TESTS = ("test_emitter_identities_reached.py", "test_emitter_relation_paths.py", "test_emitter_rewrite_reach.py", "test_certificate_gaps.py", "test_certificate_emitter.py", "test_kernel_certificates.py",
                "test_kernel_cli.py", "test_kernel_units.py", "test_group.py")
 DECIDING: dict[str, tuple[str, ...]] = {
     **{name: _GROUP_TESTS for name in ("group", "group_breaks", "group_facts", "group_formulations",
@@ -544,6 +544,9 @@ EQUIVALENT.update({
         "refuses as Unknown like _PARTIAL's _in; only the Unknown's text differs, and no caller puts it in a "
         "verdict (test_kernel_vocabulary_gates.py checks the NaN with Hypothesis balls touching ±1)",
 })
+EQUIVALENT[("certificate_rewrite", "`varying[0]` → `varying[-1]`, in `rest = [f for f in g[1:] if f is not "
+            "varying[0]] if len(varying) == 1 else []`")] = (
+    "the list is built only when len(varying) == 1, where varying[-1] is varying[0]")
 EQUIVALENT[("plane", "`live[0]` → `live[-1]`, in `var, region = live[0]`")] = (
     "the line runs only under `if len(live) == 1`, where live[-1] is live[0]")
 EQUIVALENT.update({("zero", f"`u.args[0]` → `u.args[-1]`, in `{line}`"):
