@@ -69,14 +69,14 @@ ROOT = Path(__file__).resolve().parent.parent
 # The soundness core, and the tests that exercise each module (directly or through the
 # decisions built on it). A mutant runs only its module's files, with ``-x``.
 CORE: dict[str, tuple[str, ...]] = {
-    "roots": ("test_root_proposals_inside.py", "test_cache_keys.py", "test_root_proposals_cache.py", "test_root_isolation.py", "test_root_arguments_on_intervals.py", "test_case_splits.py", "test_roots.py", "test_regions.py", "test_split_soundness.py", "test_symmetries.py"),
+    "roots": ("test_exact_constants_roots.py", "test_root_proposals_inside.py", "test_cache_keys.py", "test_root_proposals_cache.py", "test_root_isolation.py", "test_root_arguments_on_intervals.py", "test_case_splits.py", "test_roots.py", "test_regions.py", "test_split_soundness.py", "test_symmetries.py"),
     "signs": ("test_point_values.py", "test_cache_keys.py", "test_exact_sign_contract.py", "test_certified_signs.py", "test_substitute_without_sign_guesses.py", "test_roots.py", "test_regions.py", "test_split_soundness.py", "test_symmetries.py"),
-    "regions": ("test_case_splits.py", "test_undecided_comparisons.py", "test_zero_decisions.py", "test_regions.py", "test_split_soundness.py", "test_roots.py", "test_symmetries.py"),
+    "regions": ("test_exact_constants_regions.py", "test_case_splits.py", "test_undecided_comparisons.py", "test_zero_decisions.py", "test_regions.py", "test_split_soundness.py", "test_roots.py", "test_symmetries.py"),
     "zero": ("test_zero_plain_numbers.py", "test_cache_keys.py", "test_zero_identities.py", "test_zero_decisions.py", "test_fallback_wiring.py", "test_split_soundness.py", "test_regions.py", "test_symmetries.py"),
     "plane": ("test_plane_written_sides.py", "test_plane_orientation.py", "test_plane_resolver_exact.py", "test_plane_case_justification.py", "test_plane_cases.py", "test_plane.py", "test_fallback_wiring.py"),
-    "evaluate": ("test_real_root_enclosures.py", "test_certified_evaluation.py", "test_point_coordinate_types.py", "test_inverse_functions_at_rationals.py", "test_undecided_comparisons.py", "test_evaluate.py", "test_arb_enclose_range.py", "test_intervals.py"),
-    "balls": ("test_balls_upper_end_zero.py", "test_ball_signs_and_powers.py", "test_inverse_functions_at_rationals.py", "test_refusal_kinds.py", "test_hulls.py", "test_certified_evaluation.py", "test_arb_enclose_range.py", "test_evaluate.py", "test_intervals.py"),
-    "intervals": ("test_interval_atanh_values.py", "test_interval_exact_values.py", "test_interval_helpers.py", "test_interval_domains.py", "test_second_opinion_gamma.py", "test_ball_signs_and_powers.py", "test_refusal_kinds.py", "test_hulls.py", "test_interval_enclosures.py", "test_intervals.py", "test_arb_enclose_range.py"),
+    "evaluate": ("test_exact_values_root_ends.py", "test_exact_values_special_points.py", "test_real_root_enclosures.py", "test_certified_evaluation.py", "test_point_coordinate_types.py", "test_inverse_functions_at_rationals.py", "test_undecided_comparisons.py", "test_evaluate.py", "test_arb_enclose_range.py", "test_intervals.py"),
+    "balls": ("test_exact_values_special_points.py", "test_balls_upper_end_zero.py", "test_ball_signs_and_powers.py", "test_inverse_functions_at_rationals.py", "test_refusal_kinds.py", "test_hulls.py", "test_certified_evaluation.py", "test_arb_enclose_range.py", "test_evaluate.py", "test_intervals.py"),
+    "intervals": ("test_exact_values_special_points.py", "test_interval_atanh_values.py", "test_interval_exact_values.py", "test_interval_helpers.py", "test_interval_domains.py", "test_second_opinion_gamma.py", "test_ball_signs_and_powers.py", "test_refusal_kinds.py", "test_hulls.py", "test_interval_enclosures.py", "test_intervals.py", "test_arb_enclose_range.py"),
     "symmetries": ("test_certified_witnesses.py", "test_proof_steps.py", "test_fallback_wiring.py", "test_rescaling_degree_domain.py", "test_symmetries.py", "test_guard.py", "test_custom_forms.py"),
     "theorems": ("test_certified_witnesses.py", "test_symmetries.py"),
     # split from symmetries (issue 24): the steps a decision is written as, and its numeric evidence
@@ -84,8 +84,8 @@ CORE: dict[str, tuple[str, ...]] = {
     "evidence": ("test_certified_witnesses.py", "test_expect_and_json_names.py", "test_fallback_wiring.py", "test_symmetries.py"),
     "domain": ("test_definedness_proofs.py", "test_domain.py"),
     "guard": ("test_guard_withdrawals.py", "test_guard.py"),
-    "fallback": ("test_fallback_witnesses.py", "test_fallback.py", "test_fallback_wiring.py"),
-    "smt": ("test_z3_cross_check.py", "test_smt.py"),
+    "fallback": ("test_exact_constants_engine.py", "test_fallback_witnesses.py", "test_fallback.py", "test_fallback_wiring.py"),
+    "smt": ("test_exact_constants_engine.py", "test_z3_cross_check.py", "test_smt.py"),
     "homogeneity": ("test_homogeneity_degree.py", "test_homogeneity.py", "test_audit_certified.py"),
 }
 
@@ -547,6 +547,9 @@ EQUIVALENT.update({
 EQUIVALENT[("certificate_rewrite", "`varying[0]` → `varying[-1]`, in `rest = [f for f in g[1:] if f is not "
             "varying[0]] if len(varying) == 1 else []`")] = (
     "the list is built only when len(varying) == 1, where varying[-1] is varying[0]")
+EQUIVALENT[("balls", "`fmpq(1)` → `float(1)`, in `lo, hi = self.sign_bounds(self.add([fmpq(1), x]))`")] = (
+    "the line runs only for an arb x (an fmpq returned the line above), and add([1.0, x]) is 1.0 + x: Arb converts "
+    "the float 1.0 exactly, the same one rounded addition as x + fmpq(1), so the ball and its sign bounds are the same")
 EQUIVALENT[("plane", "`live[0]` → `live[-1]`, in `var, region = live[0]`")] = (
     "the line runs only under `if len(live) == 1`, where live[-1] is live[0]")
 EQUIVALENT.update({("zero", f"`u.args[0]` → `u.args[-1]`, in `{line}`"):
@@ -562,6 +565,10 @@ _ERFC_ROUTE = ("it only moves where erfc (erf) takes the asymptotic route: for r
                "after any number of terms (DLMF 7.12(i)) and the first omitted term is hulled in, so both routes "
                "enclose the value on the whole interval; only the width differs")
 SOUND_EITHER_WAY: dict[tuple[str, str], str] = {
+    ("signs", "`sympy.Rational(1, 10**digits)` → `(1) / (10 ** digits)`, in `eps = sympy.Rational(1, 10**digits)`"):
+        "eps only sets the target width of Poly.intervals, which takes the float as a positive rational (10^-k or "
+        "slightly above): the intervals stay exact isolating ones and _order_roots answers only after "
+        "certified_order compares their exact ends, so only the level where the roots separate can change",
     ("intervals", "`self.sign_bounds(x)[0]` → `self.sign_bounds(x)[-1]`, in `if self.sign_bounds(x)[0] >= 0:`"):
         "acos(x) = 2·atan(√((1 − x)/(1 + x))) on all of (−1, 1], so the branch only chooses the better-"
         "conditioned formula; where x reaches −1, 1/(1 + x) of an enclosure holding 0 is refused "

@@ -174,7 +174,7 @@ def _as_piecewise(e: sympy.Expr) -> sympy.Expr:
     if isinstance(e, sympy.sign):
         return pw((1, rel(sympy.StrictGreaterThan, x, 0)), (-1, rel(sympy.StrictLessThan, x, 0)), (0, True))
     if isinstance(e, sympy.Heaviside):
-        at_zero = e.args[1] if len(e.args) > 1 else S.Half  # SymPy's H(0) = 1/2 unless given
+        at_zero = e.args[1]  # SymPy (≥ 1.9) always stores H(0), 1/2 unless given
         return pw((0, rel(sympy.StrictLessThan, x, 0)), (at_zero, rel(sympy.Eq, x, 0)), (1, True))
     # Max (Min): the first argument at least (at most) every later one, in order
     kind = sympy.GreaterThan if isinstance(e, sympy.Max) else sympy.LessThan

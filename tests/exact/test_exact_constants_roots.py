@@ -35,27 +35,17 @@ def test_quadratic_root_with_zero_discriminant_is_exact() -> None:
     assert _float_free(cuts.points), cuts.points
 
 
-def test_isolation_sees_a_root_between_a_rational_end_and_its_float() -> None:
-    lower = S(1) / 10
-    assert sympy.Rational(float(lower)) > lower  # the binary double nearest 1/10 is above it
-    r = lower + S(1) / 10**18  # 1/10 < r < float(1/10) (which is 1/10 + 5.55e-18)
-    assert r < sympy.Rational(float(lower))
-    # not polynomial and not monotone on (1/10, 1): only ball isolation answers
-    g = (Z - r) * (Z - S.Half) * sympy.exp(Z)
-    cuts = roots_in(g, Z, lower, S.One)
-    assert "ball-arithmetic isolation" in cuts.argument
-    assert cuts.points == (r, S.Half)
-
-
 @pytest.mark.parametrize("make", [lambda r: sympy.exp(Z) - sympy.exp(r), lambda r: sympy.atan(Z - r),
                                   lambda r: Z - r + sympy.exp(Z) - sympy.exp(r)])
 def test_isolation_never_claims_no_root_when_the_root_hides_below_the_float_end(make) -> None:
     # monotone, but with no proposal the monotone argument gives up and ball isolation runs on
-    # [1/10, 1]: g's enclosure over [float(1/10), 1] is > 0, over the exact [1/10, 1] it is not
-    lower = S(1) / 10
+    # [1/10, 1/10 + 10^-9]; the root r lies in (1/10, float(1/10)) (float(1/10) = 1/10 + 5.55e-18),
+    # so g's enclosure over [float(1/10), upper] is > 0 while over the exact bracket it is not
+    lower, upper = S(1) / 10, S(1) / 10 + S(1) / 10**9
     r = lower + S(1) / 10**18
+    assert lower < r < sympy.Rational(float(lower))
     try:
-        cuts = roots_in(make(r), Z, lower, S.One, candidates=lambda g, var, interval: [])
+        cuts = roots_in(make(r), Z, lower, upper, candidates=lambda g, var, interval: [])
     except Undecided:
         return  # the root has no proposal: a refusal is the right answer
     assert r in cuts.points, cuts
