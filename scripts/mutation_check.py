@@ -98,7 +98,7 @@ _GROUP_TESTS = ("test_group_component_formulas.py", "test_group_log_periodic_ter
                 "test_group_taylor_order.py", "test_group.py", "test_group_cli.py", "test_group_consistency.py",
                 "test_group_fuzz.py", "test_tiny_constant_groups.py", "test_group_finite_formulas.py",
                 "test_member_fallback_refutation.py")
-_KERNEL_TESTS = ("test_kernel_bounds_branches.py", "test_kernel_probe_regions.py", "test_kernel_vocabulary_gates.py", "test_kernel_closed_interval_roots.py", "test_kernel_sign_claims.py", "test_kernel_integer_parts_at_points.py", "test_kernel_change_fresh_names.py", "test_kernel_tree_grammar.py", "test_kernel_polynomial_nodes.py", "test_kernel_change_regions.py", "test_kernel_tree_depth.py", "test_kernel_bundles.py", "test_certificate_gaps.py", "test_functions_table.py",
+_KERNEL_TESTS = ("test_kernel_exact_constants.py", "test_kernel_bounds_branches.py", "test_kernel_probe_regions.py", "test_kernel_vocabulary_gates.py", "test_kernel_closed_interval_roots.py", "test_kernel_sign_claims.py", "test_kernel_integer_parts_at_points.py", "test_kernel_change_fresh_names.py", "test_kernel_tree_grammar.py", "test_kernel_polynomial_nodes.py", "test_kernel_change_regions.py", "test_kernel_tree_depth.py", "test_kernel_bundles.py", "test_certificate_gaps.py", "test_functions_table.py",
                  "test_kernel_units.py", "test_kernel_rules.py", "test_kernel_certificates.py",
                  "test_kernel_cli.py", "test_certificate_emitter.py",
                  # the family claims (nonzero-region, covers by several probes), Taylor bounds, points
@@ -120,7 +120,7 @@ DECIDING: dict[str, tuple[str, ...]] = {
     **{f"kernel_{name}": _KERNEL_TESTS for name in ("check", "derivative", "evaluate", "normal", "points",
                                                     "rules", "signs", "tree", "verdict", "bounds",
                                                     "complete", "probe")},
-    "zero_proof": ("test_zero_proof_exact_generators.py", "test_zero_proofs_over_e.py", "test_radical_zero_proofs.py", "test_zero_tiny_residual.py", "test_zero_decisions.py", "test_symmetries.py", "test_group.py"),
+    "zero_proof": ("test_zero_proof_exact_constants.py", "test_zero_proof_exact_generators.py", "test_zero_proofs_over_e.py", "test_radical_zero_proofs.py", "test_zero_tiny_residual.py", "test_zero_decisions.py", "test_symmetries.py", "test_group.py"),
     "parsing": ("test_parsing_multiline_keywords.py", "test_parser_vocabulary.py", "test_parsing_defined_on_r.py", "test_extremum_proofs.py", "test_parsing_relation_factors.py", "test_parsing_condition_names.py", "test_parsing_constant_factors.py", "test_parsing.py", "test_domain.py", "test_definedness_proofs.py",
                 "test_parse_unevaluated.py", "test_tiny_constant_signs.py", "test_families_keywords.py"),
     "numeric_checks": ("test_numeric_alpha_field.py", "test_random_data_scales.py", "test_numeric_relative_change.py", "test_numeric_underflow.py", "test_numeric_form_names.py", "test_numeric_checks.py", "test_numeric_empty.py",
@@ -550,6 +550,10 @@ EQUIVALENT[("certificate_rewrite", "`varying[0]` → `varying[-1]`, in `rest = [
 EQUIVALENT[("balls", "`fmpq(1)` → `float(1)`, in `lo, hi = self.sign_bounds(self.add([fmpq(1), x]))`")] = (
     "the line runs only for an arb x (an fmpq returned the line above), and add([1.0, x]) is 1.0 + x: Arb converts "
     "the float 1.0 exactly, the same one rounded addition as x + fmpq(1), so the ball and its sign bounds are the same")
+EQUIVALENT[("kernel_signs", "`Fraction(0)` → `float(0)`, in `no_cell: tuple[None, tuple[Fraction, Fraction]] = "
+            "(None, (Fraction(0), Fraction(0)))`")] = (
+    "no_cell is used only when no cell is found, and then its v is None: `if v is None or a == b: raise Unknown` "
+    "raises before a and b are read as numbers")
 EQUIVALENT[("plane", "`live[0]` → `live[-1]`, in `var, region = live[0]`")] = (
     "the line runs only under `if len(live) == 1`, where live[-1] is live[0]")
 EQUIVALENT.update({("zero", f"`u.args[0]` → `u.args[-1]`, in `{line}`"):
