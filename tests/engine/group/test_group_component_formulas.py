@@ -67,3 +67,13 @@ def test_finite_pairs_with_c_equal_to_a_are_grouped_apart_from_the_others() -> N
     assert groups == [(A, [one, two]), (None, [minus])]
     assert _finite_groups([one, minus]) == [(S.One, [one, minus])]  # one constant c
     assert _finite_groups([one, (-S.One, -S.One, None)]) == [(A, [one, (-S.One, -S.One, None)])]
+
+
+def test_a_bound_with_sign_and_kind_swapped_is_refused() -> None:
+    """Bound(sign, kind): the two positional fields swapped (or a sign other than ±1) is a TypeError,
+    never a bound whose kind nothing reads."""
+    from symcheck.engine.group.facts import Bound, BoundKind
+    assert Bound(-1, BoundKind.POINTS).kind is BoundKind.POINTS
+    for sign, kind in ((BoundKind.POINTS, -1), (0, BoundKind.OPEN), (2, BoundKind.EMPTY)):
+        with pytest.raises(TypeError):
+            Bound(sign, kind)
