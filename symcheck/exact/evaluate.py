@@ -210,13 +210,10 @@ class _Walker:
         # real roots are indexed in increasing order
         bits = getattr(self.arith, "prec", 64) + 8
         ends = _real_root_by_arb(node, bits)
-        if ends is None:  # SymPy's exact isolation: slow to refine on large coefficients
-            width = sympy.Rational(1, 2 ** bits)
-            intervals = sympy.Poly(node.poly.as_expr(), node.poly.gen).intervals(eps=width, sqf=True)
-            if node.index >= len(intervals):
-                raise EvaluationError(f"{_short(node)} is not a real root")
-            lo, hi = (sympy.Rational(end) for end in intervals[node.index])
-            ends = (Fraction(int(lo.p), int(lo.q)), Fraction(int(hi.p), int(hi.q)))
+        if ends is None:
+            # a CRootOf's polynomial is square-free over ZZ, so Arb always isolates it; a node
+            # that is not (built around SymPy's checks) is refused rather than guessed at
+            raise EvaluationError(f"cannot isolate {_short(node)}")
         lo, hi = ends
         return self.arith.hull([self.arith.rational(lo.numerator, lo.denominator),
                                 self.arith.rational(hi.numerator, hi.denominator)])
@@ -249,7 +246,7 @@ class _Walker:
         return values[0] if len(values) == 1 else self.arith.hull(values)
 
     def _heaviside(self, node: sympy.Heaviside) -> Any:
-        h0 = node.args[1] if len(node.args) > 1 else sympy.S.Half
+        h0 = node.args[1]  # SymPy (≥ 1.9) always stores H(0), 1/2 unless given
         return self._by_sign(node, lambda s: self.arith.rational(1 if s > 0 else 0) if s
                              else self.eval(h0))
 

@@ -1,7 +1,7 @@
 """Real roots (``CRootOf``) are enclosed between two exact rational ends.
 
-The ends come from Arb's isolation (``_real_root_by_arb``) or, when that declines, from SymPy's
-exact isolating intervals. Either way they must stay exact rationals (``Fraction``/``Rational``,
+The ends come from Arb's isolation (``_real_root_by_arb``); a root it cannot isolate is refused.
+They must stay exact rationals (``Fraction``/``Rational``,
 never a float, which would be rounded or fail downstream), at every precision the certifier
 asks for, including far beyond a float's range. Containment is checked exactly: the polynomial
 changes sign between the two ends, read as exact binary numbers.
@@ -12,9 +12,11 @@ from fractions import Fraction
 
 import pytest
 import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import symcheck.exact.evaluate as evaluate
-from symcheck.exact.evaluate import _real_root_by_arb, enclose
+from symcheck.exact.evaluate import EvaluationError, _real_root_by_arb, enclose
 
 X = sympy.Symbol("x")
 
@@ -45,13 +47,24 @@ def test_a_huge_real_root_has_exact_integer_ends() -> None:
     assert hi - lo <= Fraction(10**30, 2**56)  # ~64 bits of a number near 2**100
 
 
-@pytest.mark.parametrize("prec", [64, 2048])
-def test_the_exact_isolation_fallback_gives_exact_tight_ends(monkeypatch, prec: int) -> None:
-    # when Arb's isolation declines, SymPy's exact isolating intervals give the ends: they
-    # must be exact rationals, refined to about 2**-prec even past a float's smallest number
-    monkeypatch.setattr(evaluate, "_real_root_by_arb", lambda node, bits: None)
-    for poly, index in ((X**3 - X - 1, 0), (X**5 - 3 * X + 1, 2), (7 * X**2 - 2, 0)):
+@given(st.lists(st.integers(-6, 6), min_size=2, max_size=6).filter(lambda c: c[-1] != 0),
+       st.sampled_from([64, 2048]))
+@settings(max_examples=40, deadline=None)
+def test_arb_isolates_every_real_root_sympy_builds(coeffs: list[int], prec: int) -> None:
+    # a CRootOf's polynomial is square-free over ZZ (SymPy reduces it), so Arb's isolation
+    # never declines and every real root gets exact ends about 2**-prec apart
+    poly = sum(c * X**i for i, c in enumerate(coeffs))
+    for index in range(sympy.Poly(poly, X).count_roots()):
         root = sympy.CRootOf(poly, index, radicals=False)
-        assert isinstance(root, sympy.CRootOf)
+        if not isinstance(root, sympy.CRootOf):
+            continue  # a rational root, returned as a number
+        assert _real_root_by_arb(root, prec + 8) is not None
         lo, hi = _brackets(root, prec)
-        assert hi - lo <= Fraction(1, 2 ** (prec - 8))
+        assert hi - lo <= max(Fraction(1), abs(lo)) * Fraction(1, 2 ** (prec - 8))
+
+
+def test_a_root_arb_cannot_isolate_is_refused(monkeypatch) -> None:
+    # a node built around SymPy's checks (Arb declines) is refused, never guessed at
+    monkeypatch.setattr(evaluate, "_real_root_by_arb", lambda node, bits: None)
+    with pytest.raises(EvaluationError, match="cannot isolate"):
+        enclose(sympy.CRootOf(X**3 - X - 1, 0, radicals=False), {}, 64)
