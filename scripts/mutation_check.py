@@ -108,7 +108,7 @@ _KERNEL_TESTS = ("test_kernel_exact_constants.py", "test_kernel_bounds_branches.
                  "test_families_covers.py",
                  # the completeness certificates of the group classes, edited by hand (kernel/complete.py)
                  "test_group_classes.py")
-_EMIT_TESTS = ("test_emitter_identities_reached.py", "test_emitter_relation_paths.py", "test_emitter_rewrite_reach.py", "test_certificate_gaps.py", "test_certificate_emitter.py", "test_kernel_certificates.py",
+_EMIT_TESTS = ("test_certificate_points_exact.py", "test_emitter_identities_reached.py", "test_emitter_relation_paths.py", "test_emitter_rewrite_reach.py", "test_certificate_gaps.py", "test_certificate_emitter.py", "test_kernel_certificates.py",
                "test_kernel_cli.py", "test_kernel_units.py", "test_group.py")
 DECIDING: dict[str, tuple[str, ...]] = {
     **{name: _GROUP_TESTS for name in ("group", "group_breaks", "group_facts", "group_formulations",

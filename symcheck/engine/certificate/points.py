@@ -24,8 +24,6 @@ from symcheck.kernel.tree import to_json
 __all__ = ["point_json", "region_json", "roots_inside", "kernel_point", "Unsupported"]
 
 _X = sympy.Symbol("x")
-#: bisections when narrowing an interval until it holds one root
-MAX_NARROW = 400
 
 
 def point_json(x: Any) -> Any:
@@ -49,7 +47,8 @@ def point_json(x: Any) -> Any:
     value = x.evalf(60)
     for lo, hi in _isolating(coeffs):
         if lo <= value <= hi:
-            lo, hi = _narrow_around(coeffs, lo, hi, value)
+            if not _one_root_inside(coeffs, lo, hi):
+                raise Unsupported(f"the interval around {sympy.sstr(x)[:60]} does not isolate it")
             return ["root", coeffs, [to_json(number(lo)), to_json(number(hi))]]
     raise Unsupported(f"no isolating interval of its minimal polynomial holds {sympy.sstr(x)[:60]}")
 
@@ -73,19 +72,13 @@ def _isolating(coeffs: list[int]) -> list[tuple[sympy.Rational, sympy.Rational]]
     return sorted(out)
 
 
-def _narrow_around(coeffs: list[int], lo, hi, value) -> tuple[sympy.Rational, sympy.Rational]:
-    """[lo, hi] halved until it holds exactly one root of the polynomial (an exact count)."""
-    p = squarefree(fmpq_poly(coeffs))
+def _one_root_inside(coeffs: list[int], lo: sympy.Rational, hi: sympy.Rational) -> bool:
+    """Whether [lo, hi] holds exactly one root (an exact count, as the kernel will make).
+
+    A minimal polynomial of degree ≥ 2 is irreducible, so SymPy's isolating intervals hold one
+    root each and no rational end is a root: this is a check, not a search."""
     a, b = Fraction(int(lo.p), int(lo.q)), Fraction(int(hi.p), int(hi.q))
-    for _ in range(MAX_NARROW):
-        if count_closed(p, a, b) == 1:
-            return sympy.Rational(a.numerator, a.denominator), sympy.Rational(b.numerator, b.denominator)
-        m = (a + b) / 2
-        if sympy.Rational(m.numerator, m.denominator) < value:
-            a = m
-        else:
-            b = m
-    raise Unsupported("could not isolate the root")
+    return bool(count_closed(squarefree(fmpq_poly(coeffs)), a, b) == 1)
 
 
 def kernel_point(obj: Any) -> Point | str:
