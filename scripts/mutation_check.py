@@ -93,7 +93,7 @@ CORE: dict[str, tuple[str, ...]] = {
 # group assembly, the proof kernel and its certificate emitter and gate, the exact zero
 # argument, the parser, the numeric checks and the command line. The old family is not run
 # on them (its exclusion tables were written for the core only): see FAMILY_MODULES.
-_GROUP_TESTS = ("test_group_component_formulas.py", "test_group_log_periodic_terms.py", "test_group_asin_analyticity.py",
+_GROUP_TESTS = ("test_group_exact_moduli.py", "test_group_component_formulas.py", "test_group_log_periodic_terms.py", "test_group_asin_analyticity.py",
                 "test_group_flat.py", "test_group_break_orders.py", "test_group_log_periodic_harmonics.py", "test_group_discrete_components.py",
                 "test_group_taylor_order.py", "test_group.py", "test_group_cli.py", "test_group_consistency.py",
                 "test_group_fuzz.py", "test_tiny_constant_groups.py", "test_group_finite_formulas.py",
@@ -108,7 +108,7 @@ _KERNEL_TESTS = ("test_kernel_exact_constants.py", "test_kernel_bounds_branches.
                  "test_families_covers.py",
                  # the completeness certificates of the group classes, edited by hand (kernel/complete.py)
                  "test_group_classes.py")
-_EMIT_TESTS = ("test_certificate_points_exact.py", "test_emitter_identities_reached.py", "test_emitter_relation_paths.py", "test_emitter_rewrite_reach.py", "test_certificate_gaps.py", "test_certificate_emitter.py", "test_kernel_certificates.py",
+_EMIT_TESTS = ("test_certificate_points_exact.py", "test_emitter_exact_coefficients.py", "test_emitter_identities_reached.py", "test_emitter_relation_paths.py", "test_emitter_rewrite_reach.py", "test_certificate_gaps.py", "test_certificate_emitter.py", "test_kernel_certificates.py",
                "test_kernel_cli.py", "test_kernel_units.py", "test_group.py")
 DECIDING: dict[str, tuple[str, ...]] = {
     **{name: _GROUP_TESTS for name in ("group", "group_breaks", "group_facts", "group_formulations",
@@ -308,10 +308,6 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         "pow_int returns fmpq(1) for n == 0 on the line above, on every path, so n <= 0 is n < 0 here",
     ("fallback", "`v > 0` → `v >= 0`, in `if finite and v > RESOLVED * scale and v > 0:`"):
         "`v > RESOLVED * scale` with RESOLVED = 1e-12 and scale a finite sum of absolute values already gives v > 0",
-    ("evaluate", "`len(node.args) > 1` → `len(node.args) >= 1`, in `h0 = node.args[1] if len(node.args) > 1 else sympy.S.Half`"):
-        "SymPy >= 1.9 (the package needs 1.12) always stores Heaviside's value at 0 as args[1], so len(args) is 2",
-    ("smt", "`1` → `0`, in `if isinstance(node, sympy.Heaviside) and len(node.args) > 1 and not node.args[1].is_Ratio…`"):
-        "SymPy >= 1.9 (the package needs 1.12) always stores Heaviside's value at 0 as args[1], so len(args) is 2",
     ("evaluate", "`0` → `1`, in `if lo == hi or lo > 0:`"):
         "sign bounds satisfy lo <= hi within {-1, 0, 1}, so lo > 0 only when lo == hi == 1, which `lo == hi` already takes",
     ("plane", "`r.lower` → `r.upper`, in `self.points = {v: r.lower for v, r in case.regions if r.is_point}`"):
@@ -342,8 +338,6 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         _DEAD_TANH,
     ("smt", "`left.is_Rational and right.is_Rational`: and → or, in `if not (left.is_Rational and right.is_Rational):`"):
         "covers() admits only rationals, the variables, +, ·, integer powers (negative ones of the scale, checked in its domain and non-zero just above) and piecewise choices, so at z3's rational model both sides are rationals: the test is never true",
-    ("smt", "`len(node.args) > 1` → `len(node.args) >= 1`, in `if isinstance(node, sympy.Heaviside) and len(node.args) > 1 and not node.args[1].is_Ratio…`"):
-        "SymPy >= 1.9 (the package needs 1.12) always stores Heaviside's value at 0 as args[1], so len(args) is 2",
     ("smt", "`n >= 0` → `n > 0`, in `return power if n >= 0 else self.real(sympy.Integer(1)) / power # base ≠ 0 is asserted`"):
         "SymPy evaluates x**0 to 1, so no Pow node has exponent 0 (and were n 0, power is the constant 1, whose reciprocal is 1)",
     ("smt", "`0` → `1`, in `return power if n >= 0 else self.real(sympy.Integer(1)) / power # base ≠ 0 is asserted`"):
@@ -554,6 +548,16 @@ EQUIVALENT[("kernel_signs", "`Fraction(0)` → `float(0)`, in `no_cell: tuple[No
             "(None, (Fraction(0), Fraction(0)))`")] = (
     "no_cell is used only when no cell is found, and then its v is None: `if v is None or a == b: raise Unknown` "
     "raises before a and b are read as numbers")
+EQUIVALENT[("certificate_rewrite", "`Fraction(1)` → `float(1)`, in `coeff, factors = (_number(arg[1]), arg[2:]) if "
+            "arg[1][0] in (\"int\", \"rat\") else (Fraction…`")] = (
+    "_split_product only negates this coefficient, so it stays ±1.0 against ±Fraction(1): `coeff <= 0` reads the "
+    "same, and number(coeff) is called only under `coeff != 1`, false for 1.0 as for Fraction(1)")
+EQUIVALENT[("certificate_rewrite", "`Fraction(0)` → `float(0)`, in `return Fraction(0), None`")] = (
+    "_multiple returns this coefficient only with m = None, and both callers read it only when m is not None")
+EQUIVALENT[("group_results", "`sympy.Rational(1, 2)` → `(1) / (2)`, in `for q in (S.One, -S.One, 2, -2, "
+            "sympy.Rational(1, 2), -sympy.Rational(1, 2), 3, -3):`")] = (
+    "q reaches only `q > 0` and contains(q, q), whose membership reads both through exact_number, which turns "
+    "the float ±0.5 into Rational('±0.5') = ±1/2 exactly")
 EQUIVALENT[("plane", "`live[0]` → `live[-1]`, in `var, region = live[0]`")] = (
     "the line runs only under `if len(live) == 1`, where live[-1] is live[0]")
 EQUIVALENT.update({("zero", f"`u.args[0]` → `u.args[-1]`, in `{line}`"):

@@ -87,7 +87,7 @@ def _walk(e: sympy.Basic, variables: frozenset, nonzero: frozenset) -> None:
             continue
         if node.is_Add or node.is_Mul or isinstance(node, (*_FUNCTIONS, And, Or, Not)) \
                 or type(node) in _RELATIONS:
-            if isinstance(node, sympy.Heaviside) and len(node.args) > 1 and not node.args[1].is_Rational:
+            if isinstance(node, sympy.Heaviside) and not node.args[1].is_Rational:
                 raise _NotCovered("Heaviside with a symbolic value at 0")
             if isinstance(node, sympy.Piecewise):
                 stack.extend(x for pair in node.args for x in pair)
@@ -144,7 +144,7 @@ class _Translator:
             x = self.term(e.args[0])
             return z3.If(x > 0, self.real(sympy.Integer(1)),
                          z3.If(x < 0, self.real(sympy.Integer(-1)), self.real(sympy.Integer(0))))
-        if isinstance(e, sympy.Heaviside):  # SymPy's convention: H(0) = args[1], default 1/2
+        if isinstance(e, sympy.Heaviside):
             x = self.term(e.args[0])
             at_zero = e.args[1]  # SymPy stores H(0) as the second argument (1/2 unless given)
             return z3.If(x > 0, self.real(sympy.Integer(1)),
