@@ -98,7 +98,7 @@ _GROUP_TESTS = ("test_group_exact_moduli.py", "test_group_component_formulas.py"
                 "test_group_taylor_order.py", "test_group.py", "test_group_cli.py", "test_group_consistency.py",
                 "test_group_fuzz.py", "test_tiny_constant_groups.py", "test_group_finite_formulas.py",
                 "test_member_fallback_refutation.py")
-_KERNEL_TESTS = ("test_kernel_exact_constants.py", "test_kernel_bounds_branches.py", "test_kernel_probe_regions.py", "test_kernel_vocabulary_gates.py", "test_kernel_closed_interval_roots.py", "test_kernel_sign_claims.py", "test_kernel_integer_parts_at_points.py", "test_kernel_change_fresh_names.py", "test_kernel_tree_grammar.py", "test_kernel_polynomial_nodes.py", "test_kernel_change_regions.py", "test_kernel_tree_depth.py", "test_kernel_bundles.py", "test_certificate_gaps.py", "test_functions_table.py",
+_KERNEL_TESTS = ("test_kernel_every_part.py", "test_kernel_rational_literals.py", "test_kernel_piecewise_structure.py", "test_kernel_exact_constants.py", "test_kernel_bounds_branches.py", "test_kernel_probe_regions.py", "test_kernel_vocabulary_gates.py", "test_kernel_closed_interval_roots.py", "test_kernel_sign_claims.py", "test_kernel_integer_parts_at_points.py", "test_kernel_change_fresh_names.py", "test_kernel_tree_grammar.py", "test_kernel_polynomial_nodes.py", "test_kernel_change_regions.py", "test_kernel_tree_depth.py", "test_kernel_bundles.py", "test_certificate_gaps.py", "test_functions_table.py",
                  "test_kernel_units.py", "test_kernel_rules.py", "test_kernel_certificates.py",
                  "test_kernel_cli.py", "test_certificate_emitter.py",
                  # the family claims (nonzero-region, covers by several probes), Taylor bounds, points
@@ -759,6 +759,14 @@ SOUND_EITHER_WAY: dict[tuple[str, str], str] = {
         "the flag only lets auditing read a broken p as the pinned degree; p is log(σ(2z₁)/σ(z₁))/log 2 from SymPy's substitution at a pin where certify_nonzero certified both values (its asin ball is taken on [−1, 1] only, so asin's argument is inside), where SymPy's asin of a number is exact (a table value, −asin(−u), or left asin(u); its asin(sin u) shortcut compares u with π as atan(tan u), already listed, does), so the ratio is σ's and p the pinned degree either way",
     ("group_maximality", "`first.K * modulus ** first.k` → `first.K`, in `c0 = exact_form(first.K * modulus ** first.k)`"):
         "relations with K = 0 returned EMPTY above; the others are c = |a|^k (a > 0, K = 1, so modulus = 1) or, for a < 0, c = 1 (σ(0) ≠ 0) or c = K·|a|^(j/q) from a Taylor coefficient p_j ≠ 0 of σ₊; a member with a < 0, b = |a|, gives σ₊(b²s) = c²·σ₊(s), so p_j·b^(2j/q) = c²·p_j for two orders: b = 1. So modulus ≠ 1 names no member with any c0 (prove_pair refutes or leaves it open; 'at most a = a0 with c = c0' holds vacuously) and modulus = 1 gives K·1^k = K",
+    **{("kernel_signs", f"`range(3000)` → `{r}`, in `for _ in range(3000):`"):
+       "_separate's passes each return only on an exact check (a rational point, or count_closed equal to the "
+       "root's own count); one pass fewer reaches `raise Unknown` sooner, so the roots argument is refused"
+       for r in ("range(1, 3000)", "range(3000 - 1)")},
+    **{(module, "`PRECISIONS[:2]` → `PRECISIONS[:3]`, in `for bits in PRECISIONS[:2]:`"):
+       "one more precision (1024 bits) is tried before bisecting; every attempt is a rigorous Arb enclosure "
+       "whose sign is read exactly, with Unknown giving no sign, so the answer can only be tighter, never wrong"
+       for module in ("kernel_signs", "kernel_bounds")},
 }
 
 _FLIP_COMPARE: dict[type, type] = {
