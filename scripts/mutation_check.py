@@ -98,7 +98,7 @@ _GROUP_TESTS = ("test_group_exact_moduli.py", "test_group_component_formulas.py"
                 "test_group_taylor_order.py", "test_group.py", "test_group_cli.py", "test_group_consistency.py",
                 "test_group_fuzz.py", "test_tiny_constant_groups.py", "test_group_finite_formulas.py",
                 "test_member_fallback_refutation.py")
-_KERNEL_TESTS = ("test_kernel_every_part.py", "test_kernel_rational_literals.py", "test_kernel_piecewise_structure.py", "test_kernel_exact_constants.py", "test_kernel_bounds_branches.py", "test_kernel_probe_regions.py", "test_kernel_vocabulary_gates.py", "test_kernel_closed_interval_roots.py", "test_kernel_sign_claims.py", "test_kernel_integer_parts_at_points.py", "test_kernel_change_fresh_names.py", "test_kernel_tree_grammar.py", "test_kernel_polynomial_nodes.py", "test_kernel_change_regions.py", "test_kernel_tree_depth.py", "test_kernel_bundles.py", "test_certificate_gaps.py", "test_functions_table.py",
+_KERNEL_TESTS = ("test_kernel_bounds_conditions.py", "test_kernel_complete_harmonics.py", "test_kernel_every_part.py", "test_kernel_rational_literals.py", "test_kernel_piecewise_structure.py", "test_kernel_exact_constants.py", "test_kernel_bounds_branches.py", "test_kernel_probe_regions.py", "test_kernel_vocabulary_gates.py", "test_kernel_closed_interval_roots.py", "test_kernel_sign_claims.py", "test_kernel_integer_parts_at_points.py", "test_kernel_change_fresh_names.py", "test_kernel_tree_grammar.py", "test_kernel_polynomial_nodes.py", "test_kernel_change_regions.py", "test_kernel_tree_depth.py", "test_kernel_bundles.py", "test_certificate_gaps.py", "test_functions_table.py",
                  "test_kernel_units.py", "test_kernel_rules.py", "test_kernel_certificates.py",
                  "test_kernel_cli.py", "test_certificate_emitter.py",
                  # the family claims (nonzero-region, covers by several probes), Taylor bounds, points
@@ -120,7 +120,7 @@ DECIDING: dict[str, tuple[str, ...]] = {
     **{f"kernel_{name}": _KERNEL_TESTS for name in ("check", "derivative", "evaluate", "normal", "points",
                                                     "rules", "signs", "tree", "verdict", "bounds",
                                                     "complete", "probe")},
-    "zero_proof": ("test_zero_proof_exact_constants.py", "test_zero_proof_exact_generators.py", "test_zero_proofs_over_e.py", "test_radical_zero_proofs.py", "test_zero_tiny_residual.py", "test_zero_decisions.py", "test_symmetries.py", "test_group.py"),
+    "zero_proof": ("test_zero_proof_root_bound.py", "test_zero_proof_exact_constants.py", "test_zero_proof_exact_generators.py", "test_zero_proofs_over_e.py", "test_radical_zero_proofs.py", "test_zero_tiny_residual.py", "test_zero_decisions.py", "test_symmetries.py", "test_group.py"),
     "parsing": ("test_parsing_multiline_keywords.py", "test_parser_vocabulary.py", "test_parsing_defined_on_r.py", "test_extremum_proofs.py", "test_parsing_relation_factors.py", "test_parsing_condition_names.py", "test_parsing_constant_factors.py", "test_parsing.py", "test_domain.py", "test_definedness_proofs.py",
                 "test_parse_unevaluated.py", "test_tiny_constant_signs.py", "test_families_keywords.py"),
     "numeric_checks": ("test_numeric_alpha_field.py", "test_random_data_scales.py", "test_numeric_relative_change.py", "test_numeric_underflow.py", "test_numeric_form_names.py", "test_numeric_checks.py", "test_numeric_empty.py",
@@ -767,6 +767,11 @@ SOUND_EITHER_WAY: dict[tuple[str, str], str] = {
        "one more precision (1024 bits) is tried before bisecting; every attempt is a rigorous Arb enclosure "
        "whose sign is read exactly, with Unknown giving no sign, so the answer can only be tighter, never wrong"
        for module in ("kernel_signs", "kernel_bounds")},
+    **{("kernel_complete", f"`range(1, len(cuts))` → `{r}`, in `for i in range(1, len(cuts)):`"):
+       "the increasing-cuts loop is an early check with a clearer message: every piece i is then checked by "
+       "zero_on over [\"open\", raw[i], raw[i + 1]], whose region_from rejects lower >= upper, so cuts that do "
+       "not increase are still rejected, only later"
+       for r in ("range(1 + 1, len(cuts))", "range(1, len(cuts) - 1)")},
 }
 
 _FLIP_COMPARE: dict[type, type] = {
