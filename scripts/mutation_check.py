@@ -108,7 +108,7 @@ _KERNEL_TESTS = ("test_kernel_bounds_conditions.py", "test_kernel_complete_harmo
                  "test_families_covers.py",
                  # the completeness certificates of the group classes, edited by hand (kernel/complete.py)
                  "test_group_classes.py")
-_EMIT_TESTS = ("test_certificate_points_exact.py", "test_emitter_exact_coefficients.py", "test_emitter_identities_reached.py", "test_emitter_relation_paths.py", "test_emitter_rewrite_reach.py", "test_certificate_gaps.py", "test_certificate_emitter.py", "test_kernel_certificates.py",
+_EMIT_TESTS = ("test_emitter_bounds.py", "test_certificate_points_exact.py", "test_emitter_exact_coefficients.py", "test_emitter_identities_reached.py", "test_emitter_relation_paths.py", "test_emitter_rewrite_reach.py", "test_certificate_gaps.py", "test_certificate_emitter.py", "test_kernel_certificates.py",
                "test_kernel_cli.py", "test_kernel_units.py", "test_group.py")
 DECIDING: dict[str, tuple[str, ...]] = {
     **{name: _GROUP_TESTS for name in ("group", "group_breaks", "group_facts", "group_formulations",
@@ -594,7 +594,7 @@ SOUND_EITHER_WAY: dict[tuple[str, str], str] = {
         "LambertW: shifted encloses x + w for every x in the ball and w in Arb's ball of 1/e, whose upper end is dyadic and so > 1/e (irrational); an upper end exactly 0 thus gives x + 1/e < 0 for every x: 'not defined' is true there too",
     ("domain", "`not u.free_symbols <= {var} or u.is_polynomial(var)`: or → and, in `if not u.free_symbols <= {var} or u.is_polynomial(var):`"):
         "it only lets prove_sign/prove_nonzero try more obligations: on a polynomial in var a certified sign over R is still a proof, and on u with a symbol besides var both return None before trying (definite.py: `if not expr.free_symbols <= set(ranges): return None`)",
-    ("certificate_emit", '`range(1, 100)` → `range(1, 100 - 1)`, in `u = next(n for n in ("u", *(f"u{i}" for i in range(1, 100)))`'):
+    ("certificate_emit", '`range(1, 100)` → `range(1, 100 - 1)`, in `u = next((n for n in ("u", *(f"u{i}" for i in range(1, 100)))`'):
         "the names only need to be fresh, and each is checked against the box and the domains: a shorter list can only run out (no certificate), never hand out a name in use",
     ("certificate_emit", '`checked_outcome(None, started, check_it, f"the witness gives no exact…`: arguments 2 and 3 swapped, in `return checked_outcome(None, started, check_it, f"the witness gives no exact value for {w…`'):
         "with no certificate checked_outcome never reads run_kernel and returns the same Rejection (reason, 'emit'): only its emit_seconds, a timing, is wrong, and no time decides a verdict",

@@ -208,8 +208,10 @@ class _Prover:
     def _change(self, box: dict, expr: Node, change: NeedChange) -> dict:
         """u = P·b: b's region (ends −∞, 0, ∞) maps onto u's by the sign of P; the expression
         with b = u·P^(−1), exactly as the kernel builds it."""
-        u = next(n for n in ("u", *(f"u{i}" for i in range(1, 100)))
-                 if n not in box and n not in self.domains)
+        u = next((n for n in ("u", *(f"u{i}" for i in range(1, 100)))
+                  if n not in box and n not in self.domains), None)
+        if u is None:
+            raise Stuck("no fresh name for a change of variables (u, u1, …, u99 all in use)")
         region = box[change.var]
         if change.sign < 0 and region[0] == "open":
             flip = {"inf": "-inf", "-inf": "inf"}
