@@ -76,7 +76,7 @@ CORE: dict[str, tuple[str, ...]] = {
     "plane": ("test_plane_product_derivation.py", "test_plane_written_sides.py", "test_plane_orientation.py", "test_plane_resolver_exact.py", "test_plane_case_justification.py", "test_plane_cases.py", "test_plane.py", "test_fallback_wiring.py"),
     "evaluate": ("test_exact_values_root_ends.py", "test_exact_values_special_points.py", "test_real_root_enclosures.py", "test_certified_evaluation.py", "test_point_coordinate_types.py", "test_inverse_functions_at_rationals.py", "test_undecided_comparisons.py", "test_evaluate.py", "test_arb_enclose_range.py", "test_intervals.py"),
     "balls": ("test_lambertw_domain_refusal.py", "test_exact_values_special_points.py", "test_balls_upper_end_zero.py", "test_ball_signs_and_powers.py", "test_inverse_functions_at_rationals.py", "test_refusal_kinds.py", "test_hulls.py", "test_certified_evaluation.py", "test_arb_enclose_range.py", "test_evaluate.py", "test_intervals.py"),
-    "intervals": ("test_exact_values_special_points.py", "test_interval_atanh_values.py", "test_interval_exact_values.py", "test_interval_helpers.py", "test_interval_domains.py", "test_second_opinion_gamma.py", "test_ball_signs_and_powers.py", "test_refusal_kinds.py", "test_hulls.py", "test_interval_enclosures.py", "test_intervals.py", "test_arb_enclose_range.py"),
+    "intervals": ("test_interval_series_cutoffs.py", "test_exact_values_special_points.py", "test_interval_atanh_values.py", "test_interval_exact_values.py", "test_interval_helpers.py", "test_interval_domains.py", "test_second_opinion_gamma.py", "test_ball_signs_and_powers.py", "test_refusal_kinds.py", "test_hulls.py", "test_interval_enclosures.py", "test_intervals.py", "test_arb_enclose_range.py"),
     "symmetries": ("test_elapsed_times.py", "test_certified_witnesses.py", "test_proof_steps.py", "test_fallback_wiring.py", "test_rescaling_degree_domain.py", "test_symmetries.py", "test_guard.py", "test_custom_forms.py"),
     "theorems": ("test_certified_witnesses.py", "test_symmetries.py"),
     # split from symmetries (issue 24): the steps a decision is written as, and its numeric evidence
@@ -782,6 +782,23 @@ SOUND_EITHER_WAY: dict[tuple[str, str], str] = {
         "Arb's complex_roots isolation is certified at any precision (the ends always hold the root, or "
         "_real_root_by_arb declines and the root is refused); 8 bits fewer only widens ends that hull rounds "
         "to prec bits anyway",
+    ("intervals", "`prec + 4` → `prec`, in `tol = -(prec + 4)`"):
+        "the remainder is always added (_hull(term, 0) or total + [0, 2·term]), so the enclosure holds the value wherever the series stops; callers pass the working precision prec + 20, so 4 bits less leaves a tail far below the final "
+        "outward rounding to prec bits",
+    ("intervals", "`_bits(total[0]) - 1` → `_bits(total[0])`, in `if _bits(magnitude[1]) < _bits(total[0]) - 1 + tol:`"):
+        "the remainder is always added (_hull(term, 0) or total + [0, 2·term]), so the enclosure holds the value wherever the series stops; the stop moves by one bit at about |total|·2^-(prec+23), below the rounding to prec bits",
+    ("intervals", "`n + 1` → `n`, in `if small and not mpf_gt(ratio(n + 1)[1], mpf_shift(fone, -1)):`"):
+        "both callers' term ratios decrease in n (x/(n+2), 2x²/(2n+3)), so ratio(n) <= 1/2 implies every later "
+        "ratio is: the tail bound 2·term stays valid, the stricter test costs at most one term",
+    ("intervals", "`wp + 10` → `wp`, in `context.prec = wp + 10`"):
+        "mpmath's guess only seeds the candidates; each returned bound is certified by the sign of c·e^c − x, so "
+        "a coarser guess can only pick another certified bound or refuse (Imprecise)",
+    ("intervals", "`wp - 8` → `wp`, in `step = mpf_shift(mpf_add(mpf_abs(w), fone, wp), -(wp - 8 - 4 * k))`"):
+        "the steps are the clean ones shifted by two; every candidate is still certified by the sign of "
+        "c·e^c − x, so the bound is the same, tighter, or refused (Imprecise)",
+    ("intervals", "`2 * m + 3` → `2 * m`, in `next_ratio_below_1 = mpf_lt(from_int(2 * m + 3), two_x2[0])`"):
+        "for real x > 0 the erfc asymptotic series brackets its value at every truncation (DLMF 7.12(i)), so "
+        "total + _hull(term, 0) holds it wherever the loop stops; a later stop only widens it slightly",
 }
 
 _FLIP_COMPARE: dict[type, type] = {

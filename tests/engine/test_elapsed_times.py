@@ -56,7 +56,8 @@ def test_the_guard_is_given_the_time_the_check_has_taken(monkeypatch) -> None:
 
 @requires_z3
 def test_the_cross_check_reports_its_own_duration() -> None:
-    result, took = _timed(lambda: smt.cross_check(activation("relu"), Transformation("inverse-scaling", domain("positive")),
+    scaling = Transformation("inverse-scaling", domain("positive"))
+    result, took = _timed(lambda: smt.cross_check(activation("relu"), scaling,
                                                   form("gated"), Verdict.HOLDS, None, seconds=5.0))
     assert result is not None and result.verdict is CrossVerdict.HOLDS and result.agrees is True
     assert 0 <= result.elapsed_seconds <= took + ROUNDING
@@ -70,7 +71,8 @@ def test_a_failing_solver_reports_its_own_duration(monkeypatch) -> None:
         raise z3.Z3Exception("forced failure")
 
     monkeypatch.setattr(smt, "_decide", failing)
-    result, took = _timed(lambda: smt.cross_check(activation("relu"), Transformation("inverse-scaling", domain("positive")),
+    scaling = Transformation("inverse-scaling", domain("positive"))
+    result, took = _timed(lambda: smt.cross_check(activation("relu"), scaling,
                                                   form("gated"), Verdict.HOLDS, None, seconds=5.0))
     assert result is not None and result.reason.startswith("z3 failed: Z3Exception")
     assert result.agrees is None

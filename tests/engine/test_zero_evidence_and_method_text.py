@@ -22,7 +22,8 @@ from symcheck.language.symbols import Z
 
 oo = S.Infinity
 
-_decimals = st.fractions(min_value=-10**6, max_value=10**6).map(lambda q: sympy.sstr(sympy.Float(sympy.Rational(q.numerator, q.denominator), 6)))
+_decimals = st.fractions(min_value=-10**6, max_value=10**6).map(
+    lambda q: sympy.sstr(sympy.Float(sympy.Rational(q.numerator, q.denominator), 6)))
 
 
 @given(st.integers(0, 10**6), _decimals, st.integers(0, 10**6), _decimals)
