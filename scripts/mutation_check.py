@@ -93,12 +93,12 @@ CORE: dict[str, tuple[str, ...]] = {
 # group assembly, the proof kernel and its certificate emitter and gate, the exact zero
 # argument, the parser, the numeric checks and the command line. The old family is not run
 # on them (its exclusion tables were written for the core only): see FAMILY_MODULES.
-_GROUP_TESTS = ("test_group_term_decisions.py", "test_group_elapsed_times.py", "test_group_identity_candidate.py", "test_group_discrete_derivation.py", "test_group_exact_moduli.py", "test_group_component_formulas.py", "test_group_log_periodic_terms.py", "test_group_asin_analyticity.py",
+_GROUP_TESTS = ("test_group_discrete_sets.py", "test_group_term_decisions.py", "test_group_elapsed_times.py", "test_group_identity_candidate.py", "test_group_discrete_derivation.py", "test_group_exact_moduli.py", "test_group_component_formulas.py", "test_group_log_periodic_terms.py", "test_group_asin_analyticity.py",
                 "test_group_flat.py", "test_group_break_orders.py", "test_group_log_periodic_harmonics.py", "test_group_discrete_components.py",
                 "test_group_taylor_order.py", "test_group.py", "test_group_cli.py", "test_group_consistency.py",
                 "test_group_fuzz.py", "test_tiny_constant_groups.py", "test_group_finite_formulas.py",
                 "test_member_fallback_refutation.py")
-_KERNEL_TESTS = ("test_kernel_bounds_conditions.py", "test_kernel_complete_harmonics.py", "test_kernel_every_part.py", "test_kernel_rational_literals.py", "test_kernel_piecewise_structure.py", "test_kernel_exact_constants.py", "test_kernel_bounds_branches.py", "test_kernel_probe_regions.py", "test_kernel_vocabulary_gates.py", "test_kernel_closed_interval_roots.py", "test_kernel_sign_claims.py", "test_kernel_integer_parts_at_points.py", "test_kernel_change_fresh_names.py", "test_kernel_tree_grammar.py", "test_kernel_polynomial_nodes.py", "test_kernel_change_regions.py", "test_kernel_tree_depth.py", "test_kernel_bundles.py", "test_certificate_gaps.py", "test_functions_table.py",
+_KERNEL_TESTS = ("test_kernel_check_scopes.py", "test_kernel_branch_conditions.py", "test_kernel_sign_arguments_complete.py", "test_kernel_tree_depth_every_edge.py", "test_kernel_exact_relations.py", "test_kernel_bounds_conditions.py", "test_kernel_complete_harmonics.py", "test_kernel_every_part.py", "test_kernel_rational_literals.py", "test_kernel_piecewise_structure.py", "test_kernel_exact_constants.py", "test_kernel_bounds_branches.py", "test_kernel_probe_regions.py", "test_kernel_vocabulary_gates.py", "test_kernel_closed_interval_roots.py", "test_kernel_sign_claims.py", "test_kernel_integer_parts_at_points.py", "test_kernel_change_fresh_names.py", "test_kernel_tree_grammar.py", "test_kernel_polynomial_nodes.py", "test_kernel_change_regions.py", "test_kernel_tree_depth.py", "test_kernel_bundles.py", "test_certificate_gaps.py", "test_functions_table.py",
                  "test_kernel_units.py", "test_kernel_rules.py", "test_kernel_certificates.py",
                  "test_kernel_cli.py", "test_certificate_emitter.py",
                  # the family claims (nonzero-region, covers by several probes), Taylor bounds, points
@@ -108,7 +108,7 @@ _KERNEL_TESTS = ("test_kernel_bounds_conditions.py", "test_kernel_complete_harmo
                  "test_families_covers.py",
                  # the completeness certificates of the group classes, edited by hand (kernel/complete.py)
                  "test_group_classes.py")
-_EMIT_TESTS = ("test_emitter_bounds.py", "test_certificate_points_exact.py", "test_emitter_exact_coefficients.py", "test_emitter_identities_reached.py", "test_emitter_relation_paths.py", "test_emitter_rewrite_reach.py", "test_certificate_gaps.py", "test_certificate_emitter.py", "test_kernel_certificates.py",
+_EMIT_TESTS = ("test_emitter_compound_conditions.py", "test_emitter_bounds.py", "test_emitter_outcome_times.py", "test_certificate_points_exact.py", "test_emitter_exact_coefficients.py", "test_emitter_identities_reached.py", "test_emitter_relation_paths.py", "test_emitter_rewrite_reach.py", "test_certificate_gaps.py", "test_certificate_emitter.py", "test_kernel_certificates.py",
                "test_kernel_cli.py", "test_kernel_units.py", "test_group.py")
 DECIDING: dict[str, tuple[str, ...]] = {
     **{name: _GROUP_TESTS for name in ("group", "group_breaks", "group_facts", "group_formulations",
@@ -799,6 +799,11 @@ SOUND_EITHER_WAY: dict[tuple[str, str], str] = {
     ("intervals", "`2 * m + 3` → `2 * m`, in `next_ratio_below_1 = mpf_lt(from_int(2 * m + 3), two_x2[0])`"):
         "for real x > 0 the erfc asymptotic series brackets its value at every truncation (DLMF 7.12(i)), so "
         "total + _hull(term, 0) holds it wherever the loop stops; a later stop only widens it slightly",
+    ("certificate_tree", "`i + 1` → `1`, in `for y in xs[i + 1:]]`"):
+        "Max/Min's piecewise then also asks xᵢ ≥ xⱼ (Min: ≤) of the earlier xⱼ, j ≥ 1, and the trivial xᵢ − xᵢ ≥ 0: "
+        "the first branch whose clean condition holds also meets these (an earlier xⱼ > xᵢ would make the largest "
+        "of xⱼ…xᵢ₋₁ satisfy its own earlier branch), and any branch taken picks an extremum, so the tree denotes "
+        "the same function; the kernel re-checks every step on it",
 }
 
 _FLIP_COMPARE: dict[type, type] = {

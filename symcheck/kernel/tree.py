@@ -193,8 +193,3 @@ def substitute(node: Node, name: str, value: Node) -> Node:
     if node[0] == "piecewise":
         return ("piecewise", *((substitute(v, name, value), substitute(c, name, value)) for v, c in node[1:]))
     return (node[0], *(substitute(a, name, value) for a in node[1:]))
-
-
-def depth(node: Node) -> int:
-    kids = children(node)
-    return 1 + max((depth(k) for k in kids), default=0)

@@ -307,3 +307,14 @@ ACCEPTED = {
     "log_split_outside": log_split_outside,
     "silu_not_odd_witness": silu_not_odd_witness,
 }
+
+
+def rejected_for(cert: dict, *words: str) -> str:
+    """The kernel's reason for rejecting ``cert``, which must name each of ``words`` (reason or place)."""
+    from symcheck.kernel.check import check
+
+    verdict = check(cert)
+    assert not verdict.accepted, "the kernel accepted a certificate it must reject"
+    for word in words:
+        assert word in verdict.reason + verdict.where, str(verdict)
+    return verdict.reason
