@@ -804,6 +804,10 @@ SOUND_EITHER_WAY: dict[tuple[str, str], str] = {
         "the first branch whose clean condition holds also meets these (an earlier xⱼ > xᵢ would make the largest "
         "of xⱼ…xᵢ₋₁ satisfy its own earlier branch), and any branch taken picks an extremum, so the tree denotes "
         "the same function; the kernel re-checks every step on it",
+    ('parsing', '`{True, False} - set(truths)` → `{True, False}`, in `for truth in [*truths, *({True, False} - set(truths))]:`'):
+        "the loop only tries SymPy's truth once more after itself, the other order unchanged; a truth is returned only when _proved_everywhere proves it, so a repeat adds nothing or a proved truth",
+    ('parsing', '`set(kept) - remaining` → `set(kept)`, in `any(dominates(y, x) for y in remaining) for x in set(kept) - remaining):`'):
+        "dominates(x, x) is not proved (no variable), so the mutant only adds conditions and returns SymPy's evaluated less often; the fallback returns a proved dominating argument or the expression as written: a lost simplification, never a wrong value",
 }
 
 _FLIP_COMPARE: dict[type, type] = {
