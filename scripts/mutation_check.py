@@ -125,7 +125,7 @@ DECIDING: dict[str, tuple[str, ...]] = {
                 "test_parse_unevaluated.py", "test_tiny_constant_signs.py", "test_families_keywords.py"),
     "numeric_checks": ("test_numeric_alpha_field.py", "test_random_data_scales.py", "test_numeric_relative_change.py", "test_numeric_underflow.py", "test_numeric_form_names.py", "test_numeric_checks.py", "test_numeric_empty.py",
                        "test_numeric_nonfinite.py", "test_numeric.py", "test_memory_estimate.py",
-                       "test_memory_estimate_skewed_sizes.py", "test_numeric_tolerance_terms.py"),
+                       "test_memory_estimate_skewed_sizes.py", "test_numeric_tolerance_terms.py", "test_numeric_pair_figures.py"),
     "cli": ("test_expect_exit_status.py", "test_cli.py", "test_cli_errors.py", "test_expect_and_json_names.py",
             "test_group_cli.py", "test_kernel_cli.py"),
 }

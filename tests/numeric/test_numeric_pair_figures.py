@@ -1,0 +1,85 @@
+"""The figures a numeric check reports about itself: its flops and steps are those of both
+sides' plans (not one side's), its elapsed time is the time of its own run (not a clock
+reading), and the absorbed keys' product is counted with its cast to the working dtype."""
+from __future__ import annotations
+
+import time
+import tracemalloc
+
+import pytest
+
+from symcheck.numeric import checks
+from symcheck.numeric.checks import prepare
+
+
+@pytest.mark.parametrize("name", ["exchange", "scaling", "rank1", "absorb"])
+def test_a_pair_costs_what_both_sides_cost(name) -> None:
+    check = prepare(name, act="silu", d=6, m=40, tokens=7, seed=1)
+    left, right = check.left.plan, check.right.plan
+    assert left.flops > 0 and right.flops > 0
+    assert check.flops == left.flops + right.flops
+    assert check.steps == left.steps + right.steps
+    assert check.flops > max(left.flops, right.flops)
+
+
+def test_sides_of_different_cost_both_count() -> None:
+    """rank1's two sides differ in cost (the bilinear side against its rank-1 factorization),
+    so a pair that counted only one of them would show a different total than the sum."""
+    check = prepare("rank1", act="silu", d=6, m=40, tokens=7, seed=1)
+    assert check.left.plan.flops != check.right.plan.flops
+    assert check.flops == check.left.plan.flops + check.right.plan.flops
+
+
+def test_elapsed_is_the_runs_own_time() -> None:
+    check = prepare("exchange", act="silu", d=4, m=8, tokens=5, seed=2)
+    before = time.perf_counter()
+    report = check.run()
+    took = time.perf_counter() - before
+    assert 0 <= report.elapsed <= took
+
+
+def _counted_parts(monkeypatch) -> list[dict[str, int]]:
+    counted: list[dict[str, int]] = []
+    original = checks.require_memory
+
+    def spy(parts, working, available=None, advice=""):
+        counted.append(dict(parts))
+        return original(parts, working, available, advice)
+
+    monkeypatch.setattr(checks, "require_memory", spy)
+    return counted
+
+
+@pytest.mark.parametrize("dtype, itemsize", [("float64", 8), ("float32", 4)])
+def test_the_absorbed_keys_product_counts_its_cast(monkeypatch, dtype, itemsize) -> None:
+    """K·Q_gᵀ is formed in float64 (K and Q_g widened, the float64 product) and then cast to
+    the working dtype: the cast is one more m×d array of the working itemsize."""
+    d, m = 3, 50
+    counted = _counted_parts(monkeypatch)
+    prepare("absorb", d=d, m=m, tokens=2, dtype=dtype, seed=0)
+    assert len(counted) == 1
+    widened = m * d * 8 + d * d * 8 + m * d * 8
+    assert counted[0]["K·Q_gᵀ"] == widened + m * d * itemsize
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_the_absorbed_keys_peak_is_covered_at_a_tall_size(monkeypatch, dtype) -> None:
+    """At m ≫ d the cast to the working dtype is far more than allocator slack, so an estimate
+    without it would fall below the measured peak while the two sides are built."""
+    peaks: list[int] = []
+    original_sides = checks._sides
+
+    def spy_sides(*args):
+        tracemalloc.start()
+        try:
+            return original_sides(*args)
+        finally:
+            peaks.append(tracemalloc.get_traced_memory()[1])
+            tracemalloc.stop()
+
+    prepare("absorb", d=2, m=2, tokens=2, dtype=dtype)
+    counted = _counted_parts(monkeypatch)
+    monkeypatch.setattr(checks, "_sides", spy_sides)
+    prepare("absorb", d=2, m=200_000, tokens=2, dtype=dtype)
+    assert len(counted) == len(peaks) == 1
+    assert peaks[0] <= counted[0]["K·Q_gᵀ"] + 64 * 1024, (peaks[0], counted[0]["K·Q_gᵀ"])
