@@ -93,7 +93,7 @@ CORE: dict[str, tuple[str, ...]] = {
 # group assembly, the proof kernel and its certificate emitter and gate, the exact zero
 # argument, the parser, the numeric checks and the command line. The old family is not run
 # on them (its exclusion tables were written for the core only): see FAMILY_MODULES.
-_GROUP_TESTS = ("test_group_discrete_sets.py", "test_group_term_decisions.py", "test_group_elapsed_times.py", "test_group_identity_candidate.py", "test_group_discrete_derivation.py", "test_group_exact_moduli.py", "test_group_component_formulas.py", "test_group_log_periodic_terms.py", "test_group_asin_analyticity.py",
+_GROUP_TESTS = ("test_group_discrete_unit_formulas.py", "test_group_opposite_signs_points.py", "test_group_witness_break_images.py", "test_group_discrete_sets.py", "test_group_term_decisions.py", "test_group_elapsed_times.py", "test_group_identity_candidate.py", "test_group_discrete_derivation.py", "test_group_exact_moduli.py", "test_group_component_formulas.py", "test_group_log_periodic_terms.py", "test_group_asin_analyticity.py",
                 "test_group_flat.py", "test_group_break_orders.py", "test_group_log_periodic_harmonics.py", "test_group_discrete_components.py",
                 "test_group_taylor_order.py", "test_group.py", "test_group_cli.py", "test_group_consistency.py",
                 "test_group_fuzz.py", "test_tiny_constant_groups.py", "test_group_finite_formulas.py",
@@ -120,7 +120,7 @@ DECIDING: dict[str, tuple[str, ...]] = {
     **{f"kernel_{name}": _KERNEL_TESTS for name in ("check", "derivative", "evaluate", "normal", "points",
                                                     "rules", "signs", "tree", "verdict", "bounds",
                                                     "complete", "probe")},
-    "zero_proof": ("test_zero_proof_root_bound.py", "test_zero_proof_exact_constants.py", "test_zero_proof_exact_generators.py", "test_zero_proofs_over_e.py", "test_radical_zero_proofs.py", "test_zero_tiny_residual.py", "test_zero_decisions.py", "test_symmetries.py", "test_group.py"),
+    "zero_proof": ("test_radical_negative_exponent_identities.py", "test_zero_proof_root_bound.py", "test_zero_proof_exact_constants.py", "test_zero_proof_exact_generators.py", "test_zero_proofs_over_e.py", "test_radical_zero_proofs.py", "test_zero_tiny_residual.py", "test_zero_decisions.py", "test_symmetries.py", "test_group.py"),
     "parsing": ("test_parsing_integer_parts.py", "test_parsing_multiline_keywords.py", "test_parser_vocabulary.py", "test_parsing_defined_on_r.py", "test_extremum_proofs.py", "test_parsing_relation_factors.py", "test_parsing_condition_names.py", "test_parsing_constant_factors.py", "test_parsing.py", "test_domain.py", "test_definedness_proofs.py",
                 "test_parse_unevaluated.py", "test_tiny_constant_signs.py", "test_families_keywords.py"),
     "numeric_checks": ("test_numeric_alpha_field.py", "test_random_data_scales.py", "test_numeric_relative_change.py", "test_numeric_underflow.py", "test_numeric_form_names.py", "test_numeric_checks.py", "test_numeric_empty.py",
@@ -566,6 +566,11 @@ EQUIVALENT[("signs", "`i + 1` → `1`, in `pairs = [(a, sympy.And(*(rel(kind, a,
 EQUIVALENT[("evaluate", "`c * scale` → `c`, in `poly = fmpz_poly([int(c * scale) for c in reversed(coeffs)])`")] = (
     "node is a SymPy CRootOf, whose constructor always clears denominators (its PurePoly is over ZZ, even when "
     "built from a QQ Poly), so every coefficient is an integer, scale = ilcm of denominators 1 = 1, and c·1 = c")
+EQUIVALENT[("group_maximality", "`(-1) ** j * sign` → `sign`, in `m = [(j, (-1) ** j * v, None if sign is None else "
+            "(-1) ** j * sign) for j, v, sign in p]`")] = (
+    "the line runs only in the analytic case (not one_sided, q = 1), where the third component is read only as "
+    "`ps or ms`, `ms is not None` and `ms == 0`; coefficients gives a sign in {0, ±1, None}, and (−1)^j·sign "
+    "agrees with sign on all three")
 EQUIVALENT[("plane", "`live[0]` → `live[-1]`, in `var, region = live[0]`")] = (
     "the line runs only under `if len(live) == 1`, where live[-1] is live[0]")
 EQUIVALENT.update({("zero", f"`u.args[0]` → `u.args[-1]`, in `{line}`"):
@@ -827,6 +832,10 @@ SOUND_EITHER_WAY: dict[tuple[str, str], str] = {
         "the test only decides when to stop narrowing: every refine keeps the point in [lo, hi] and the ball is "
         "the union of the two exact ends, so an absolute width asks more refinements (at most MAX_REFINE) and the "
         "ball still contains the point; only its width and the time change",
+    ("group_results", "`signs[1] * epsilon` → `epsilon`, in `j = None if None in signs or 0 in signs else _power_index(signs[0] * target, signs[1] * e…`"):
+        "for ε > 0 the two calls are the same; for ε < 0, _power_index(m, ε) gives j = 0 when m = 1 (log 1 = 0 "
+        "exactly, 1 − ε⁰ = 0) and None otherwise (a complex log is refused): the same j or a refusal, never "
+        "another j",
 }
 
 _FLIP_COMPARE: dict[type, type] = {
