@@ -121,7 +121,7 @@ DECIDING: dict[str, tuple[str, ...]] = {
                                                     "rules", "signs", "tree", "verdict", "bounds",
                                                     "complete", "probe")},
     "zero_proof": ("test_radical_negative_exponent_identities.py", "test_zero_proof_root_bound.py", "test_zero_proof_exact_constants.py", "test_zero_proof_exact_generators.py", "test_zero_proofs_over_e.py", "test_radical_zero_proofs.py", "test_zero_tiny_residual.py", "test_zero_decisions.py", "test_symmetries.py", "test_group.py"),
-    "parsing": ("test_parsing_integer_parts.py", "test_parsing_multiline_keywords.py", "test_parser_vocabulary.py", "test_parsing_defined_on_r.py", "test_extremum_proofs.py", "test_parsing_relation_factors.py", "test_parsing_condition_names.py", "test_parsing_constant_factors.py", "test_parsing.py", "test_domain.py", "test_definedness_proofs.py",
+    "parsing": ("test_parsing_extremum_fooled_offsets.py", "test_parsing_nonsmooth_fooled_sums.py", "test_parsing_integer_parts.py", "test_parsing_multiline_keywords.py", "test_parser_vocabulary.py", "test_parsing_defined_on_r.py", "test_extremum_proofs.py", "test_parsing_relation_factors.py", "test_parsing_condition_names.py", "test_parsing_constant_factors.py", "test_parsing.py", "test_domain.py", "test_definedness_proofs.py",
                 "test_parse_unevaluated.py", "test_tiny_constant_signs.py", "test_families_keywords.py"),
     "numeric_checks": ("test_numeric_alpha_field.py", "test_random_data_scales.py", "test_numeric_relative_change.py", "test_numeric_underflow.py", "test_numeric_form_names.py", "test_numeric_checks.py", "test_numeric_empty.py",
                        "test_numeric_nonfinite.py", "test_numeric.py", "test_memory_estimate.py",
