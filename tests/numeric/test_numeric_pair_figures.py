@@ -83,3 +83,18 @@ def test_the_absorbed_keys_peak_is_covered_at_a_tall_size(monkeypatch, dtype) ->
     prepare("absorb", d=2, m=200_000, tokens=2, dtype=dtype)
     assert len(counted) == len(peaks) == 1
     assert peaks[0] <= counted[0]["K·Q_gᵀ"] + 64 * 1024, (peaks[0], counted[0]["K·Q_gᵀ"])
+
+
+@pytest.mark.parametrize("name", ["exchange", "absorb"])
+def test_the_outputs_are_counted_once_per_side(monkeypatch, name) -> None:
+    """Two outputs of N×e in the working dtype (one per side) and five float64 arrays of that
+    size for the comparison: between float64 and float32 the part differs by the two outputs'
+    4 bytes per entry, N·e·2·4, and each part is that count exactly."""
+    N, d, m = 7, 5, 11
+    counted = _counted_parts(monkeypatch)
+    for dtype in ("float64", "float32"):
+        prepare(name, d=d, m=m, tokens=N, dtype=dtype, seed=0)
+    part = "the outputs and their comparison"
+    wide, narrow = counted[0][part], counted[1][part]
+    assert wide - narrow == N * d * 2 * 4
+    assert narrow == N * d * (2 * 4 + 5 * 8)
