@@ -571,6 +571,10 @@ EQUIVALENT[("group_maximality", "`(-1) ** j * sign` → `sign`, in `m = [(j, (-1
     "the line runs only in the analytic case (not one_sided, q = 1), where the third component is read only as "
     "`ps or ms`, `ms is not None` and `ms == 0`; coefficients gives a sign in {0, ±1, None}, and (−1)^j·sign "
     "agrees with sign on all three")
+EQUIVALENT[("zero_proof", "`key / d` → `key`, in `return {key: (sympy.exp(key / d), d) for key, d in denominators.items()}`")] = (
+    "the base is used only as the key of a fresh Dummy (_atom), with the power·d exponents unchanged; keys are "
+    "distinct coefficient-free terms (as_coeff_Mul), so exp(key) are as distinct per key as exp(key/d), and every "
+    "exp of the expression goes through this table: the polynomial form is the same up to renaming its atoms")
 EQUIVALENT[("plane", "`live[0]` → `live[-1]`, in `var, region = live[0]`")] = (
     "the line runs only under `if len(live) == 1`, where live[-1] is live[0]")
 EQUIVALENT.update({("zero", f"`u.args[0]` → `u.args[-1]`, in `{line}`"):
