@@ -844,6 +844,11 @@ SOUND_EITHER_WAY: dict[tuple[str, str], str] = {
         "the test only decides where the alternating series stops: its magnitudes decrease (0 ≤ ratio < 1), so the "
         "remainder lies between 0 and the first omitted term, and the hull of that term's whole interval with 0 is "
         "added wherever it stops; an earlier stop can only widen the enclosure",
+    ("zero_proof", "`power * denominator` → `power`, in `result *= _atom(base, atoms) ** (power * denominator)`"):
+        "every exp(c·t) then becomes X^c for the one atom X of the key t (c rational): a consistent renaming with "
+        "X standing for exp(t); SymPy's automatic rules for powers of one symbol (x^a·x^b = x^(a+b), (x^a)^n = "
+        "x^(a·n) for integer n) hold for every non-zero complex x on the principal branch, so a numerator that "
+        "expands to 0 is still an identity at X = exp(t) > 0; only proofs that need integer powers are lost",
 }
 
 _FLIP_COMPARE: dict[type, type] = {

@@ -7,21 +7,10 @@ import tracemalloc
 
 import pytest
 
-from symcheck.numeric import checks, planner
+from symcheck.numeric import checks
 from symcheck.numeric.checks import prepare
 
-
-def _counted_parts(monkeypatch) -> list[dict[str, int]]:
-    """The parts of each estimate the check hands to require_memory, by name, as it is made."""
-    counted: list[dict[str, int]] = []
-    original = planner.require_memory
-
-    def spy(parts, working, available=None, advice=""):
-        counted.append(dict(parts))
-        return original(parts, working, available, advice)
-
-    monkeypatch.setattr(checks, "require_memory", spy)
-    return counted
+from support.numeric_memory import counted_parts
 
 
 @pytest.mark.parametrize("name", ["absorb", "exchange", "scaling", "rank1"])
@@ -35,7 +24,7 @@ def test_each_drawn_array_is_counted_at_its_size(monkeypatch, name, d, m, dtype)
         drawn.append(dict(arrays))
         return original_sides(check_name, form, sizes, arrays, *rest)
 
-    counted = _counted_parts(monkeypatch)
+    counted = counted_parts(monkeypatch)
     monkeypatch.setattr(checks, "_sides", spy_sides)
     prepare(name, d=d, m=m, tokens=5, dtype=dtype)
     assert len(counted) == len(drawn) == 1
@@ -46,7 +35,7 @@ def test_each_drawn_array_is_counted_at_its_size(monkeypatch, name, d, m, dtype)
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
-@pytest.mark.parametrize("d, m", [(400, 2), (2, 3000)])
+@pytest.mark.parametrize("d, m", [(400, 2), (2, 3000), (2, 200_000)])  # the last: the cast ≫ slack
 def test_the_absorbed_keys_product_is_counted_at_its_peak(monkeypatch, dtype, d, m) -> None:
     """absorb computes K·Q_gᵀ in float64 (K and Q_g widened, the product, its cast) and frees
     the temporaries before prepare returns, so what prepare holds afterwards cannot see a term
@@ -63,7 +52,7 @@ def test_the_absorbed_keys_product_is_counted_at_its_peak(monkeypatch, dtype, d,
             tracemalloc.stop()
 
     prepare("absorb", d=2, m=2, tokens=2, dtype=dtype)  # warm-up: imports and caches are not the check's
-    counted = _counted_parts(monkeypatch)
+    counted = counted_parts(monkeypatch)
     monkeypatch.setattr(checks, "_sides", spy_sides)
     prepare("absorb", d=d, m=m, tokens=2, dtype=dtype)
     assert len(counted) == len(peaks) == 1

@@ -4,12 +4,12 @@ reading), and the absorbed keys' product is counted with its cast to the working
 from __future__ import annotations
 
 import time
-import tracemalloc
 
 import pytest
 
-from symcheck.numeric import checks
 from symcheck.numeric.checks import prepare
+
+from support.numeric_memory import counted_parts
 
 
 @pytest.mark.parametrize("name", ["exchange", "scaling", "rank1", "absorb"])
@@ -38,51 +38,16 @@ def test_elapsed_is_the_runs_own_time() -> None:
     assert 0 <= report.elapsed <= took
 
 
-def _counted_parts(monkeypatch) -> list[dict[str, int]]:
-    counted: list[dict[str, int]] = []
-    original = checks.require_memory
-
-    def spy(parts, working, available=None, advice=""):
-        counted.append(dict(parts))
-        return original(parts, working, available, advice)
-
-    monkeypatch.setattr(checks, "require_memory", spy)
-    return counted
-
-
 @pytest.mark.parametrize("dtype, itemsize", [("float64", 8), ("float32", 4)])
 def test_the_absorbed_keys_product_counts_its_cast(monkeypatch, dtype, itemsize) -> None:
     """K·Q_gᵀ is formed in float64 (K and Q_g widened, the float64 product) and then cast to
     the working dtype: the cast is one more m×d array of the working itemsize."""
     d, m = 3, 50
-    counted = _counted_parts(monkeypatch)
+    counted = counted_parts(monkeypatch)
     prepare("absorb", d=d, m=m, tokens=2, dtype=dtype, seed=0)
     assert len(counted) == 1
     widened = m * d * 8 + d * d * 8 + m * d * 8
     assert counted[0]["K·Q_gᵀ"] == widened + m * d * itemsize
-
-
-@pytest.mark.parametrize("dtype", ["float64", "float32"])
-def test_the_absorbed_keys_peak_is_covered_at_a_tall_size(monkeypatch, dtype) -> None:
-    """At m ≫ d the cast to the working dtype is far more than allocator slack, so an estimate
-    without it would fall below the measured peak while the two sides are built."""
-    peaks: list[int] = []
-    original_sides = checks._sides
-
-    def spy_sides(*args):
-        tracemalloc.start()
-        try:
-            return original_sides(*args)
-        finally:
-            peaks.append(tracemalloc.get_traced_memory()[1])
-            tracemalloc.stop()
-
-    prepare("absorb", d=2, m=2, tokens=2, dtype=dtype)
-    counted = _counted_parts(monkeypatch)
-    monkeypatch.setattr(checks, "_sides", spy_sides)
-    prepare("absorb", d=2, m=200_000, tokens=2, dtype=dtype)
-    assert len(counted) == len(peaks) == 1
-    assert peaks[0] <= counted[0]["K·Q_gᵀ"] + 64 * 1024, (peaks[0], counted[0]["K·Q_gᵀ"])
 
 
 @pytest.mark.parametrize("name", ["exchange", "absorb"])
@@ -91,7 +56,7 @@ def test_the_outputs_are_counted_once_per_side(monkeypatch, name) -> None:
     size for the comparison: between float64 and float32 the part differs by the two outputs'
     4 bytes per entry, N·e·2·4, and each part is that count exactly."""
     N, d, m = 7, 5, 11
-    counted = _counted_parts(monkeypatch)
+    counted = counted_parts(monkeypatch)
     for dtype in ("float64", "float32"):
         prepare(name, d=d, m=m, tokens=N, dtype=dtype, seed=0)
     part = "the outputs and their comparison"

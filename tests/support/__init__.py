@@ -1,6 +1,6 @@
 """The tests' shared helpers, in one package imported one way: ``from support import invoke_cli``
 for the few most tests use (here), ``from support.model_checkpoints import write_model`` for a
-topic's helpers (hf_models, kernel_certificates, model_checkpoints, reference_activations,
+topic's helpers (hf_models, kernel_certificates, model_checkpoints, numeric_memory, reference_activations,
 tiny_constants, traced).
 
 pytest puts tests/ on sys.path when it loads tests/conftest.py (its default "prepend" import

@@ -318,3 +318,15 @@ def rejected_for(cert: dict, *words: str) -> str:
     for word in words:
         assert word in verdict.reason + verdict.where, str(verdict)
     return verdict.reason
+
+
+def emitted_and_accepted(expr, variable) -> None:
+    """The emitter certifies ``expr`` = 0 over all real ``variable``, and the kernel accepts the
+    certificate after a JSON round trip (what a user's file would carry)."""
+    from symcheck.engine.certificate.emit import Certificate, certify_zero
+    from symcheck.kernel.check import check
+
+    outcome = certify_zero(expr, {variable: ()})
+    assert isinstance(outcome, Certificate), str(outcome)
+    verdict = check(json.loads(json.dumps(outcome.data)))
+    assert verdict.accepted, str(verdict)
