@@ -93,7 +93,7 @@ CORE: dict[str, tuple[str, ...]] = {
 # group assembly, the proof kernel and its certificate emitter and gate, the exact zero
 # argument, the parser, the numeric checks and the command line. The old family is not run
 # on them (its exclusion tables were written for the core only): see FAMILY_MODULES.
-_GROUP_TESTS = ("test_group_discrete_unit_formulas.py", "test_group_opposite_signs_points.py", "test_group_witness_break_images.py", "test_group_discrete_sets.py", "test_group_term_decisions.py", "test_group_elapsed_times.py", "test_group_identity_candidate.py", "test_group_discrete_derivation.py", "test_group_exact_moduli.py", "test_group_component_formulas.py", "test_group_log_periodic_terms.py", "test_group_asin_analyticity.py",
+_GROUP_TESTS = ("test_group_zero_activation_and_poles.py", "test_group_discrete_unit_formulas.py", "test_group_opposite_signs_points.py", "test_group_witness_break_images.py", "test_group_discrete_sets.py", "test_group_term_decisions.py", "test_group_elapsed_times.py", "test_group_identity_candidate.py", "test_group_discrete_derivation.py", "test_group_exact_moduli.py", "test_group_component_formulas.py", "test_group_log_periodic_terms.py", "test_group_asin_analyticity.py",
                 "test_group_flat.py", "test_group_break_orders.py", "test_group_log_periodic_harmonics.py", "test_group_discrete_components.py",
                 "test_group_taylor_order.py", "test_group.py", "test_group_cli.py", "test_group_consistency.py",
                 "test_group_fuzz.py", "test_tiny_constant_groups.py", "test_group_finite_formulas.py",
@@ -575,6 +575,10 @@ EQUIVALENT[("zero_proof", "`key / d` → `key`, in `return {key: (sympy.exp(key 
     "the base is used only as the key of a fresh Dummy (_atom), with the power·d exponents unchanged; keys are "
     "distinct coefficient-free terms (as_coeff_Mul), so exp(key) are as distinct per key as exp(key/d), and every "
     "exp of the expression goes through this table: the polynomial form is the same up to renaming its atoms")
+EQUIVALENT[("certificate_tree", "`expr.args[0]` → `expr.args[-1]`, in `return (name, tree(expr.args[0], sigma))`")] = (
+    "the line runs only after `if len(expr.args) != 1: raise Unsupported(...)`, so args[-1] is args[0]")
+EQUIVALENT[("kernel_complete", "`args[0]` → `args[-1]`, in `return args[0] if len(args) == 1 else (node[0], *args)`")] = (
+    "args[0] is read only when len(args) == 1, where args[-1] is args[0]")
 EQUIVALENT[("plane", "`live[0]` → `live[-1]`, in `var, region = live[0]`")] = (
     "the line runs only under `if len(live) == 1`, where live[-1] is live[0]")
 EQUIVALENT.update({("zero", f"`u.args[0]` → `u.args[-1]`, in `{line}`"):
