@@ -1705,7 +1705,7 @@ class Sandbox:
             if COMMIT is not None:  # a committed tree: others' unfinished edits in the checkout stay out
                 root.mkdir()
                 archive = subprocess.run(["git", "archive", "--format=tar", COMMIT, "symcheck", "tests",
-                                          *(e for e in ("proofs", "docs") if (ROOT / e).is_dir()),
+                                          *(e for e in _TREE_EXTRAS if (ROOT / e).is_dir()),
                                           "pyproject.toml", "README.md"],
                                          cwd=ROOT, check=True, capture_output=True).stdout
                 subprocess.run(["tar", "-x", "-C", str(root)], input=archive, check=True)
@@ -1715,7 +1715,7 @@ class Sandbox:
             ignore = shutil.ignore_patterns("__pycache__", ".hypothesis", "*.pyc")
             shutil.copytree(ROOT / "symcheck", root / "symcheck", ignore=ignore)
             shutil.copytree(ROOT / "tests", root / "tests", ignore=ignore)
-            for extra in ("proofs", "docs"):
+            for extra in _TREE_EXTRAS:
                 if (ROOT / extra).is_dir():
                     shutil.copytree(ROOT / extra, root / extra, ignore=ignore)
             for name in ("pyproject.toml", "README.md"):
@@ -1812,6 +1812,9 @@ def run_mutant(sandbox: Sandbox, mutant: Mutant, files: Sequence[str], timeout: 
 # once more with the dropped ``raise`` replaced by a marker and its function wrapped by a
 # probe that records whether a call which passed the marker then returned normally.
 _PROBE = "_symcheck_mutation_probe"
+#: folders the tests read besides symcheck/ and tests/ (examples/: the checkpoints the numeric and
+#: CLI tests load; without it the evidence and cli modules' clean runs fail, "not measured")
+_TREE_EXTRAS = ("proofs", "docs", "examples")
 _PROBE_SOURCE = '''"""Records, for the mutation check, whether a dropped raise was passed and then returned."""
 import functools
 import os
