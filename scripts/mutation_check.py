@@ -579,6 +579,9 @@ EQUIVALENT[("certificate_tree", "`expr.args[0]` → `expr.args[-1]`, in `return 
     "the line runs only after `if len(expr.args) != 1: raise Unsupported(...)`, so args[-1] is args[0]")
 EQUIVALENT[("kernel_complete", "`args[0]` → `args[-1]`, in `return args[0] if len(args) == 1 else (node[0], *args)`")] = (
     "args[0] is read only when len(args) == 1, where args[-1] is args[0]")
+EQUIVALENT[("certificate_tree", "`xs[0]` → `xs[1]`, in `return xs[0]`")] = (
+    "the branch is never taken: SymPy never builds a Max or Min of one argument (Max(x) is x, even with "
+    "evaluate=False), so an extremum node always has two arguments or more")
 EQUIVALENT[("plane", "`live[0]` → `live[-1]`, in `var, region = live[0]`")] = (
     "the line runs only under `if len(live) == 1`, where live[-1] is live[0]")
 EQUIVALENT.update({("zero", f"`u.args[0]` → `u.args[-1]`, in `{line}`"):
