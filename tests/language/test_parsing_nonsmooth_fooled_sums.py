@@ -10,15 +10,19 @@ import sympy
 
 from symcheck.language.activations import activation
 
+from support.tiny_constants import tiny
+
 POSITIVE = [("exp(z)", "exp(-z)"), ("exp(z)", "1 + z**2"), ("1 + z**2", "exp(-z)")]
 
 
 def _q(k: int) -> str:
-    return f"(log(1 + exp(-{k})) - exp(-{k}) + exp(-{2 * k})/2)"
+    """Q_k = log(1 + e^-k) − e^-k + e^-2k/2 > 0, as a user types it (SymPy reads it as negative)."""
+    return tiny("log3", "e", k).text
 
 
 def _p(k: int) -> str:
-    return f"(exp(-{k}) - log(1 + exp(-{k})) - exp(-{2 * k})/2)"
+    """P_k = −Q_k."""
+    return tiny("log3", "e", k, negate=True).text
 
 
 @pytest.mark.parametrize("k", [20, 30, 45])
