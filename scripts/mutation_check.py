@@ -123,7 +123,7 @@ DECIDING: dict[str, tuple[str, ...]] = {
     "zero_proof": ("test_radical_negative_exponent_identities.py", "test_zero_proof_root_bound.py", "test_zero_proof_exact_constants.py", "test_zero_proof_exact_generators.py", "test_zero_proofs_over_e.py", "test_radical_zero_proofs.py", "test_zero_tiny_residual.py", "test_zero_decisions.py", "test_symmetries.py", "test_group.py"),
     "parsing": ("test_parsing_extremum_fooled_offsets.py", "test_parsing_nonsmooth_fooled_sums.py", "test_parsing_integer_parts.py", "test_parsing_multiline_keywords.py", "test_parser_vocabulary.py", "test_parsing_defined_on_r.py", "test_extremum_proofs.py", "test_parsing_relation_factors.py", "test_parsing_condition_names.py", "test_parsing_constant_factors.py", "test_parsing.py", "test_domain.py", "test_definedness_proofs.py",
                 "test_parse_unevaluated.py", "test_tiny_constant_signs.py", "test_families_keywords.py"),
-    "numeric_checks": ("test_numeric_underflow_band.py", "test_numeric_alpha_field.py", "test_random_data_scales.py", "test_numeric_relative_change.py", "test_numeric_underflow.py", "test_numeric_form_names.py", "test_numeric_checks.py", "test_numeric_empty.py",
+    "numeric_checks": ("test_numeric_default_rank.py", "test_numeric_underflow_band.py", "test_numeric_alpha_field.py", "test_random_data_scales.py", "test_numeric_relative_change.py", "test_numeric_underflow.py", "test_numeric_form_names.py", "test_numeric_checks.py", "test_numeric_empty.py",
                        "test_numeric_nonfinite.py", "test_numeric.py", "test_memory_estimate.py",
                        "test_memory_estimate_skewed_sizes.py", "test_numeric_tolerance_terms.py", "test_numeric_pair_figures.py"),
     "cli": ("test_expect_exit_status.py", "test_cli.py", "test_cli_errors.py", "test_expect_and_json_names.py",
@@ -582,6 +582,9 @@ EQUIVALENT[("kernel_complete", "`args[0]` → `args[-1]`, in `return args[0] if 
 EQUIVALENT[("certificate_tree", "`xs[0]` → `xs[1]`, in `return xs[0]`")] = (
     "the branch is never taken: SymPy never builds a Max or Min of one argument (Max(x) is x, even with "
     "evaluate=False), so an extremum node always has two arguments or more")
+EQUIVALENT[("numeric_checks", "`check_name` → `r`, in `r = r or (_DEFAULTS[\"r\"] if form is NumericForm.BILINEAR and check_name is not _K.RANK1 e…`")] = (
+    "the rank1 check has set r = 1 two lines above, so `r or (…)` never reads the condition for it; for "
+    "every other check `check_name is not _K.RANK1` and `r is not _K.RANK1` are both true")
 EQUIVALENT[("plane", "`live[0]` → `live[-1]`, in `var, region = live[0]`")] = (
     "the line runs only under `if len(live) == 1`, where live[-1] is live[0]")
 EQUIVALENT.update({("zero", f"`u.args[0]` → `u.args[-1]`, in `{line}`"):
