@@ -590,6 +590,12 @@ EQUIVALENT[("group_breaks", "`trig[0]` → `trig[-1]`, in `h = _harmonic(trig[0]
     "element here and trig[-1] is trig[0]")
 EQUIVALENT[("zero", "`number.args[0]` → `number.args[-1]`, in `identity = rule(number.args[0]) if isinstance(number, func) and len(number.args) == 1 els…`")] = (
     "args[0] is read only under `len(number.args) == 1`, where args[-1] is args[0]")
+EQUIVALENT[("certificate_tree", "`xs[0]` → `xs[-1]`, in `return xs[0]`")] = (
+    "as for `xs[0]` → `xs[1]`: the branch is never taken, SymPy never builds a Max or Min of one argument; "
+    "and were it taken, xs would have one element, where xs[-1] is xs[0]")
+EQUIVALENT[("kernel_complete", "`_apart(wi, w)`: arguments 1 and 2 swapped, in `_apart(wi, w)`")] = (
+    "_apart(w1, w) proves w1 − w ≠ 0 and w1 + w ≠ 0; swapped it proves w − w1 ≠ 0 and w + w1 ≠ 0, the "
+    "negation of the first (non-zero exactly when it is) and the same sum: |ω₁| ≠ |ω| is symmetric")
 EQUIVALENT[("plane", "`live[0]` → `live[-1]`, in `var, region = live[0]`")] = (
     "the line runs only under `if len(live) == 1`, where live[-1] is live[0]")
 EQUIVALENT.update({("zero", f"`u.args[0]` → `u.args[-1]`, in `{line}`"):
