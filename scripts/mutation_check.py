@@ -93,7 +93,7 @@ CORE: dict[str, tuple[str, ...]] = {
 # group assembly, the proof kernel and its certificate emitter and gate, the exact zero
 # argument, the parser, the numeric checks and the command line. The old family is not run
 # on them (its exclusion tables were written for the core only): see FAMILY_MODULES.
-_GROUP_TESTS = ("test_member_guard_refutation.py", "test_group_zero_activation_and_poles.py", "test_group_discrete_unit_formulas.py", "test_group_opposite_signs_points.py", "test_group_witness_break_images.py", "test_group_discrete_sets.py", "test_group_term_decisions.py", "test_group_elapsed_times.py", "test_group_identity_candidate.py", "test_group_discrete_derivation.py", "test_group_exact_moduli.py", "test_group_component_formulas.py", "test_group_log_periodic_terms.py", "test_group_asin_analyticity.py",
+_GROUP_TESTS = ("test_group_zero_activation_and_poles.py", "test_group_discrete_unit_formulas.py", "test_group_opposite_signs_points.py", "test_group_witness_break_images.py", "test_group_discrete_sets.py", "test_group_term_decisions.py", "test_group_elapsed_times.py", "test_group_identity_candidate.py", "test_group_discrete_derivation.py", "test_group_exact_moduli.py", "test_group_component_formulas.py", "test_group_log_periodic_terms.py", "test_group_asin_analyticity.py",
                 "test_group_flat.py", "test_group_break_orders.py", "test_group_log_periodic_harmonics.py", "test_group_discrete_components.py",
                 "test_group_taylor_order.py", "test_group.py", "test_group_cli.py", "test_group_consistency.py",
                 "test_group_fuzz.py", "test_tiny_constant_groups.py", "test_group_finite_formulas.py",
