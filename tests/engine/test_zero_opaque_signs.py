@@ -19,6 +19,7 @@ from sympy import S
 from symcheck.core.budget import Budget
 from symcheck.engine.zero import opaque_constants, prove_identically_zero
 from symcheck.exact.regions import Region
+
 from support.tiny_constants import P
 
 X = sympy.Symbol("x", real=True)

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import sympy
 from hypothesis import given, settings
-from hypothesis import strategies as st
+
+from symcheck.exact.signs import at_point, exact_sign, nonsmooth_to_piecewise
 
 from support.tiny_constants import P, tiny_constants
-from symcheck.exact.signs import at_point, exact_sign, nonsmooth_to_piecewise
 
 Z = sympy.Symbol("z", real=True)
 
