@@ -2,7 +2,7 @@
 args[0]; Heaviside's second argument is only its value at 0 — and σ(…) inside that argument is
 replaced by σ's own tree, like anywhere else. Read from the wrong argument, Heaviside(z) would
 state the constant 1 (its 1/2 > 0), and σ inside sign(σ(z)) would be left as an unknown function
-(no certificate). Each tree is evaluated exactly (a small evaluator here) against the function's
+(no certificate). Each tree is evaluated exactly (the kernel's rational evaluation) against the function's
 value at points on both sides of 0 and at 0. And a pair with no tree is no certificate: a
 Rejection saying so, timed like every outcome, never an error."""
 from __future__ import annotations
@@ -15,35 +15,10 @@ import sympy
 
 from symcheck.engine.certificate.emit import Rejection, RejectionStage, certify_nonmember
 from symcheck.engine.certificate.tree import sigma_tree, tree
+from symcheck.kernel.evaluate import exact
 from symcheck.language.symbols import Z
 
 SIGMA = sympy.Function("sigma")
-
-
-_TESTS = {"gt": lambda x: x > 0, "lt": lambda x: x < 0, "ge": lambda x: x >= 0, "le": lambda x: x <= 0}
-
-
-def _value(node: tuple, z: Fraction) -> Fraction:
-    """The exact value of a tree made of numbers, z, sums and piecewise (first branch that holds)."""
-    head = node[0]
-    if head == "var":
-        return z
-    if head == "int":
-        return Fraction(node[1])
-    if head == "rat":
-        return Fraction(node[1], node[2])
-    if head == "add":
-        return sum((_value(a, z) for a in node[1:]), Fraction(0))
-    if head == "mul":
-        out = Fraction(1)
-        for a in node[1:]:
-            out *= _value(a, z)
-        return out
-    if head == "piecewise":
-        for value, cond in node[1:]:
-            if cond[0] == "true" or _TESTS[cond[0]](_value(cond[1], z) - _value(cond[2], z)):
-                return _value(value, z)
-    raise AssertionError(f"unexpected node {node!r}")
 
 
 POINTS = [Fraction(-3, 2), Fraction(0), Fraction(1, 3), Fraction(1), Fraction(5)]
@@ -58,7 +33,7 @@ POINTS = [Fraction(-3, 2), Fraction(0), Fraction(1, 3), Fraction(1), Fraction(5)
 def test_the_tree_takes_the_argument_not_the_value_at_zero(expr, truth) -> None:
     node = tree(expr)
     for z in POINTS:
-        assert _value(node, z) == truth(z), (expr, z)
+        assert exact(node, {"z": z}) == truth(z), (expr, z)
 
 
 @pytest.mark.parametrize("outer", [sympy.sign, sympy.Heaviside], ids=lambda f: f.__name__)

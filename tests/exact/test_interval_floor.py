@@ -10,21 +10,16 @@ from fractions import Fraction
 
 from hypothesis import given
 from hypothesis import strategies as st
-from mpmath.libmp import from_man_exp, to_rational
+from test_interval_helpers import _mpf  # exact dyadic ends
+from test_interval_helpers import _value as _end
 
 from symcheck.exact.intervals import Enclosure
 
 quarters = st.integers(-40, 40).map(lambda n: Fraction(n, 4))
 
 
-def _mpf(q: Fraction) -> tuple:
-    return from_man_exp(q.numerator * (4 // q.denominator), -2)
-
-
 def _value(x: object) -> Fraction | tuple[Fraction, Fraction]:
-    if isinstance(x, Fraction):
-        return x
-    return Fraction(*to_rational(x[0])), Fraction(*to_rational(x[1]))
+    return x if isinstance(x, Fraction) else (_end(x[0]), _end(x[1]))
 
 
 @given(quarters, quarters)
